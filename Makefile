@@ -1,0 +1,50 @@
+# gelulab — thin wrapper around CMake (out of source, in build/).
+#   make deps     install the missing Debian packages (apt-get; nothing when all are present)
+#   make / build  configure and build (build/, or build/san with SAN=1)
+#   make test     deps + build + ctest          (SAN=1: ASan+UBSan build in build/san)
+#   make report   deps + build + the report in build/report/
+#   make clean    remove build/
+SAN      ?= 0
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD    := $(if $(filter 1,$(SAN)),build/san,build)
+CMAKE_FLAGS ?=
+
+# Debian packages: what the build needs, and what later parts use (peers, NEON cross build).
+DEPS_PKGS := cmake make gcc g++ libmpfr-dev libgmp-dev libbenchmark-dev gnuplot-nox sollya \
+             libsleef-dev libdnnl-dev qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+
+.PHONY: all build deps test report clean help
+all: build
+
+help:
+	@sed -n '2,7p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@missing=""; for p in $(DEPS_PKGS); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "make deps: all $(words $(DEPS_PKGS)) Debian packages present"; \
+	else \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  echo "make deps: installing:$$missing"; \
+	  $$SUDO apt-get update -q >/dev/null && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends $$missing >/dev/null || \
+	  { echo "make deps: apt-get install failed for:$$missing" >&2; exit 1; }; \
+	  echo "make deps: done"; \
+	fi
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGL_SANITIZE=$(SAN) $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+report: build
+	@mkdir -p build/report
+	$(BUILD)/gelulab report-reference --out build/report
+
+clean:
+	rm -rf build

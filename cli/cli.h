@@ -1,0 +1,11 @@
+/* gelulab command line: one function per subcommand (cli/cmd_*.c). Exit codes: 0 success,
+ * 1 a check failed (a verdict), 2 usage or input error. */
+#ifndef GL_CLI_H
+#define GL_CLI_H
+
+int gl_cmd_ref(int argc, char **argv);
+
+/* Print "gelulab CMD: MESSAGE" on stderr and return 2 (usage/input error). */
+int gl_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,55 @@
+/* gelulab — entry point: dispatches to the subcommands. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    {"ref", gl_cmd_ref, "correctly rounded reference values of GELU and its building blocks"},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+int gl_cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "gelulab %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: gelulab COMMAND [OPTIONS] [ARGS]\n\n"
+               "Measures GELU implementations against correctly rounded MPFR references.\n\n"
+               "commands:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'gelulab COMMAND --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("gelulab 0.1.0\n");
+        return 0;
+    }
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "gelulab: unknown command '%s' (try 'gelulab --help')\n", argv[1]);
+    return 2;
+}

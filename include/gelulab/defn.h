@@ -1,0 +1,26 @@
+/* gelulab — the mathematical definitions an implementation can claim (design.md, "Definitions").
+ * Every kernel names one of these; the reference computes each of them correctly rounded. */
+#ifndef GELULAB_DEFN_H
+#define GELULAB_DEFN_H
+
+enum gl_defn {
+    GL_DEFN_EXACT,      /* x*Phi(x) = (x/2)*erfc(-x/sqrt(2))                      */
+    GL_DEFN_TANH,       /* (x/2)*(1 + tanh(sqrt(2/pi)*(x + 0.044715*x^3)))        */
+    GL_DEFN_SIGMOID,    /* x*sigma(1.702*x)  ("QuickGELU")                        */
+    GL_DEFN_SILU,       /* x*sigma(x)        (SiLU / Swish)                       */
+    GL_DEFN_EXACT_GRAD, /* Phi(x) + x*phi(x) (derivative of exact GELU)           */
+    GL_DEFN_ERF,        /* erf(x)            building block                       */
+    GL_DEFN_ERFC,       /* erfc(x)           building block                       */
+    GL_DEFN_PHI,        /* Phi(x) = erfc(-x/sqrt(2))/2, standard normal CDF       */
+    GL_DEFN_TANHF,      /* tanh(x)           building block                       */
+    GL_DEFN_COUNT
+};
+
+/* Short name as used on the command line ("exact", "tanh", ...). */
+const char *gl_defn_name(enum gl_defn d);
+/* The formula, in one line of plain text. */
+const char *gl_defn_formula(enum gl_defn d);
+/* Parse a short name; returns 0 and sets *d, or -1 when the name is unknown. */
+int gl_defn_parse(const char *name, enum gl_defn *d);
+
+#endif

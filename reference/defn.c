@@ -1,0 +1,38 @@
+/* Names and formulas of the definitions (include/gelulab/defn.h). */
+#include <string.h>
+#include "gelulab/defn.h"
+
+static const struct {
+    const char *name, *formula;
+} defns[GL_DEFN_COUNT] = {
+    [GL_DEFN_EXACT] = {"exact", "x*Phi(x) = (x/2)*erfc(-x/sqrt(2))"},
+    [GL_DEFN_TANH] = {"tanh", "(x/2)*(1 + tanh(sqrt(2/pi)*(x + 0.044715*x^3)))"},
+    [GL_DEFN_SIGMOID] = {"sigmoid", "x*sigma(1.702*x) = x/(1 + exp(-1.702*x))"},
+    [GL_DEFN_SILU] = {"silu", "x*sigma(x) = x/(1 + exp(-x))"},
+    [GL_DEFN_EXACT_GRAD] = {"exact_grad", "Phi(x) + x*phi(x), phi(x) = exp(-x^2/2)/sqrt(2*pi)"},
+    [GL_DEFN_ERF] = {"erf", "erf(x)"},
+    [GL_DEFN_ERFC] = {"erfc", "erfc(x)"},
+    [GL_DEFN_PHI] = {"phi", "Phi(x) = erfc(-x/sqrt(2))/2"},
+    [GL_DEFN_TANHF] = {"tanhf", "tanh(x)"},
+};
+
+const char *gl_defn_name(enum gl_defn d)
+{
+    return (unsigned)d < GL_DEFN_COUNT ? defns[d].name : "?";
+}
+
+const char *gl_defn_formula(enum gl_defn d)
+{
+    return (unsigned)d < GL_DEFN_COUNT ? defns[d].formula : "?";
+}
+
+int gl_defn_parse(const char *name, enum gl_defn *d)
+{
+    for (int i = 0; i < GL_DEFN_COUNT; i++) {
+        if (strcmp(name, defns[i].name) == 0) {
+            *d = (enum gl_defn)i;
+            return 0;
+        }
+    }
+    return -1;
+}

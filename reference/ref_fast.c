@@ -1,0 +1,194 @@
+/* Fast certified reference for binary32 inputs (include/gelulab/reference.h, gl_ref_fast).
+ *
+ * Each definition is evaluated in double as hi + lo with an error bound err, |hi + lo - f(x)| <=
+ * err, derived below term by term (u = 2^-53, one rounding of +,-,*,/ costs at most u relative).
+ * decide() rounds hi + lo to the target format only when no rounding boundary (a midpoint
+ * between two neighbours of the format) lies within err; otherwise the caller uses MPFR.
+ *
+ * Assumed libm accuracy (glibc's documented maxima, libm-test-ulps, are lower; the start-up
+ * self-check, gl_ref_selfcheck, measures both on this machine and the fast path is not trusted
+ * if either is exceeded):  erfc  <= GL_LIBM_ERFC_ULP ulps,  exp  <= GL_LIBM_EXP_ULP ulps.
+ * An error of k ulps is at most k * 2^-52 relative.
+ *
+ * exact, |x| >= 2^-20, x >= -37.5:  t = -x*RN(1/sqrt2) (rel. err <= 2^-52), e = erfc(t),
+ *   y = (x/2)*e. erfc's condition number |t erfc'(t)/erfc(t)| is below 2t^2+1 for all t
+ *   (t > 0: erfc(t) > 2/sqrt(pi) e^-t^2 / (t + sqrt(t^2+2)), Abramowitz & Stegun 7.1.13;
+ *   t <= 0: erfc(t) >= 1 and |t| 2/sqrt(pi) e^-t^2 < 0.49). So
+ *   rel.err <= (E_erfc + cond + 1/2 + second order) 2^-52 <= (E_erfc + cond + 1) 2^-52, with
+ *   cond = 2t^2+1 for t > 0 and 1 for t <= 0.
+ *   t <= 26.52 keeps erfc(t) >= 9e-308, a normal double.
+ * x*sigma(s) forms (tanh, sigmoid, silu), |x| >= 2^-20, s >= -708:
+ *   s is computed with rel.err <= 4*2^-52: tanh: x*x exact, *x, *RN(0.044715), + x (same signs,
+ *   no cancellation), *RN(2 sqrt(2/pi)): six roundings, 3*2^-52; sigmoid: two, silu: none.
+ *   s >= 0: e = exp(-s), y = x/(1+e);  s < 0: e = exp(s), y = x*e/(1+e)   (no overflow).
+ *   s < 0: exp's condition number is |s|, y's relative sensitivity to e is 1/(1+e) <= 1, three
+ *   roundings: rel.err <= (E_exp + 4|s| + 3) 2^-52. s >= 0: y's sensitivity to e is
+ *   e/(1+e) <= e, to s is s e^-s/(1+e^-s) <= 1/e_Euler < 1/2, two roundings:
+ *   rel.err <= (E_exp + 2 + 1 + second order) 2^-52 <= (E_exp + 5) 2^-52 (an underflowed e
+ *   has an absolute error below 2^-1074, harmless). s >= -708 keeps e >= 3.3e-308 normal.
+ * |x| < 2^-20 (all four): y = x/2 + lo, Taylor:
+ *   exact: lo = x^2/sqrt(2 pi), next term x^4/(6 sqrt(2 pi)) = lo * x^2/6 < lo * 2^-42.5;
+ *   x sigma(s): lo = x*s/4, next term x s^3/48 = lo * s^2/12 < lo * 2^-42; with the roundings
+ *   of lo (< 2^-49), |error| <= |lo| 2^-40.
+ * Below the thresholds (x < -37.5 for exact, s < -708 for the others) |f(x)| < 2^-1000: the
+ * result is a zero of x's sign in every format of at most 24 bits, decided, and hi = lo = 0. */
+#include <math.h>
+#include <string.h>
+#include "gelulab/reference.h"
+#include "ref_fast.h"
+
+static const double inv_sqrt2 = 0x1.6a09e667f3bcdp-1;     /* RN(1/sqrt(2))         */
+static const double inv_sqrt_2pi = 0x1.9884533d43651p-2;  /* RN(1/sqrt(2*pi))      */
+static const double two_sqrt_2_pi = 0x1.9884533d43651p+0; /* RN(2*sqrt(2/pi))      */
+static const double c_044715 = 0x1.6e4e26d4801f7p-5;      /* RN(0.044715)          */
+static const double c_1702 = 0x1.b3b645a1cac08p+0;        /* RN(1.702)             */
+
+struct approx {
+    double hi, lo, err; /* |hi + lo - f(x)| <= err */
+};
+
+static double pow2(long k) /* 2^k, -1022 <= k <= 1023 */
+{
+    uint64_t u = (uint64_t)(k + 1023) << 52;
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+static uint64_t bits_of(double a)
+{
+    uint64_t u;
+    memcpy(&u, &a, sizeof u);
+    return u;
+}
+
+/* Spacing above a >= 0 in fmt: 2^max(floor(log2 a) - p + 1, emin_sub). a is 0 or >= 2^-1000. */
+static double ulp_above(double a, const struct gl_format *f)
+{
+    long e = a == 0 ? f->emin_sub : (long)(bits_of(a) >> 52) - 1023 - f->prec + 1;
+    return pow2(e > f->emin_sub ? e : f->emin_sub);
+}
+
+/* Spacing below a > 0: half the spacing above at a power of two (outside the subnormals). */
+static double ulp_below(double a, const struct gl_format *f)
+{
+    int pow2_a = (bits_of(a) & 0xfffffffffffffull) == 0;
+    return ulp_above(pow2_a ? a * 0.5 : a, f);
+}
+
+static double next_up(double c, const struct gl_format *f)
+{
+    return c >= 0 ? c + ulp_above(c, f) : -(-c - ulp_below(-c, f));
+}
+
+static double next_down(double c, const struct gl_format *f)
+{
+    return c > 0 ? c - ulp_below(c, f) : -(-c + ulp_above(-c, f));
+}
+
+/* Round v to fmt, nearest-even (2^emax stands for overflow). */
+static double round_fmt(double v, const struct gl_format *f)
+{
+    double u = ulp_above(fabs(v), f);
+    double r = v / u;                       /* exact: a power of two; |r| < 2^25 */
+    return ((r + 0x1.8p52) - 0x1.8p52) * u; /* round to integer, ties to even */
+}
+
+/* Correctly round a.hi + a.lo to fmt if err decides it: 1 and *y, else 0. Midpoints of formats
+ * of <= 24 bits are doubles. m - hi is exact when m and hi are within a factor 2 (Sterbenz);
+ * otherwise |m - hi| >= |hi|/2 dwarfs err, so its rounding (<= 2^-53 relative) cannot flip a
+ * comparison that the 1 + 2^-20 margin on err does not cover. */
+static int decide(struct approx a, const struct gl_format *f, double *y)
+{
+    double e = a.err * (1 + 0x1p-20);
+    double c = round_fmt(a.hi + a.lo, f);
+    for (int i = 0; i < 3; i++) {
+        double up = next_up(c, f), dn = next_down(c, f);
+        double d_hi = (0.5 * (c + up) - a.hi) - a.lo; /* > 0: below the upper midpoint */
+        double d_lo = (a.hi - 0.5 * (c + dn)) + a.lo; /* > 0: above the lower midpoint */
+        if (d_hi > e && d_lo > e) {
+            *y = fabs(c) >= pow2(f->emax) ? copysign(INFINITY, c) : c;
+            return 1;
+        }
+        if (d_hi < -e)
+            c = up;
+        else if (d_lo < -e)
+            c = dn;
+        else
+            return 0;
+    }
+    return 0;
+}
+
+static struct approx approx_exact(double x)
+{
+    if (x < -37.5) return (struct approx){0.0, 0.0, 0x1p-1000};
+    if (fabs(x) < 0x1p-20) {
+        double lo = x * x * inv_sqrt_2pi;
+        return (struct approx){0.5 * x, lo, fabs(lo) * 0x1p-40};
+    }
+    double t = -x * inv_sqrt2;
+    double y = 0.5 * x * erfc(t);
+    double cond = t > 0 ? 2 * t * t + 1 : 1;
+    return (struct approx){y, 0.0, fabs(y) * (GL_LIBM_ERFC_ULP + cond + 1) * 0x1p-52};
+}
+
+/* x * sigma(s), s computed with relative error <= 4*2^-52 */
+static struct approx approx_x_sigma(double x, double s)
+{
+    if (s < -708) return (struct approx){0.0, 0.0, 0x1p-1000};
+    if (fabs(x) < 0x1p-20) {
+        double lo = 0.25 * x * s;
+        return (struct approx){0.5 * x, lo, fabs(lo) * 0x1p-40};
+    }
+    if (s >= 0) {
+        double y = x / (1 + exp(-s));
+        return (struct approx){y, 0.0, fabs(y) * (GL_LIBM_EXP_ULP + 5) * 0x1p-52};
+    }
+    double e = exp(s);
+    double y = x * e / (1 + e);
+    return (struct approx){y, 0.0, fabs(y) * (GL_LIBM_EXP_ULP + 4 * -s + 3) * 0x1p-52};
+}
+
+int gl_ref_has_fast(enum gl_defn d)
+{
+    return d == GL_DEFN_EXACT || d == GL_DEFN_TANH || d == GL_DEFN_SIGMOID || d == GL_DEFN_SILU;
+}
+
+int gl_ref_fast(enum gl_defn d, float xf, const struct gl_format *fmt, double *y, struct gl_dd *r)
+{
+    if (!gl_ref_has_fast(d) || fmt->prec > 24) return -1;
+    double x = xf;
+    if (!isfinite(x) || x == 0) { /* NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0 */
+        *y = isnan(x) ? x : x > 0 ? x : copysign(0.0, x);
+        if (r) *r = (struct gl_dd){*y, 0.0};
+        return 1;
+    }
+    struct approx a;
+    switch (d) {
+    case GL_DEFN_EXACT:
+        a = approx_exact(x);
+        break;
+    case GL_DEFN_TANH:
+        a = approx_x_sigma(x, two_sqrt_2_pi * (x + c_044715 * (x * x * x)));
+        break;
+    case GL_DEFN_SIGMOID:
+        a = approx_x_sigma(x, c_1702 * x);
+        break;
+    default:
+        a = approx_x_sigma(x, x);
+        break;
+    }
+    if (r) *r = (struct gl_dd){a.hi, a.lo};
+    if (!decide(a, fmt, y)) return 0;
+    if (*y == 0) *y = copysign(0.0, x); /* f(x) has x's sign for these four definitions */
+    return 1;
+}
+
+double gl_ref_f32(enum gl_defn d, float x, const struct gl_format *fmt, struct gl_dd *r)
+{
+    double y;
+    if (gl_ref_fast(d, x, fmt, &y, r) == 1) return y;
+    gl_ref_d(d, x, fmt, &y, r);
+    return y;
+}
