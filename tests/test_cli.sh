@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# gelulab ref from the command line: outputs (hex-floats known from tests/test_known_values.c
+# and the published decimals there), the documented errors and exit codes.
+set -u
+G=${1:?usage: test_cli.sh path/to/gelulab}
+pass=0 fail=0
+
+# expect NAME WANT_RC WANT_STDOUT CMD...   (WANT_STDOUT: exact text, or '*' for any)
+expect() {
+    local name=$1 want_rc=$2 want_out=$3
+    shift 3
+    local out rc
+    out=$("$@" 2>/tmp/gl_cli_err.$$)
+    rc=$?
+    if [[ $rc != "$want_rc" || ($want_out != '*' && $out != "$want_out") ]]; then
+        echo "FAIL $name: rc=$rc (want $want_rc) stdout=[$out] want=[$want_out] stderr=[$(cat /tmp/gl_cli_err.$$)]"
+        fail=$((fail + 1))
+    else
+        pass=$((pass + 1))
+    fi
+}
+# stderr_is NAME PATTERN: the last command's stderr is one line matching PATTERN
+stderr_is() {
+    local lines
+    lines=$(wc -l </tmp/gl_cli_err.$$)
+    if [[ $lines != 1 ]] || ! grep -q -- "$2" /tmp/gl_cli_err.$$; then
+        echo "FAIL $1: stderr=[$(cat /tmp/gl_cli_err.$$)]"
+        fail=$((fail + 1))
+    else
+        pass=$((pass + 1))
+    fi
+}
+
+expect "hex f32" 0 "-0x1.44ed0cp-3" "$G" ref --hex -1
+expect "hex f32 several" 0 $'-0x1.44ed0cp-3\n0x1.f45a18p+0\n-0x0p+0\ninf\nnan' \
+    "$G" ref --hex -- -1 2 -inf inf nan
+expect "default columns" 0 $'-0x1p+0\t-0.158655256\t-0x1.44ed0cp-3' "$G" ref -1
+expect "f64" 0 $'-0x1p+0\t-0.15865525393145705\t-0x1.44ed0bb7cb20bp-3' "$G" ref --format f64 -1
+expect "hex input" 0 "0x1.f45a183e9b13dp+0" "$G" ref --format f64 --hex 0x1p1
+expect "phi" 0 "0x1.aec4bd120d37dp-1" "$G" ref --defn phi --format f64 --hex 1
+expect "bf16" 0 "-0x1.44p-3" "$G" ref --format bf16 --hex -1
+expect "f16" 0 "-0x1.45p-3" "$G" ref --format f16 --hex -1
+expect "tail subnormal" 0 "-0x1.38p-143" "$G" ref --hex -14
+expect "mpfr:100" 0 $'0x2p+0\t1.9544997361036415855994347256671\t0x1.f45a183e9b13d03318bb3e532p+0' \
+    "$G" ref --format mpfr:100 2
+expect "exact_grad at 0" 0 "0x1p-1" "$G" ref --defn exact_grad --hex 0
+expect "help" 0 '*' "$G" ref --help
+expect "top help" 0 '*' "$G" --help
+expect "self-check" 0 "self-check: ok" "$G" ref --self-check
+
+expect "unknown flag" 2 "" "$G" ref --frobnicate 1
+stderr_is "unknown flag" "unknown option"
+expect "unknown defn" 2 "" "$G" ref --defn gelu2 1
+stderr_is "unknown defn" "unknown definition 'gelu2'"
+expect "unknown format" 2 "" "$G" ref --format f8 1
+stderr_is "unknown format" "unknown format 'f8'"
+expect "bad number" 2 "" "$G" ref 1.5x
+stderr_is "bad number" "cannot parse '1.5x'"
+expect "no value" 2 "" "$G" ref
+stderr_is "no value" "no value given"
+expect "unknown command" 2 "" "$G" frob
+stderr_is "unknown command" "unknown command 'frob'"
+
+rm -f /tmp/gl_cli_err.$$
+echo "$pass passed, $fail failed"
+[[ $fail == 0 ]]
