@@ -43,8 +43,7 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 report: build
-	@mkdir -p build/report
-	$(BUILD)/gelulab report-reference --out build/report
+	reports/reference_report.sh $(BUILD)/gelulab build/report
 
 clean:
 	rm -rf build
