@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "gelulab/reference.h"
 
 static const struct {
     const char *name;
@@ -49,7 +50,11 @@ int main(int argc, char **argv)
         return 0;
     }
     for (size_t i = 0; i < N_COMMANDS; i++)
-        if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+        if (!strcmp(argv[1], commands[i].name)) {
+            int rc = commands[i].run(argc - 1, argv + 1);
+            gl_ref_release();
+            return rc;
+        }
     fprintf(stderr, "gelulab: unknown command '%s' (try 'gelulab --help')\n", argv[1]);
     return 2;
 }

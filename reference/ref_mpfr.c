@@ -245,3 +245,13 @@ int gl_ref_d(enum gl_defn d, double x, const struct gl_format *fmt, double *y, s
     mpfr_clears(mx, my, ma, (mpfr_ptr)0);
     return status;
 }
+
+void gl_ref_thread_done(void)
+{
+    mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE);
+}
+
+void gl_ref_release(void)
+{
+    mpfr_free_cache();
+}

@@ -31,8 +31,8 @@ static float stratified_input(long i, long n_strata)
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ull;
     h ^= h >> 32;
-    uint32_t u = (uint32_t)(stratum & 1) << 31 | (uint32_t)(stratum >> 1) << 23 |
-                 (uint32_t)(h & 0x7fffff);
+    uint32_t u =
+        (uint32_t)(stratum & 1) << 31 | (uint32_t)(stratum >> 1) << 23 | (uint32_t)(h & 0x7fffff);
     float x;
     memcpy(&x, &u, sizeof x);
     return x;
@@ -66,6 +66,7 @@ static void *run_job(void *arg)
                        (double)x, ref, decided ? fast : full);
         }
     }
+    gl_ref_thread_done();
     return NULL;
 }
 
@@ -88,8 +89,8 @@ static long run_parallel(enum gl_defn d, const struct gl_format *fmt, int source
         fb += jobs[t].fallbacks;
     }
     const char *what[] = {"stratified binary32", "every bfloat16", "every binary16"};
-    printf("%-10s %-5s %-20s %9ld inputs  %6ld fallbacks to MPFR  %ld failures\n",
-           gl_defn_name(d), fmt->name, what[source], count, fb, bad);
+    printf("%-10s %-5s %-20s %9ld inputs  %6ld fallbacks to MPFR  %ld failures\n", gl_defn_name(d),
+           fmt->name, what[source], count, fb, bad);
     fflush(stdout);
     return bad;
 }
@@ -108,6 +109,7 @@ int main(int argc, char **argv)
         bad += run_parallel((enum gl_defn)d, &gl_format_f32, 2, 65536);
         bad += run_parallel((enum gl_defn)d, &gl_format_f16, 2, 65536);
     }
+    gl_ref_release();
     printf("%s\n", bad ? "FAILED" : "all equal");
     return bad != 0;
 }

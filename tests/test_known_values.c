@@ -63,15 +63,15 @@ static void test_published(void)
         double x = strtod(published[i].x, NULL);
         double r = rel_diff_100(d, published[i].x, published[i].value);
         double tol = 1e-28;
-        CHECK(r < tol, "%s(%s) at 100 bits: relative gap %g to %s", gl_defn_name(d),
-              published[i].x, r, published[i].value);
+        CHECK(r < tol, "%s(%s) at 100 bits: relative gap %g to %s", gl_defn_name(d), published[i].x,
+              r, published[i].value);
         double want64 = strtod(published[i].value, NULL);
         float want32 = strtof(published[i].value, NULL);
         double got64 = ref(d, x, &gl_format_f64), got32 = ref(d, x, &gl_format_f32);
-        CHECK(same(got64, want64), "%s(%s) f64: got %a want %a", gl_defn_name(d),
-              published[i].x, got64, want64);
-        CHECK(same(got32, want32), "%s(%s) f32: got %a want %a", gl_defn_name(d),
-              published[i].x, got32, (double)want32);
+        CHECK(same(got64, want64), "%s(%s) f64: got %a want %a", gl_defn_name(d), published[i].x,
+              got64, want64);
+        CHECK(same(got32, want32), "%s(%s) f32: got %a want %a", gl_defn_name(d), published[i].x,
+              got32, (double)want32);
     }
 }
 
@@ -171,14 +171,11 @@ static void test_gaps(void)
 {
     double gap, at;
     max_gap(GL_DEFN_TANH, 2.5, 2.9, &gap, &at);
-    CHECK(fabs(gap - 4.7324e-4) < 5e-8 && fabs(at - 2.70) < 0.05, "tanh gap %.6g at %.4f", gap,
-          at);
+    CHECK(fabs(gap - 4.7324e-4) < 5e-8 && fabs(at - 2.70) < 0.05, "tanh gap %.6g at %.4f", gap, at);
     max_gap(GL_DEFN_TANH, -2.9, -2.5, &gap, &at);
-    CHECK(fabs(gap - 4.7324e-4) < 5e-8 && fabs(at + 2.70) < 0.05, "tanh gap %.6g at %.4f", gap,
-          at);
+    CHECK(fabs(gap - 4.7324e-4) < 5e-8 && fabs(at + 2.70) < 0.05, "tanh gap %.6g at %.4f", gap, at);
     max_gap(GL_DEFN_SIGMOID, -2.5, -2.0, &gap, &at);
-    CHECK(fabs(gap - 0.020) < 5e-4 && fabs(at + 2.27) < 0.05, "sigmoid gap %.6g at %.4f", gap,
-          at);
+    CHECK(fabs(gap - 0.020) < 5e-4 && fabs(at + 2.27) < 0.05, "sigmoid gap %.6g at %.4f", gap, at);
 }
 
 int main(void)
@@ -188,5 +185,6 @@ int main(void)
     test_special();
     test_minimum();
     test_gaps();
+    gl_ref_release();
     return gl_check_summary("test_known_values");
 }

@@ -75,12 +75,33 @@ static void test_round(void)
 static void test_parse(void)
 {
     static const char *strs[] = {
-        "0.1", "-0.1", "1e-45", "7e-46", "7.006e-46", "1.4012984643248170709e-45", "3.4028235e38",
-        "3.4028236e38", "1e39", "-1e-400", "4.9406564584124654e-324", "2.4703282292062328e-324",
-        "2.4703282292062327e-324", "0x1.8p-3", "-0x1.fffffep127", "0x1p-149", "0x1.000001p0",
-        "0x1.0000008p0", "0x1.00000080000000000000001p0", "1.00000005960464477539062500001",
-        "1.000000059604644775390625", "inf", "-inf", "-0", "123456789012345678901234567890",
-        "2.2250738585072011e-308", "8.50705917302346158658e37",
+        "0.1",
+        "-0.1",
+        "1e-45",
+        "7e-46",
+        "7.006e-46",
+        "1.4012984643248170709e-45",
+        "3.4028235e38",
+        "3.4028236e38",
+        "1e39",
+        "-1e-400",
+        "4.9406564584124654e-324",
+        "2.4703282292062328e-324",
+        "2.4703282292062327e-324",
+        "0x1.8p-3",
+        "-0x1.fffffep127",
+        "0x1p-149",
+        "0x1.000001p0",
+        "0x1.0000008p0",
+        "0x1.00000080000000000000001p0",
+        "1.00000005960464477539062500001",
+        "1.000000059604644775390625",
+        "inf",
+        "-inf",
+        "-0",
+        "123456789012345678901234567890",
+        "2.2250738585072011e-308",
+        "8.50705917302346158658e37",
     };
     mpfr_t x;
     mpfr_init2(x, 53);
@@ -90,8 +111,7 @@ static void test_parse(void)
         CHECK(memcmp(&gd, &wd, 8) == 0, "f64 '%s' got %a want %a", strs[i], gd, wd);
         CHECK(gl_parse_value(strs[i], &gl_format_f32, x) == 0, "parse %s", strs[i]);
         float gf = mpfr_get_flt(x, MPFR_RNDN), wf = strtof(strs[i], NULL);
-        CHECK(memcmp(&gf, &wf, 4) == 0, "f32 '%s' got %a want %a", strs[i], (double)gf,
-              (double)wf);
+        CHECK(memcmp(&gf, &wf, 4) == 0, "f32 '%s' got %a want %a", strs[i], (double)gf, (double)wf);
     }
     const char *bad[] = {"", "abc", "1.5x", "--1", "1e", "0x", " "};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
@@ -125,5 +145,6 @@ int main(void)
     test_formats();
     test_parse();
     test_round();
+    gl_ref_release();
     return gl_check_summary("test_rounding");
 }

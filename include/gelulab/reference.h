@@ -60,6 +60,11 @@ double gl_ref_f32(enum gl_defn d, float x, const struct gl_format *fmt, struct g
  * path); the first one is described in msg, with the input in %a. */
 long gl_ref_selfcheck(char *msg, size_t msglen);
 
+/* MPFR keeps caches (constants such as pi, pools) per thread: a thread that used the reference
+ * calls gl_ref_thread_done() before it ends; the program calls gl_ref_release() last. */
+void gl_ref_thread_done(void);
+void gl_ref_release(void);
+
 /* y = v rounded to nearest-even in fmt (subnormals and overflow to infinity included), in one
  * rounding. y's precision is set to fmt->prec. */
 void gl_round_to_format(mpfr_t y, const mpfr_t v, const struct gl_format *fmt);
