@@ -13,7 +13,7 @@ CMAKE_FLAGS ?=
 DEPS_PKGS := cmake make gcc g++ libmpfr-dev libgmp-dev libbenchmark-dev gnuplot-nox sollya \
              libsleef-dev libdnnl-dev qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 
-.PHONY: all build deps test report clean help
+.PHONY: all build deps test report clean help coeffs
 all: build
 
 help:
@@ -47,3 +47,8 @@ report: build
 
 clean:
 	rm -rf build
+
+# Regenerate impls/coeffs.h from impls/coeffs.sollya (Sollya, Debian package sollya).
+coeffs: deps
+	sollya --warnonstderr impls/coeffs.sollya > impls/coeffs.h.tmp && mv impls/coeffs.h.tmp impls/coeffs.h
+	@echo "make coeffs: wrote impls/coeffs.h"

@@ -4,6 +4,7 @@
 #define GL_CLI_H
 
 int gl_cmd_ref(int argc, char **argv);
+int gl_cmd_list(int argc, char **argv);
 
 /* Print "gelulab CMD: MESSAGE" on stderr and return 2 (usage/input error). */
 int gl_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

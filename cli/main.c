@@ -11,6 +11,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"ref", gl_cmd_ref, "correctly rounded reference values of GELU and its building blocks"},
+    {"list", gl_cmd_list, "the catalogue of built-in kernels and their documented bounds"},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

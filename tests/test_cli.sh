@@ -48,6 +48,22 @@ expect "help" 0 '*' "$G" ref --help
 expect "top help" 0 '*' "$G" --help
 expect "self-check" 0 "self-check: ok" "$G" ref --self-check
 
+# gelulab list: every algorithm on every ISA, NEON run under qemu when the cross build exists
+list=$("$G" list)
+for algo in erf tanh poly3 poly5 poly7 sigmoid silu; do
+    for isa in scalar avx2 avx512 neon; do
+        if grep -q "^$algo/$isa " <<<"$list"; then pass=$((pass + 1)); else
+            echo "FAIL list: no $algo/$isa"; fail=$((fail + 1)); fi
+    done
+done
+if command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/null; then
+    if grep -q "^erf/neon .* qemu " <<<"$list"; then pass=$((pass + 1)); else
+        echo "FAIL list: erf/neon not marked qemu"; fail=$((fail + 1)); fi
+fi
+expect "list help" 0 '*' "$G" list --help
+expect "list bad arg" 2 "" "$G" list --frob
+stderr_is "list bad arg" "unknown argument"
+
 expect "unknown flag" 2 "" "$G" ref --frobnicate 1
 stderr_is "unknown flag" "unknown option"
 expect "unknown defn" 2 "" "$G" ref --defn gelu2 1

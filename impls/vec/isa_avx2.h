@@ -1,0 +1,11 @@
+/* AVX2 + FMA helpers for the generic vector kernels (compiled with -mavx2 -mfma). */
+#include <immintrin.h>
+#include <stdint.h>
+#define GL_ISA_SUFFIX avx2
+#define VW            8
+typedef float V __attribute__((vector_size(32)));
+typedef int32_t VI __attribute__((vector_size(32)));
+static inline V vfma(V a, V b, V c)
+{
+    return (V)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c);
+}

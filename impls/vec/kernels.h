@@ -1,0 +1,157 @@
+/* The generic vector kernels: each algorithm written once over a thin ISA header (isa_*.h:
+ * the vector type V of VW floats, VI, vfma), included once per ISA (SLEEF's habit). GCC vector
+ * extensions give +, -, *, /, comparisons (lane masks of -1/0) and bit operations; fma is the
+ * ISA's own, so every ISA performs the same roundings and the scalar build is the bit-exact
+ * model of the SIMD builds. Constants are hex floats; polynomials come from impls/coeffs.h.
+ *
+ * Bounds: measured, and declared once in impls/registry.c with their witnesses. */
+#include <string.h>
+#include "../coeffs.h"
+
+#define GL_CAT2(a, b)  a##_##b
+#define GL_CAT(a, b)   GL_CAT2(a, b)
+#define GL_KNAME(algo) GL_CAT(gl_k_##algo, GL_ISA_SUFFIX)
+
+static inline V vdup(float a) /* broadcast (not 0 + a: that would turn -0 into +0) */
+{
+    V v;
+    for (int i = 0; i < VW; i++) v[i] = a;
+    return v;
+}
+static inline V vsel(VI m, V a, V b) /* m ? a : b, lane by lane */
+{
+    return (V)(((VI)a & m) | ((VI)b & ~m));
+}
+static inline V vabs(V a)
+{
+    return (V)((VI)a & 0x7fffffff);
+}
+static inline V vmin(V a, V b) /* NaN in a gives b */
+{
+    return vsel(a < b, a, b);
+}
+static inline V vmax(V a, V b)
+{
+    return vsel(a > b, a, b);
+}
+static inline V vround(V a) /* nearest integer, ties to even, |a| < 2^22 */
+{
+    return (a + 0x1.8p23f) - 0x1.8p23f;
+}
+static inline V vpoly(V u, const float *c, int degree) /* Horner with fma */
+{
+    V p = vdup(c[degree]);
+    for (int i = degree - 1; i >= 0; i--) p = vfma(p, u, vdup(c[i]));
+    return p;
+}
+
+/* exp(a): a = n ln2 + r, |r| <= ln2/2 (Cody-Waite, two constants, fma), e^r by the degree-6
+ * fit GL_EXP (relative error 3.7e-9), times 2^n in two halves (so that results down to the
+ * subnormals are reached without overflowing an exponent). a < -104: 0 (e^a < 2^-150);
+ * a > 88.72: inf. */
+static inline V vexp(V a)
+{
+    V ac = vmax(vmin(a, vdup(88.8f)), vdup(-104.0f));
+    V n = vround(ac * 0x1.715476p+0f);
+    V r = vfma(n, vdup(-0x1.62e43p-1f), ac);
+    r = vfma(n, vdup(0x1.05c61p-29f), r);
+    V p = vpoly(r, gl_EXP, GL_EXP_DEGREE);
+    VI ni = __builtin_convertvector(n, VI);
+    VI n1 = ni >> 1, n2 = ni - n1;
+    V s1 = (V)((n1 + 127) << 23), s2 = (V)((n2 + 127) << 23);
+    V e = p * s1 * s2;
+    e = vsel(a < -104.0f, vdup(0.0f), e);
+    return vsel(a > 88.72f, vdup(__builtin_inff()), e);
+}
+
+/* x * sigma(s) = x / (1 + e^-s) for s >= 0, x e^s / (1 + e^s) for s < 0 (no overflow, no
+ * cancellation); s has x's sign. s < -104: -0. */
+static inline V x_sigma(V x, V s)
+{
+    V e = vexp(-vabs(s));
+    V num = vsel(s >= 0.0f, x, x * e);
+    V y = num / (1.0f + e);
+    return vsel(s < -104.0f, vdup(-0.0f), y);
+}
+
+/* tanh definition: (x/2)(1 + tanh(u)) = x sigma(2u), 2u = x (C0 + C1 x^2),
+ * C0 = RN(2 sqrt(2/pi)), C1 = RN(2 sqrt(2/pi) 0.044715). */
+static inline V gelu_tanh(V x)
+{
+    return x_sigma(x, x * vfma(x * x, vdup(0x1.2444f2p-4f), vdup(0x1.988454p+0f)));
+}
+static inline V gelu_sigmoid(V x)
+{
+    return x_sigma(x, x * 0x1.b3b646p+0f); /* 1.702 */
+}
+static inline V silu(V x)
+{
+    return x_sigma(x, x);
+}
+
+/* exact definition: Phi(x) from erfc(z), z = |x|/sqrt2, erfc(z) = t exp(-z^2 + P(w)),
+ * t = 1/(1 + z/2), w = 1 - t = (z/2) t, P = GL_ERFC_W (absolute fit error = relative for erfc).
+ * -z^2 = -x^2/2 is kept exact as a pair (fma) and added to P with TwoSum, so the argument of
+ * exp carries no rounding error of size z^2 2^-24 (the ~190-ULP loss of x/sqrt2 in float).
+ * x < 0: GELU = x erfc(z)/2;  x >= 0: x (1 - erfc(z)/2).  z > 11.3: -0 or x. */
+static inline V gelu_erf(V x)
+{
+    V z = vabs(x) * 0x1.6a09e6p-1f;
+    V h = 0.5f * vmin(z, vdup(11.3f));
+    V t = 1.0f / (1.0f + h);
+    V p = vpoly(h * t, gl_ERFC_W, GL_ERFC_W_DEGREE);
+    V xx = x * x, xx_lo = vfma(x, x, -xx);
+    V a = xx * -0.5f, a_lo = xx_lo * -0.5f;
+    V s = a + p, bp = s - a; /* TwoSum(a, p) */
+    V s_lo = ((a - (s - bp)) + (p - bp)) + a_lo;
+    V e = vexp(s);
+    V erfc = t * vfma(e, s_lo, e);
+    V y = vsel(x < 0.0f, x * (0.5f * erfc), vfma(-x, 0.5f * erfc, x));
+    y = vsel(x == 0.0f, x, y); /* fma(-x, h, x) would turn -0 into +0 */
+    return vsel(z > 11.3f, vsel(x > 0.0f, x, vdup(-0.0f)), y);
+}
+
+/* Polynomial families: Phi(a), a = max(-|x|, -c), by a polynomial in u = a k + 1 (GL_PHI_*);
+ * x < 0: x Phi(x); x >= 0: x (1 - Phi(-x)). Tail: x < -c gives -0, x > c gives x. */
+#define GL_GELU_POLY(NAME)                                                                         \
+    static inline V gelu_##NAME(V x)                                                               \
+    {                                                                                              \
+        V a = vmax(-vabs(x), vdup(-GL_PHI_##NAME##_CLAMP));                                        \
+        V p = vpoly(vfma(a, vdup(GL_PHI_##NAME##_K), vdup(1.0f)), gl_PHI_##NAME,                   \
+                    GL_PHI_##NAME##_DEGREE);                                                       \
+        V y = vsel(x < 0.0f, x * p, vfma(-x, p, x));                                               \
+        y = vsel(x == 0.0f, x, y); /* keep the sign of a zero */                                   \
+        y = vsel(x < -GL_PHI_##NAME##_CLAMP, vdup(-0.0f), y);                                      \
+        return vsel(x > GL_PHI_##NAME##_CLAMP, x, y);                                              \
+    }
+GL_GELU_POLY(POLY3)
+GL_GELU_POLY(POLY5)
+GL_GELU_POLY(POLY7)
+
+/* The kernel ABI around a lane function: full vectors, then the tail through a zeroed vector
+ * (any n, unaligned, in place). */
+#define GL_DEFINE_KERNEL(algo, fn)                                                                 \
+    void GL_KNAME(algo)(const float *x, float *y, size_t n)                                        \
+    {                                                                                              \
+        size_t i = 0;                                                                              \
+        for (; i + VW <= n; i += VW) {                                                             \
+            V v;                                                                                   \
+            memcpy(&v, x + i, sizeof v);                                                           \
+            v = fn(v);                                                                             \
+            memcpy(y + i, &v, sizeof v);                                                           \
+        }                                                                                          \
+        if (i < n) {                                                                               \
+            V v = vdup(0.0f);                                                                      \
+            memcpy(&v, x + i, (n - i) * sizeof(float));                                            \
+            v = fn(v);                                                                             \
+            memcpy(y + i, &v, (n - i) * sizeof(float));                                            \
+        }                                                                                          \
+    }
+
+GL_DEFINE_KERNEL(erf, gelu_erf)
+GL_DEFINE_KERNEL(tanh, gelu_tanh)
+GL_DEFINE_KERNEL(sigmoid, gelu_sigmoid)
+GL_DEFINE_KERNEL(silu, silu)
+GL_DEFINE_KERNEL(poly3, gelu_POLY3)
+GL_DEFINE_KERNEL(poly5, gelu_POLY5)
+GL_DEFINE_KERNEL(poly7, gelu_POLY7)

@@ -1,0 +1,50 @@
+/* gelulab — the kernel ABI and the registry of built-in implementations (design.md,
+ * "Kernel ABI", "Implementations").
+ *
+ * A kernel computes y[i] = f(x[i]) for i < n; any n (0 included), unaligned pointers, and
+ * x == y (in place) are allowed. Each registry entry says which definition it implements and
+ * the error bounds it documents, measured against that definition's correctly rounded reference
+ * (the bounds are declared once, in impls/registry.c, and the tests read them from here). */
+#ifndef GELULAB_IMPL_H
+#define GELULAB_IMPL_H
+
+#include <stddef.h>
+#include "gelulab/defn.h"
+
+typedef void (*gl_kernel_f32)(const float *x, float *y, size_t n);
+typedef void (*gl_kernel_f64)(const double *x, double *y, size_t n);
+
+enum gl_isa { GL_ISA_SCALAR, GL_ISA_AVX2, GL_ISA_AVX512, GL_ISA_NEON, GL_ISA_COUNT };
+
+struct gl_impl {
+    const char *name;   /* "tanh/avx512": algorithm/ISA */
+    enum gl_defn defn;  /* the definition it implements */
+    const char *family; /* erf, tanh, sigmoid, silu, poly, lut, relu */
+    enum gl_isa isa;
+    gl_kernel_f32 f32; /* NULL for NEON kernels, run out of process (impls/neon/) */
+    gl_kernel_f64 f64; /* NULL where there is no binary64 version */
+    const char *note;  /* the method, in one line */
+    /* Documented bounds against the reference of `defn`, binary32 inputs: */
+    double ulp_core;  /* max ULP error on the core, -5 <= x <= 5 */
+    double abs_all;   /* max absolute error over all finite x */
+    const char *tail; /* what it does outside the core, in words */
+    /* Documented results for the inputs NaN, +inf, -inf, +0, -0, as five words ("nan inf -0 0
+     * -0" is right for every GELU definition): asserted by the tests. */
+    const char *specials;
+};
+
+size_t gl_impl_count(void);
+const struct gl_impl *gl_impl_get(size_t i);
+/* The entry with that name, or NULL. */
+const struct gl_impl *gl_impl_find(const char *name);
+/* 1 when this process can call the kernel (its ISA is supported here; NEON: never in
+ * process, see gl_impl_neon_command). */
+int gl_impl_available(const struct gl_impl *k);
+const char *gl_isa_name(enum gl_isa isa);
+
+/* The external-evaluator command that runs a NEON kernel under qemu-aarch64 (design.md, pipe
+ * protocol: raw little-endian float32 in on stdin, out on stdout), or NULL when the NEON
+ * evaluator was not built or qemu-aarch64 is missing. Written into buf. */
+const char *gl_impl_neon_command(const struct gl_impl *k, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,17 @@
+/* gelulab — error metrics (design.md, "Error metrics"): one definition, used everywhere. */
+#ifndef GELULAB_METRICS_H
+#define GELULAB_METRICS_H
+
+#include "gelulab/format.h"
+#include "gelulab/reference.h"
+
+/* ULP error of y against the unrounded reference r: |y - r| / ulp(r), ulp(r) = 2^(e-p+1),
+ * e = floor(log2 |r|), p the format's precision, floored at the format's smallest subnormal.
+ * A correctly rounded y scores <= 0.5. NaN against NaN and equal infinities score 0; any other
+ * non-finite y or r scores +inf (counted apart by the callers, never hidden). */
+double gl_ulp_error(double y, struct gl_dd r, const struct gl_format *fmt);
+
+/* |y - r| (0 for matching NaN/infinities, +inf for other non-finite cases). */
+double gl_abs_error(double y, struct gl_dd r);
+
+#endif

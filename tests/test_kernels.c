@@ -1,0 +1,224 @@
+/* Every built-in kernel against the correctly rounded reference of its own definition:
+ *  - inputs: every bfloat16 value as a float, 10^6 stratified random binary32 (every binade,
+ *    both signs) and 10^6 uniform on [-10, 10] (fixed seeds), tails and landmarks;
+ *  - asserts the registry's bounds: max ULP on [-5, 5] <= ulp_core, max |error| <= abs_all
+ *    over all finite inputs; and the documented results for NaN, +-inf, +-0;
+ *  - the SIMD builds (AVX2, AVX-512, NEON under qemu) of an algorithm equal its scalar build
+ *    bit for bit on all of these inputs;
+ *  - any n (0 to 100), unaligned pointers, in place (x == y), no write past y[n-1].
+ * `test_kernels --measure [N]` prints the measured maxima with their witnesses on every
+ * bfloat16 and binary16 value and N (default 10^7) stratified inputs: the registry's source. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "check.h"
+#include "gelulab/impl.h"
+#include "gelulab/metrics.h"
+
+struct inputs {
+    float *x;
+    size_t n;
+    struct gl_dd *ref[GL_DEFN_COUNT]; /* unrounded reference per definition, computed once */
+};
+
+static uint64_t rng_state = 0x2545f4914f6cdd1dull;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+static float from_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static void build_inputs(struct inputs *in, long n_random, int with_f16)
+{
+    static const float landmarks[] = {
+        -5.0f,        5.0f,   -5.6f,   -10.0f,    10.0f,      -14.0f,          -20.0f,
+        -0.75179154f, 1e-30f, -1e-30f, 0x1p-149f, -0x1p-149f, 0x1.fffffep127f, -0x1.fffffep127f,
+        3.5f,         -3.5f,  4.75f,   -4.75f,    5.625f,     -5.625f,         88.0f,
+        -88.0f,       104.0f, -104.0f};
+    size_t cap = 65536 * 2 + 2 * (size_t)n_random + 64;
+    in->x = malloc(cap * sizeof *in->x);
+    in->n = 0;
+    for (uint32_t h = 0; h < 65536; h++) {
+        float v = gl_bf16_to_f32((uint16_t)h);
+        if (!isnan(v)) in->x[in->n++] = v;
+        v = gl_f16_to_f32((uint16_t)h);
+        if (with_f16 && !isnan(v)) in->x[in->n++] = v;
+    }
+    for (long i = 0; i < n_random; i++) { /* stratified: sign and exponent uniform */
+        uint64_t r = rng();
+        uint32_t exp = (uint32_t)(r >> 40) % 255;
+        in->x[in->n++] =
+            from_bits((uint32_t)(r >> 63) << 31 | exp << 23 | (uint32_t)(r & 0x7fffff));
+        in->x[in->n++] = (float)((double)(rng() >> 11) * 0x1p-53 * 20.0 - 10.0);
+    }
+    for (size_t i = 0; i < sizeof landmarks / sizeof landmarks[0]; i++)
+        in->x[in->n++] = landmarks[i];
+    for (int d = 0; d < GL_DEFN_COUNT; d++) {
+        in->ref[d] = NULL;
+        if (!gl_ref_has_fast((enum gl_defn)d)) continue;
+        in->ref[d] = malloc(in->n * sizeof *in->ref[d]);
+        for (size_t i = 0; i < in->n; i++)
+            gl_ref_f32((enum gl_defn)d, in->x[i], &gl_format_f32, &in->ref[d][i]);
+    }
+}
+
+/* Runs kernel k on in->x (NEON: through its qemu evaluator). Returns 0 on success. */
+static int run_kernel(const struct gl_impl *k, const float *x, float *y, size_t n)
+{
+    if (k->f32) {
+        k->f32(x, y, n);
+        return 0;
+    }
+    char cmd[1024], full[1400];
+    if (!gl_impl_neon_command(k, cmd, sizeof cmd)) return -1;
+    char in_path[] = "/tmp/gl_kin_XXXXXX", out_path[] = "/tmp/gl_kout_XXXXXX";
+    int fi = mkstemp(in_path), fo = mkstemp(out_path);
+    FILE *f = fdopen(fi, "wb");
+    fwrite(x, sizeof *x, n, f);
+    fclose(f);
+    close(fo);
+    snprintf(full, sizeof full, "%s < %s > %s", cmd, in_path, out_path);
+    int rc = system(full);
+    f = fopen(out_path, "rb");
+    size_t got = f ? fread(y, sizeof *y, n, f) : 0;
+    if (f) fclose(f);
+    unlink(in_path);
+    unlink(out_path);
+    return rc == 0 && got == n ? 0 : -1;
+}
+
+struct worst {
+    double ulp_core, abs_all;
+    float x_ulp, x_abs, y_ulp, y_abs;
+    double want_ulp, want_abs;
+};
+
+static struct worst measure(const struct gl_impl *k, const struct inputs *in, const float *y)
+{
+    struct worst w = {0};
+    const struct gl_dd *ref = in->ref[k->defn];
+    for (size_t i = 0; i < in->n; i++) {
+        double u = gl_ulp_error(y[i], ref[i], &gl_format_f32), a = gl_abs_error(y[i], ref[i]);
+        if (fabsf(in->x[i]) <= 5.0f && !(u <= w.ulp_core))
+            w.ulp_core = u, w.x_ulp = in->x[i], w.y_ulp = y[i], w.want_ulp = ref[i].hi;
+        if (isfinite(in->x[i]) && !(a <= w.abs_all))
+            w.abs_all = a, w.x_abs = in->x[i], w.y_abs = y[i], w.want_abs = ref[i].hi;
+    }
+    return w;
+}
+
+static void special_words(const struct gl_impl *k, char *buf, size_t len)
+{
+    float x[5] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f}, y[5];
+    if (run_kernel(k, x, y, 5) != 0) {
+        snprintf(buf, len, "(failed to run)");
+        return;
+    }
+    buf[0] = '\0';
+    for (int i = 0; i < 5; i++) {
+        char w[16];
+        if (isnan(y[i]))
+            snprintf(w, sizeof w, "nan");
+        else if (isinf(y[i]))
+            snprintf(w, sizeof w, "%sinf", y[i] < 0 ? "-" : "");
+        else if (y[i] == 0)
+            snprintf(w, sizeof w, "%s0", signbit(y[i]) ? "-" : "");
+        else
+            snprintf(w, sizeof w, "%a", (double)y[i]);
+        strncat(buf, w, len - strlen(buf) - 1);
+        if (i < 4) strncat(buf, " ", len - strlen(buf) - 1);
+    }
+}
+
+/* The scalar build of a generic vector kernel ("erf/avx2" -> "erf/scalar"), or NULL. */
+static const struct gl_impl *scalar_model(const struct gl_impl *k)
+{
+    if (k->isa == GL_ISA_SCALAR) return NULL;
+    char name[64];
+    snprintf(name, sizeof name, "%.*s/scalar", (int)strcspn(k->name, "/"), k->name);
+    return gl_impl_find(name);
+}
+
+static void check_lengths(const struct gl_impl *k, const float *src)
+{
+    float ref[256], buf[300], inplace[300];
+    k->f32(src, ref, 256);
+    for (size_t n = 0; n <= 100; n++) {
+        for (size_t off = 0; off < 3; off++) {
+            for (size_t i = 0; i < 300; i++) buf[i] = -7.0f;
+            k->f32(src + off, buf + off, n);
+            memcpy(inplace + off, src + off, n * sizeof(float));
+            k->f32(inplace + off, inplace + off, n);
+            int ok = buf[off + n] == -7.0f && (off == 0 || buf[off - 1] == -7.0f);
+            for (size_t i = 0; i < n && ok; i++) {
+                float want = 0;
+                k->f32(src + off + i, &want, 1);
+                ok = memcmp(&buf[off + i], &want, 4) == 0 &&
+                     memcmp(&inplace[off + i], &want, 4) == 0;
+            }
+            CHECK(ok, "%s: n=%zu offset=%zu: results differ by position/length/aliasing", k->name,
+                  n, off);
+        }
+    }
+    (void)ref;
+}
+
+static void test_kernel(const struct gl_impl *k, const struct inputs *in, float *y, float *y_model)
+{
+    int neon = k->isa == GL_ISA_NEON;
+    if ((!neon && !gl_impl_available(k)) || run_kernel(k, in->x, y, in->n) != 0) {
+        printf("skip %-16s (%s)\n", k->name,
+               neon ? "no qemu-aarch64 or NEON build" : "ISA missing");
+        return;
+    }
+    struct worst w = measure(k, in, y);
+    printf("%-16s ulp[-5,5] %-10.6g (x=%a got %a want %a)  abs %-9.4g (x=%a)\n", k->name,
+           w.ulp_core, (double)w.x_ulp, (double)w.y_ulp, w.want_ulp, w.abs_all, (double)w.x_abs);
+    CHECK(w.ulp_core <= k->ulp_core, "%s: ULP on [-5,5] %.4g > documented %.4g at x=%a", k->name,
+          w.ulp_core, k->ulp_core, (double)w.x_ulp);
+    CHECK(w.abs_all <= k->abs_all, "%s: abs error %.4g > documented %.4g at x=%a", k->name,
+          w.abs_all, k->abs_all, (double)w.x_abs);
+    char sp[128];
+    special_words(k, sp, sizeof sp);
+    CHECK(!strcmp(sp, k->specials), "%s: special values '%s', documented '%s'", k->name, sp,
+          k->specials);
+    const struct gl_impl *model = scalar_model(k);
+    if (model) {
+        model->f32(in->x, y_model, in->n);
+        size_t diff = 0, first = 0;
+        for (size_t i = 0; i < in->n; i++)
+            if (memcmp(&y[i], &y_model[i], 4) != 0 && !diff++) first = i;
+        CHECK(diff == 0, "%s differs from %s on %zu inputs, first x=%a: %a vs %a", k->name,
+              model->name, diff, (double)in->x[first], (double)y[first], (double)y_model[first]);
+    }
+    if (k->f32) check_lengths(k, in->x + 70000);
+}
+
+int main(int argc, char **argv)
+{
+    int measure_only = argc > 1 && !strcmp(argv[1], "--measure");
+    long n = measure_only ? (argc > 2 ? atol(argv[2]) : 10000000L) : 1000000L;
+    struct inputs in;
+    build_inputs(&in, n, measure_only);
+    float *y = malloc(in.n * sizeof *y), *y_model = malloc(in.n * sizeof *y_model);
+    printf("%zu inputs per kernel\n", in.n);
+    for (size_t i = 0; i < gl_impl_count(); i++) test_kernel(gl_impl_get(i), &in, y, y_model);
+    free(y);
+    free(y_model);
+    free(in.x);
+    for (int d = 0; d < GL_DEFN_COUNT; d++) free(in.ref[d]);
+    gl_ref_release();
+    if (measure_only) return 0;
+    return gl_check_summary("test_kernels");
+}
