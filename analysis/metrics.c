@@ -1,5 +1,7 @@
 /* Error metrics (include/gelulab/metrics.h). */
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 #include "gelulab/metrics.h"
 
 /* 1 when both are non-finite and equal (NaN with NaN, inf with the same inf); -1 when
@@ -11,17 +13,37 @@ static int nonfinite_case(double y, double r)
     return y == r ? 1 : -1;
 }
 
+static double pow2(long k) /* 2^k for -1074 <= k <= 1023, by bits (the hot path of sweeps) */
+{
+    uint64_t u = k >= -1022 ? (uint64_t)(k + 1023) << 52 : 1ull << (k + 1074);
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+/* floor(log2 |v|) for finite nonzero v, by bits */
+static long floor_log2(double v)
+{
+    uint64_t u;
+    memcpy(&u, &v, sizeof u);
+    long e = (long)((u >> 52) & 0x7ff);
+    return e ? e - 1023 : ilogb(v);
+}
+
 double gl_ulp_error(double y, struct gl_dd r, const struct gl_format *fmt)
 {
     int c = nonfinite_case(y, r.hi);
     if (c) return c > 0 ? 0.0 : INFINITY;
-    double mag = fabs(r.hi);
-    int e = mag == 0 ? -100000 : ilogb(mag); /* r = 0: the floor applies */
-    /* r = hi + lo: at hi = 2^e exactly, a lo of the opposite sign puts |r| below 2^e */
-    if (mag != 0 && mag == ldexp(1.0, e) && r.lo != 0 && signbit(r.lo) != signbit(r.hi)) e--;
-    long k = (long)e - fmt->prec + 1;
-    if (k < fmt->emin_sub) k = fmt->emin_sub;
-    return fabs((y - r.hi) - r.lo) / ldexp(1.0, (int)k);
+    long k = fmt->emin_sub; /* r = 0: the floor applies */
+    if (r.hi != 0) {
+        long e = floor_log2(r.hi);
+        /* r = hi + lo: at |hi| = 2^e exactly, a lo of the opposite sign puts |r| below 2^e */
+        if (r.lo != 0 && signbit(r.lo) != signbit(r.hi) && fabs(r.hi) == pow2(e)) e--;
+        if (e - fmt->prec + 1 > k) k = e - fmt->prec + 1;
+    }
+    double d = fabs((y - r.hi) - r.lo);
+    if (k >= -1022 && k <= 1022) return d * pow2(-k); /* exact scaling, no division */
+    return k > 1023 ? d / pow2(1023) / pow2(k - 1023) : d / pow2(k);
 }
 
 double gl_abs_error(double y, struct gl_dd r)

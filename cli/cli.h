@@ -5,6 +5,9 @@
 
 int gl_cmd_ref(int argc, char **argv);
 int gl_cmd_list(int argc, char **argv);
+int gl_cmd_sweep(int argc, char **argv);
+int gl_cmd_merge(int argc, char **argv);
+int gl_cmd_eval_lib(int argc, char **argv);
 
 /* Print "gelulab CMD: MESSAGE" on stderr and return 2 (usage/input error). */
 int gl_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,4 +1,5 @@
 /* gelulab — entry point: dispatches to the subcommands. */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,9 @@ static const struct {
 } commands[] = {
     {"ref", gl_cmd_ref, "correctly rounded reference values of GELU and its building blocks"},
     {"list", gl_cmd_list, "the catalogue of built-in kernels and their documented bounds"},
+    {"sweep", gl_cmd_sweep, "measure kernels' accuracy over an input space (exhaustive f32...)"},
+    {"merge", gl_cmd_merge, "combine the result files of a sharded sweep"},
+    {"__eval-lib", gl_cmd_eval_lib, NULL},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -32,7 +36,7 @@ static void usage(FILE *f)
                "Measures GELU implementations against correctly rounded MPFR references.\n\n"
                "commands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++)
-        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        if (commands[i].summary) fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n'gelulab COMMAND --help' describes a command.\n");
 }
 
@@ -50,6 +54,7 @@ int main(int argc, char **argv)
         printf("gelulab 0.1.0\n");
         return 0;
     }
+    signal(SIGPIPE, SIG_IGN); /* a child kernel that exits early must not kill gelulab */
     for (size_t i = 0; i < N_COMMANDS; i++)
         if (!strcmp(argv[1], commands[i].name)) {
             int rc = commands[i].run(argc - 1, argv + 1);

@@ -30,6 +30,8 @@
  *   exact: lo = x^2/sqrt(2 pi), next term x^4/(6 sqrt(2 pi)) = lo * x^2/6 < lo * 2^-42.5;
  *   x sigma(s): lo = x*s/4, next term x s^3/48 = lo * s^2/12 < lo * 2^-42; with the roundings
  *   of lo (< 2^-49), |error| <= |lo| 2^-40.
+ * Far right (x >= 10 for exact: Phi(-x) < 2^-75; s >= 48 for the others: e^-s < 2^-69):
+ *   f(x) = x to within |x| 2^-66, so hi = x, lo = 0, err = |x| 2^-66 (2^-70 for exact).
  * Below the thresholds (x < -37.5 for exact, s < -708 for the others) |f(x)| < 2^-1000: the
  * result is a zero of x's sign in every format of at most 24 bits, decided, and hi = lo = 0. */
 #include <math.h>
@@ -120,9 +122,37 @@ static int decide(struct approx a, const struct gl_format *f, double *y)
     return 0;
 }
 
+/* decide() for binary32 through the hardware conversion and the bits of the neighbours; falls
+ * back to decide() at the overflow threshold and when the candidate is not the answer. */
+static int decide_f32(struct approx a, const struct gl_format *f, double *y)
+{
+    float c = (float)(a.hi + a.lo);
+    if (!(fabsf(c) < 0x1.fffffep127f)) return decide(a, f, y);
+    uint32_t u, uu, ud;
+    memcpy(&u, &c, sizeof u);
+    if (c == 0)
+        uu = 1, ud = 0x80000001u;
+    else if (c > 0)
+        uu = u + 1, ud = u - 1;
+    else
+        uu = u - 1, ud = u + 1;
+    float up, dn;
+    memcpy(&up, &uu, sizeof up);
+    memcpy(&dn, &ud, sizeof dn);
+    double e = a.err * (1 + 0x1p-20);
+    double d_hi = (0.5 * ((double)c + up) - a.hi) - a.lo, d_lo = (a.hi - 0.5 * ((double)c + dn)) + a.lo;
+    if (d_hi > e && d_lo > e) {
+        *y = c;
+        return 1;
+    }
+    return decide(a, f, y);
+}
+
 static struct approx approx_exact(double x)
 {
     if (x < -37.5) return (struct approx){0.0, 0.0, 0x1p-1000};
+    if (x >= 10) /* x Phi(-x) / x = Phi(-10) < 2^-75: hi = x, with room to spare in err */
+        return (struct approx){x, 0.0, x * 0x1p-70};
     if (fabs(x) < 0x1p-20) {
         double lo = x * x * inv_sqrt_2pi;
         return (struct approx){0.5 * x, lo, fabs(lo) * 0x1p-40};
@@ -137,6 +167,8 @@ static struct approx approx_exact(double x)
 static struct approx approx_x_sigma(double x, double s)
 {
     if (s < -708) return (struct approx){0.0, 0.0, 0x1p-1000};
+    if (s >= 48) /* x sigma(s) = x (1 - e^-s + ...), e^-48 < 2^-69 */
+        return (struct approx){x, 0.0, fabs(x) * 0x1p-66};
     if (fabs(x) < 0x1p-20) {
         double lo = 0.25 * x * s;
         return (struct approx){0.5 * x, lo, fabs(lo) * 0x1p-40};
@@ -164,6 +196,15 @@ int gl_ref_fast(enum gl_defn d, float xf, const struct gl_format *fmt, double *y
         if (r) *r = (struct gl_dd){*y, 0.0};
         return 1;
     }
+    /* Far tails, decided without decide(): a zero of x's sign below 2^-1000 (x < -37.5 for
+     * exact; s < -708 for the others: x < -37.5 for tanh, s = 1.702 x for sigmoid, s = x for
+     * silu), or x itself (a binary32 value) to within |x| 2^-66 (see the header). */
+    double neg_cut = d == GL_DEFN_SIGMOID ? -416.0 : d == GL_DEFN_SILU ? -708.0 : -37.5;
+    if (x < neg_cut || (x >= 48 && fmt->id == GL_FMT_F32)) {
+        *y = x < 0 ? -0.0 : x;
+        if (r) *r = (struct gl_dd){x < 0 ? 0.0 : x, 0.0};
+        return 1;
+    }
     struct approx a;
     switch (d) {
     case GL_DEFN_EXACT:
@@ -180,7 +221,7 @@ int gl_ref_fast(enum gl_defn d, float xf, const struct gl_format *fmt, double *y
         break;
     }
     if (r) *r = (struct gl_dd){a.hi, a.lo};
-    if (!decide(a, fmt, y)) return 0;
+    if (!(fmt->id == GL_FMT_F32 ? decide_f32(a, fmt, y) : decide(a, fmt, y))) return 0;
     if (*y == 0) *y = copysign(0.0, x); /* f(x) has x's sign for these four definitions */
     return 1;
 }

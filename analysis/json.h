@@ -1,0 +1,25 @@
+/* A small JSON reader for gelulab's own result files (internal to analysis/). Numbers are kept
+ * as text so that integers and doubles round-trip exactly. */
+#ifndef GL_ANALYSIS_JSON_H
+#define GL_ANALYSIS_JSON_H
+#include <stddef.h>
+#include <stdint.h>
+
+enum gl_json_type { GL_JSON_NULL, GL_JSON_BOOL, GL_JSON_NUM, GL_JSON_STR, GL_JSON_ARR, GL_JSON_OBJ };
+
+struct gl_json {
+    enum gl_json_type type;
+    char *text;            /* NUM, STR (unescaped), BOOL ("true"/"false") */
+    char *key;             /* as a member of an object */
+    struct gl_json *items; /* ARR, OBJ */
+    size_t n;
+};
+
+/* Parses s; returns NULL with a message (and byte offset) in err on malformed input. */
+struct gl_json *gl_json_parse(const char *s, char *err, size_t errlen);
+void gl_json_free(struct gl_json *j);
+const struct gl_json *gl_json_get(const struct gl_json *obj, const char *key); /* or NULL */
+double gl_json_num(const struct gl_json *j);   /* NUM, or STR "inf"/"-inf"/"nan"/hex-float */
+uint64_t gl_json_u64(const struct gl_json *j); /* NUM or STR */
+unsigned __int128 gl_json_u128(const struct gl_json *j);
+#endif

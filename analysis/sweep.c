@@ -1,0 +1,351 @@
+/* The accuracy engine (include/gelulab/sweep.h): input spaces, chunks, threads, kernels of
+ * every source, reference shared per chunk.
+ *
+ * Input spaces (index i -> x):
+ *   f32 exhaustive  i in [0, 2^32): the bit pattern i                     chunks of 2^20
+ *   f32 quick       i in [0, ceil(2^32/61)): the bit pattern 61 i          chunks of 2^20
+ *   bf16, f16       i in [0, 65536): the bit pattern i (kernels compute in binary32 on the
+ *                   value; their result is rounded to the format, nearest-even)  chunks of 4096
+ *   f64             per sign and exponent field (4094 strata) PER inputs with hashed mantissas
+ *                   (PER = 256 exhaustive, 16 quick), then D uniform on [-10, 10] (2^20 / 2^16);
+ *                   then, unsharded only, local search: 64 neighbours of each kernel's 10 worst.
+ * The reference is the fast certified path with its MPFR fallback (binary64: MPFR). */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "gelulab/sweep.h"
+
+#define F64_STRATA 4094
+
+static uint64_t mix(uint64_t h) /* splitmix64 finaliser */
+{
+    h += 0x9e3779b97f4a7c15ull;
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
+}
+
+static uint64_t f64_per(const struct gl_sweep *s)
+{
+    return s->mode == GL_SWEEP_EXHAUSTIVE ? 256 : 16;
+}
+
+void gl_sweep_layout(struct gl_sweep *s)
+{
+    switch (s->fmt.id) {
+    case GL_FMT_F32:
+        s->n_inputs = s->mode == GL_SWEEP_EXHAUSTIVE ? 1ull << 32 : ((1ull << 32) + 60) / 61;
+        s->chunk_size = 1u << 20;
+        break;
+    case GL_FMT_F64:
+        s->n_inputs = F64_STRATA * f64_per(s) + (s->mode == GL_SWEEP_EXHAUSTIVE ? 1u << 20 : 1u << 16);
+        s->chunk_size = 4096;
+        break;
+    default:
+        s->n_inputs = 65536;
+        s->chunk_size = 4096;
+    }
+    s->n_chunks = (s->n_inputs + s->chunk_size - 1) / s->chunk_size;
+}
+
+static double bits_to_value(const struct gl_format *f, uint64_t bits)
+{
+    uint32_t u = (uint32_t)bits;
+    float v;
+    double d;
+    switch (f->id) {
+    case GL_FMT_F32: memcpy(&v, &u, 4); return v;
+    case GL_FMT_BF16: return gl_bf16_to_f32((uint16_t)bits);
+    case GL_FMT_F16: return gl_f16_to_f32((uint16_t)bits);
+    default: memcpy(&d, &bits, 8); return d;
+    }
+}
+
+static uint64_t f64_input_bits(const struct gl_sweep *s, uint64_t i)
+{
+    uint64_t per = f64_per(s), h = mix(i);
+    if (i < F64_STRATA * per) {
+        uint64_t stratum = i / per;
+        return (stratum & 1) << 63 | (stratum >> 1) << 52 | (h & 0xfffffffffffffull);
+    }
+    double x = (double)(h >> 11) * 0x1p-53 * 20.0 - 10.0, d;
+    uint64_t b;
+    memcpy(&b, &x, 8);
+    (void)d;
+    return b;
+}
+
+uint64_t gl_sweep_chunk_inputs(const struct gl_sweep *s, uint64_t c, double *x, uint64_t *xbits)
+{
+    uint64_t lo = c * s->chunk_size, hi = lo + s->chunk_size;
+    if (hi > s->n_inputs) hi = s->n_inputs;
+    for (uint64_t i = lo; i < hi; i++) {
+        uint64_t b = s->fmt.id == GL_FMT_F64                          ? f64_input_bits(s, i)
+                     : s->fmt.id == GL_FMT_F32 && s->mode == GL_SWEEP_QUICK ? (i * 61) & 0xffffffffu
+                                                                          : i;
+        xbits[i - lo] = b;
+        x[i - lo] = bits_to_value(&s->fmt, b);
+    }
+    return hi - lo;
+}
+
+/* sign and exponent field of x's bits in the format */
+static void bits_fields(const struct gl_format *f, uint64_t b, int *sign, int *exp)
+{
+    switch (f->id) {
+    case GL_FMT_F32: *sign = (int)(b >> 31) & 1, *exp = (int)(b >> 23) & 0xff; break;
+    case GL_FMT_BF16: *sign = (int)(b >> 15) & 1, *exp = (int)(b >> 7) & 0xff; break;
+    case GL_FMT_F16: *sign = (int)(b >> 15) & 1, *exp = (int)(b >> 10) & 0x1f; break;
+    default: *sign = (int)(b >> 63), *exp = (int)(b >> 52) & 0x7ff;
+    }
+}
+
+static double round_to_fmt(const struct gl_format *f, float y)
+{
+    if (f->id == GL_FMT_BF16) {
+        if (isnan(y)) return y;
+        uint32_t u;
+        memcpy(&u, &y, 4);
+        u = (u + 0x7fff + ((u >> 16) & 1)) & 0xffff0000u;
+        memcpy(&y, &u, 4);
+        return y;
+    }
+    if (f->id == GL_FMT_F16) return (double)(float)(_Float16)y;
+    return y;
+}
+
+/* ---- per-thread work ---- */
+
+struct worker {
+    struct gl_sweep *s;
+    atomic_ulong *next, *done;
+    uint64_t c_lo, c_hi;
+    struct gl_acc **acc; /* [kernel * 2 + against] */
+    pthread_mutex_t *lock;
+};
+
+struct chunk_buf {
+    double *x, *yr[GL_DEFN_COUNT];
+    uint64_t *bits;
+    struct gl_dd *r[GL_DEFN_COUNT];
+    float *xf, *yf;
+    double *xd, *yd;
+};
+
+static void reference(const struct gl_sweep *s, enum gl_defn d, double x, double *yr,
+                      struct gl_dd *r)
+{
+    if (s->fmt.id == GL_FMT_F64 || !s->use_fast_ref)
+        gl_ref_d(d, x, &s->fmt, yr, r);
+    else
+        *yr = gl_ref_f32(d, (float)x, &s->fmt, r);
+}
+
+/* Runs kernel k on the chunk; 0, or -1 after recording the failure in k. */
+static int run_kernel(struct gl_sweep *s, struct gl_kernel_src *k, struct chunk_buf *b,
+                      uint64_t n, uint64_t c, pthread_mutex_t *lock)
+{
+    if (k->kind == GL_SRC_BUILTIN) {
+        if (k->f64)
+            k->impl->f64(b->xd, b->yd, n);
+        else
+            k->impl->f32(b->xf, b->yf, n);
+        return 0;
+    }
+    char cmd[1400], why[300];
+    if (k->kind == GL_SRC_LIB) {
+        size_t pl = strcspn(k->cmd, "\n");
+        snprintf(cmd, sizeof cmd, "'%s' __eval-lib '%.*s' '%s'", s->self_exe, (int)pl, k->cmd,
+                 k->cmd + pl + 1);
+    } else {
+        snprintf(cmd, sizeof cmd, "%s", k->cmd);
+    }
+    if (gl_run_child(cmd, b->xf, n * 4, b->yf, n * 4, s->timeout_s, why, sizeof why) == 0) return 0;
+    pthread_mutex_lock(lock);
+    if (!k->failed) {
+        k->failed = 1;
+        snprintf(k->error, sizeof k->error, "kernel %s %s on inputs %a .. %a (chunk %llu)", k->name,
+                 why, b->x[0], b->x[n - 1], (unsigned long long)c);
+    }
+    pthread_mutex_unlock(lock);
+    return -1;
+}
+
+static void accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, struct chunk_buf *b,
+                       uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        int sign, exp;
+        bits_fields(&s->fmt, b->bits[i], &sign, &exp);
+        double y = s->fmt.id == GL_FMT_F64 ? b->yd[i] : round_to_fmt(&s->fmt, b->yf[i]);
+        gl_acc_add(a, &s->fmt, b->bits[i], sign, exp, b->x[i], y, b->yr[d][i], b->r[d][i]);
+    }
+}
+
+static void process_chunk(struct worker *w, struct chunk_buf *b, uint64_t c)
+{
+    struct gl_sweep *s = w->s;
+    uint64_t n = gl_sweep_chunk_inputs(s, c, b->x, b->bits);
+    int need[GL_DEFN_COUNT] = {0};
+    need[GL_DEFN_EXACT] = 1;
+    for (int k = 0; k < s->nk; k++) need[s->k[k].defn] = 1;
+    for (int d = 0; d < GL_DEFN_COUNT; d++)
+        for (uint64_t i = 0; need[d] && i < n; i++) reference(s, d, b->x[i], &b->yr[d][i], &b->r[d][i]);
+    for (uint64_t i = 0; i < n; i++) b->xf[i] = (float)b->x[i], b->xd[i] = b->x[i];
+    for (int k = 0; k < s->nk; k++) {
+        struct gl_kernel_src *ks = &s->k[k];
+        if (ks->failed || run_kernel(s, ks, b, n, c, w->lock) != 0) continue;
+        accumulate(s, w->acc[2 * k], ks->defn, b, n);
+        if (ks->defn != GL_DEFN_EXACT) accumulate(s, w->acc[2 * k + 1], GL_DEFN_EXACT, b, n);
+        pthread_mutex_lock(w->lock);
+        ks->chunks_ok++;
+        pthread_mutex_unlock(w->lock);
+    }
+    s->chunk_done[c] = 1;
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct gl_sweep *s = w->s;
+    uint64_t cs = s->chunk_size;
+    struct chunk_buf b;
+    b.x = malloc(cs * sizeof *b.x);
+    b.bits = malloc(cs * sizeof *b.bits);
+    b.xf = malloc(cs * sizeof *b.xf), b.yf = malloc(cs * sizeof *b.yf);
+    b.xd = malloc(cs * sizeof *b.xd), b.yd = malloc(cs * sizeof *b.yd);
+    for (int d = 0; d < GL_DEFN_COUNT; d++)
+        b.yr[d] = malloc(cs * sizeof *b.yr[d]), b.r[d] = malloc(cs * sizeof *b.r[d]);
+    for (;;) {
+        if (s->stop && *s->stop) break;
+        uint64_t c = w->c_lo + atomic_fetch_add(w->next, 1);
+        if (c >= w->c_hi) break;
+        process_chunk(w, &b, c);
+        atomic_fetch_add(w->done, 1);
+    }
+    free(b.x), free(b.bits), free(b.xf), free(b.yf), free(b.xd), free(b.yd);
+    for (int d = 0; d < GL_DEFN_COUNT; d++) free(b.yr[d]), free(b.r[d]);
+    gl_ref_thread_done();
+    return NULL;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static void show_progress(const struct gl_sweep *s, uint64_t done, uint64_t total, double t0)
+{
+    double t = now_s() - t0, eta = done ? t * (double)(total - done) / (double)done : 0;
+    fprintf(stderr, "\rsweep %s %s: %llu/%llu chunks (%5.1f%%) %6.1f s, ETA %6.1f s ", s->fmt.name,
+            s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick", (unsigned long long)done,
+            (unsigned long long)total, 100.0 * (double)done / (double)(total ? total : 1), t, eta);
+}
+
+/* binary64: evaluate 64 neighbours of each kernel's worst inputs (unsharded runs only) */
+static void local_search(struct gl_sweep *s)
+{
+    struct chunk_buf b;
+    enum { N = GL_TOPK * 64 };
+    double *x = malloc(N * sizeof *x), *yr = malloc(N * sizeof *yr), *xd = malloc(N * sizeof *xd),
+           *yd = malloc(N * sizeof *yd);
+    uint64_t *bits = malloc(N * sizeof *bits);
+    struct gl_dd *r = malloc(N * sizeof *r);
+    for (int k = 0; k < s->nk; k++) {
+        struct gl_kernel_src *ks = &s->k[k];
+        if (ks->failed || !ks->acc[0]) continue;
+        uint64_t n = 0;
+        for (int t = 0; t < ks->acc[0]->ntop; t++) {
+            double c = ks->acc[0]->top[t].x;
+            for (int j = -32; j <= 32 && isfinite(c); j++) {
+                if (j == 0) continue;
+                double v = c;
+                for (int m = 0; m < abs(j); m++) v = nextafter(v, j < 0 ? -INFINITY : INFINITY);
+                x[n] = xd[n] = v;
+                memcpy(&bits[n], &v, 8);
+                n++;
+            }
+        }
+        b.x = x, b.bits = bits, b.xd = xd, b.yd = yd;
+        for (int against = 0; against < (ks->defn == GL_DEFN_EXACT ? 1 : 2); against++) {
+            enum gl_defn d = against ? GL_DEFN_EXACT : ks->defn;
+            for (uint64_t i = 0; i < n; i++) reference(s, d, x[i], &yr[i], &r[i]);
+            b.yr[d] = yr, b.r[d] = r;
+            ks->impl->f64(xd, yd, n);
+            accumulate(s, ks->acc[against], d, &b, n);
+            gl_acc_finish(ks->acc[against]);
+        }
+    }
+    free(x), free(yr), free(xd), free(yd), free(bits), free(r);
+}
+
+int gl_sweep_run(struct gl_sweep *s)
+{
+    gl_sweep_layout(s);
+    s->chunk_done = calloc(s->n_chunks, 1);
+    uint64_t c_lo = s->n_chunks * (uint64_t)(s->shard_k - 1) / (uint64_t)s->shard_n;
+    uint64_t c_hi = s->n_chunks * (uint64_t)s->shard_k / (uint64_t)s->shard_n;
+    int nt = s->threads > 0 ? s->threads : 1;
+    atomic_ulong next = 0, done = 0;
+    pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    struct worker *w = calloc((size_t)nt, sizeof *w);
+    pthread_t *th = calloc((size_t)nt, sizeof *th);
+    for (int k = 0; k < s->nk; k++)
+        for (int a = 0; a < 2; a++) {
+            s->k[k].acc[a] = malloc(sizeof(struct gl_acc));
+            gl_acc_init(s->k[k].acc[a]);
+        }
+    for (int t = 0; t < nt; t++) {
+        w[t] = (struct worker){s, &next, &done, c_lo, c_hi, calloc(2 * (size_t)s->nk, sizeof(void *)), &lock};
+        for (int i = 0; i < 2 * s->nk; i++) {
+            w[t].acc[i] = malloc(sizeof(struct gl_acc));
+            gl_acc_init(w[t].acc[i]);
+        }
+        pthread_create(&th[t], NULL, worker_main, &w[t]);
+    }
+    double t0 = now_s();
+    while (s->progress && atomic_load(&done) < c_hi - c_lo && !(s->stop && *s->stop)) {
+        show_progress(s, atomic_load(&done), c_hi - c_lo, t0);
+        struct timespec ms = {0, 250000000};
+        nanosleep(&ms, NULL);
+    }
+    for (int t = 0; t < nt; t++) {
+        pthread_join(th[t], NULL);
+        for (int i = 0; i < 2 * s->nk; i++) {
+            gl_acc_finish(w[t].acc[i]);
+            gl_acc_merge(s->k[i / 2].acc[i % 2], w[t].acc[i]);
+            free(w[t].acc[i]);
+        }
+        free(w[t].acc);
+    }
+    if (s->progress) {
+        show_progress(s, atomic_load(&done), c_hi - c_lo, t0);
+        fputc('\n', stderr);
+    }
+    free(w);
+    free(th);
+    s->interrupted = s->stop && *s->stop;
+    if (s->fmt.id == GL_FMT_F64 && s->shard_n == 1 && !s->interrupted) local_search(s);
+    int failed = 0;
+    for (int k = 0; k < s->nk; k++) {
+        if (s->k[k].defn == GL_DEFN_EXACT) *s->k[k].acc[1] = *s->k[k].acc[0];
+        failed |= s->k[k].failed;
+    }
+    return s->interrupted ? 130 : failed ? 2 : 0;
+}
+
+void gl_sweep_free(struct gl_sweep *s)
+{
+    for (int k = 0; k < s->nk; k++) free(s->k[k].acc[0]), free(s->k[k].acc[1]);
+    free(s->k);
+    free(s->chunk_done);
+    s->k = NULL;
+    s->chunk_done = NULL;
+}

@@ -1,0 +1,150 @@
+/* Kernels in child processes (include/gelulab/sweep.h): the external-evaluator pipe protocol
+ * (docs/exec-protocol.md) and the shared-library worker. A child that crashes, exits non-zero,
+ * returns too few results or outlives its deadline is reported, never trusted. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "gelulab/sweep.h"
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static pid_t spawn(const char *cmd, int *to_child, int *from_child)
+{
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) != 0) return -1;
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        close(in[0]), close(in[1]);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);
+        dup2(in[0], 0);
+        dup2(out[1], 1);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    if (pid < 0) {
+        close(in[1]), close(out[0]);
+        return -1;
+    }
+    setpgid(pid, pid);
+    *to_child = in[1];
+    *from_child = out[0];
+    fcntl(*to_child, F_SETFL, O_NONBLOCK);
+    return pid;
+}
+
+/* Feeds the input and collects the output until EOF or the deadline. Returns bytes read, or
+ * -1 on timeout. */
+static long exchange(int wfd, int rfd, const char *in, size_t in_bytes, char *out, size_t cap,
+                     double deadline)
+{
+    size_t sent = 0, got = 0;
+    char sink[4096];
+    for (;;) {
+        struct pollfd p[2] = {{rfd, POLLIN, 0}, {wfd, POLLOUT, 0}};
+        int np = wfd >= 0 ? 2 : 1;
+        int ms = (int)((deadline - now_s()) * 1000);
+        if (ms <= 0) return -1;
+        if (poll(p, np, ms) <= 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        if (np == 2 && p[1].revents) {
+            ssize_t w = write(wfd, in + sent, in_bytes - sent);
+            if (w > 0) sent += (size_t)w;
+            if (w < 0 && errno != EAGAIN) sent = in_bytes; /* child closed its stdin */
+            if (sent == in_bytes) close(wfd), wfd = -1;
+        }
+        if (p[0].revents) {
+            ssize_t r = got < cap ? read(rfd, out + got, cap - got) : read(rfd, sink, sizeof sink);
+            if (r == 0) break;
+            if (r > 0 && got < cap) got += (size_t)r;
+            else if (r > 0) got = cap + 1; /* more than expected */
+        }
+    }
+    if (wfd >= 0) close(wfd);
+    return (long)got;
+}
+
+int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, size_t out_bytes,
+                 double timeout_s, char *why, size_t whylen)
+{
+    int wfd, rfd, status = 0;
+    pid_t w = 0;
+    pid_t pid = spawn(cmd, &wfd, &rfd);
+    if (pid < 0) {
+        snprintf(why, whylen, "cannot start it (%s)", strerror(errno));
+        return -1;
+    }
+    double deadline = now_s() + timeout_s;
+    long got = exchange(wfd, rfd, in, in_bytes, out, out_bytes, deadline);
+    close(rfd);
+    while (got >= 0 && (w = waitpid(pid, &status, WNOHANG)) == 0 && now_s() < deadline) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    if (got < 0 || w == 0) { /* still running at the deadline */
+        got = -1;
+        kill(-pid, SIGKILL);
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    }
+    if (got < 0) {
+        snprintf(why, whylen, "hung (no complete result within %g s; killed)", timeout_s);
+    } else if (WIFSIGNALED(status)) {
+        snprintf(why, whylen, "crashed (signal %d, %s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    } else if (WEXITSTATUS(status) != 0) {
+        snprintf(why, whylen, "exited with status %d", WEXITSTATUS(status));
+    } else if ((size_t)got != out_bytes) {
+        snprintf(why, whylen, "returned %ld bytes for %zu expected", got, out_bytes);
+    } else {
+        return 0;
+    }
+    return -1;
+}
+
+int gl_eval_lib_main(const char *path, const char *symbol)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        fprintf(stderr, "gelulab: cannot load %s: %s\n", path, dlerror());
+        return 2;
+    }
+    void (*fn)(const float *, float *, size_t);
+    *(void **)&fn = dlsym(h, symbol);
+    if (!fn) {
+        fprintf(stderr, "gelulab: no symbol '%s' in %s\n", symbol, path);
+        return 2;
+    }
+    size_t n = 0, cap = 1 << 16;
+    float *x = malloc(cap * sizeof *x);
+    size_t r;
+    while (x && (r = fread(x + n, sizeof *x, cap - n, stdin)) > 0) {
+        n += r;
+        if (n == cap) x = realloc(x, (cap *= 2) * sizeof *x);
+    }
+    float *y = malloc((n ? n : 1) * sizeof *y);
+    if (!x || !y) return 2;
+    fn(x, y, n);
+    int ok = fwrite(y, sizeof *y, n, stdout) == n;
+    free(x);
+    free(y);
+    return ok ? 0 : 1;
+}

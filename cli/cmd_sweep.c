@@ -1,0 +1,301 @@
+/* gelulab sweep — measure kernels against the reference over an input space; gelulab merge —
+ * combine shard result files; gelulab __eval-lib — the shared-library worker (internal). */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "gelulab/sweep.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static const char sweep_help[] =
+    "usage: gelulab sweep [--format f32|bf16|f16|f64] [--mode exhaustive|quick]\n"
+    "                     (--impl NAME ... | --all | --lib PATH --symbol SYM --defn D |\n"
+    "                      --exec 'CMD' --defn D) ... [--threads N] [--shard K/N]\n"
+    "                     [--timeout S] [--out FILE.json]\n"
+    "\n"
+    "Measures kernels against the correctly rounded reference of their own definition and of\n"
+    "exact GELU: ULP (against the unrounded reference), absolute and relative error, %% correctly\n"
+    "rounded and faithful, per region, per binade, histogram, worst inputs.\n"
+    "\n"
+    "  --format F     f32 (default), bf16, f16 (kernels compute in f32, results rounded to F),\n"
+    "                 f64 (built-in kernels with a binary64 version)\n"
+    "  --mode M       exhaustive (default): all 2^32 f32 patterns, all 65536 bf16/f16 values,\n"
+    "                 f64: 256 inputs per binade and sign + 2^20 uniform on [-10, 10] + local\n"
+    "                 search around the worst; quick: every 61st f32 pattern, f64: 16 per binade\n"
+    "  --impl NAME    a built-in kernel (see gelulab list); repeatable\n"
+    "  --all          every built-in kernel this machine can run (NEON under qemu-aarch64)\n"
+    "  --lib PATH --symbol SYM --defn D\n"
+    "                 void SYM(const float *x, float *y, size_t n) from a shared library,\n"
+    "                 run in a child process\n"
+    "  --exec 'CMD' --defn D\n"
+    "                 an external evaluator: raw little-endian float32 on stdin, the same\n"
+    "                 number of float32 results on stdout (docs/exec-protocol.md)\n"
+    "  --defn D       exact, tanh, sigmoid or silu: the definition the kernel claims\n"
+    "  --name NAME    the label of the preceding --lib/--exec kernel in the results\n"
+    "  --threads N    worker threads (default: all cores)\n"
+    "  --shard K/N    run only the K-th of N equal parts (merge them with gelulab merge)\n"
+    "  --timeout S    seconds a child process may take per chunk (default 120)\n"
+    "  --mpfr-reference  pure MPFR reference instead of the fast certified path (slow; checks)\n"
+    "  --out FILE     write FILE (JSON, docs/result-format.md), FILE.binades.csv, FILE.hist.csv\n"
+    "\n"
+    "A kernel that crashes, fails or hangs is reported with the inputs of its chunk and\n"
+    "stops there; the others go on. Ctrl-C stops after the running chunks and writes what was\n"
+    "finished. Exit: 0; 2 usage error or a kernel failed; 130 interrupted.\n";
+
+struct sweep_args {
+    struct gl_sweep s;
+    const char *out;
+    int all;
+};
+
+static struct gl_kernel_src *add_kernel(struct gl_sweep *s)
+{
+    s->k = realloc(s->k, (size_t)(s->nk + 1) * sizeof *s->k);
+    struct gl_kernel_src *k = &s->k[s->nk++];
+    memset(k, 0, sizeof *k);
+    k->defn = GL_DEFN_COUNT; /* must be given */
+    return k;
+}
+
+/* Adds a built-in kernel; returns 0, 1 when skipped (not runnable here), -1 if unknown */
+static int add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet)
+{
+    char cmd[1024];
+    int f64 = s->fmt.id == GL_FMT_F64;
+    const char *why = f64 && !im->f64                                ? "no binary64 version"
+                      : im->isa == GL_ISA_NEON && (f64 || !gl_impl_neon_command(im, cmd, sizeof cmd))
+                          ? "NEON needs qemu-aarch64 and the cross build (make deps)"
+                      : im->isa != GL_ISA_NEON && !gl_impl_available(im) ? "this CPU lacks its ISA"
+                                                                         : NULL;
+    if (why) {
+        if (!quiet) fprintf(stderr, "gelulab sweep: skipping %s: %s\n", im->name, why);
+        return 1;
+    }
+    struct gl_kernel_src *k = add_kernel(s);
+    snprintf(k->name, sizeof k->name, "%s", im->name);
+    k->defn = im->defn;
+    k->impl = im;
+    k->f64 = f64;
+    k->kind = im->isa == GL_ISA_NEON ? GL_SRC_EXEC : GL_SRC_BUILTIN;
+    if (im->isa == GL_ISA_NEON) snprintf(k->cmd, sizeof k->cmd, "%s", cmd);
+    return 0;
+}
+
+static int parse_shard(const char *v, long *k, long *n)
+{
+    char *e;
+    *k = strtol(v, &e, 10);
+    if (*e != '/') return -1;
+    *n = strtol(e + 1, &e, 10);
+    return *e || *n < 1 || *k < 1 || *k > *n ? -1 : 0;
+}
+
+/* Checks a --lib kernel by running its worker on no input: a clear error before the sweep. */
+static int probe_lib(const struct gl_sweep *s, const struct gl_kernel_src *k)
+{
+    char cmd[1400], why[300];
+    size_t pl = strcspn(k->cmd, "\n");
+    snprintf(cmd, sizeof cmd, "'%s' __eval-lib '%.*s' '%s' 2>/dev/null", s->self_exe, (int)pl,
+             k->cmd, k->cmd + pl + 1);
+    if (gl_run_child(cmd, NULL, 0, NULL, 0, 30, why, sizeof why) == 0) return 0;
+    return gl_cli_error("sweep", "cannot use --lib %.*s --symbol %s: missing file or symbol",
+                        (int)pl, k->cmd, k->cmd + pl + 1);
+}
+
+static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
+{
+    struct gl_sweep *s = &a->s;
+    struct gl_kernel_src *ext = NULL;
+    *done = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "--help") || !strcmp(o, "-h")) {
+            fputs(sweep_help, stdout);
+            *done = 1;
+            return 0;
+        }
+        if (!strcmp(o, "--all")) {
+            a->all = 1;
+            continue;
+        }
+        if (!strcmp(o, "--mpfr-reference")) {
+            s->use_fast_ref = 0;
+            continue;
+        }
+        if (!v || o[0] != '-') return gl_cli_error("sweep", "unknown argument or missing value: '%s'", o);
+        i++;
+        if (!strcmp(o, "--format")) {
+            if (gl_format_parse(v, &s->fmt) != 0 || s->fmt.id == GL_FMT_MPFR)
+                return gl_cli_error("sweep", "unknown format '%s' (f32, bf16, f16, f64)", v);
+        } else if (!strcmp(o, "--mode")) {
+            if (strcmp(v, "exhaustive") && strcmp(v, "quick"))
+                return gl_cli_error("sweep", "unknown mode '%s' (exhaustive, quick)", v);
+            s->mode = strcmp(v, "quick") ? GL_SWEEP_EXHAUSTIVE : GL_SWEEP_QUICK;
+        } else if (!strcmp(o, "--impl")) {
+            if (!gl_impl_find(v)) return gl_cli_error("sweep", "no built-in kernel '%s' (see gelulab list)", v);
+            ext = NULL;
+            struct gl_kernel_src *k = add_kernel(s);
+            snprintf(k->name, sizeof k->name, "%s", v); /* resolved after --format is known */
+            k->impl = gl_impl_find(v);
+        } else if (!strcmp(o, "--lib") || !strcmp(o, "--exec")) {
+            ext = add_kernel(s);
+            ext->kind = o[2] == 'l' ? GL_SRC_LIB : GL_SRC_EXEC;
+            snprintf(ext->cmd, sizeof ext->cmd, "%s", v);
+            snprintf(ext->name, sizeof ext->name, "%s:%s", o + 2, v);
+        } else if (!strcmp(o, "--symbol")) {
+            if (!ext || ext->kind != GL_SRC_LIB || strchr(ext->cmd, '\n'))
+                return gl_cli_error("sweep", "--symbol must follow --lib PATH");
+            size_t l = strlen(ext->cmd);
+            snprintf(ext->cmd + l, sizeof ext->cmd - l, "\n%s", v);
+            snprintf(ext->name, sizeof ext->name, "lib:%s", v);
+        } else if (!strcmp(o, "--defn")) {
+            if (!ext) return gl_cli_error("sweep", "--defn must follow --lib or --exec");
+            if (gl_defn_parse(v, &ext->defn) != 0 || ext->defn > GL_DEFN_SILU)
+                return gl_cli_error("sweep", "unknown definition '%s' (exact, tanh, sigmoid, silu)", v);
+        } else if (!strcmp(o, "--name")) {
+            if (!ext) return gl_cli_error("sweep", "--name must follow --lib or --exec");
+            snprintf(ext->name, sizeof ext->name, "%s", v);
+        } else if (!strcmp(o, "--threads")) {
+            s->threads = atoi(v);
+            if (s->threads < 1 || s->threads > 1024) return gl_cli_error("sweep", "bad --threads '%s'", v);
+        } else if (!strcmp(o, "--shard")) {
+            if (parse_shard(v, &s->shard_k, &s->shard_n) != 0)
+                return gl_cli_error("sweep", "bad --shard '%s' (K/N with 1 <= K <= N)", v);
+        } else if (!strcmp(o, "--timeout")) {
+            s->timeout_s = atof(v);
+            if (!(s->timeout_s > 0)) return gl_cli_error("sweep", "bad --timeout '%s'", v);
+        } else if (!strcmp(o, "--out")) {
+            a->out = v;
+        } else {
+            return gl_cli_error("sweep", "unknown option '%s' (see gelulab sweep --help)", o);
+        }
+    }
+    return 0;
+}
+
+/* Resolves built-ins for the format, checks external kernels. */
+static int finish_kernels(struct sweep_args *a)
+{
+    struct gl_sweep *s = &a->s;
+    struct gl_kernel_src *given = s->k;
+    int n = s->nk;
+    s->k = NULL;
+    s->nk = 0;
+    for (int i = 0; i < n; i++) {
+        if (given[i].impl) {
+            add_builtin(s, given[i].impl, 0);
+            continue;
+        }
+        struct gl_kernel_src *k = add_kernel(s);
+        *k = given[i];
+        if (k->defn == GL_DEFN_COUNT) return free(given), gl_cli_error("sweep", "%s needs --defn", k->name);
+        if (k->kind == GL_SRC_LIB && !strchr(k->cmd, '\n'))
+            return free(given), gl_cli_error("sweep", "%s needs --symbol", k->name);
+        if (s->fmt.id == GL_FMT_F64)
+            return free(given), gl_cli_error("sweep", "--lib/--exec kernels are binary32: not with --format f64");
+        if (k->kind == GL_SRC_LIB && probe_lib(s, k) != 0) return free(given), 2;
+    }
+    free(given);
+    for (size_t i = 0; a->all && i < gl_impl_count(); i++) add_builtin(s, gl_impl_get(i), 1);
+    if (s->nk == 0) return gl_cli_error("sweep", "no kernel to sweep (--impl, --all, --lib or --exec)");
+    return 0;
+}
+
+int gl_cmd_sweep(int argc, char **argv)
+{
+    struct sweep_args a = {0};
+    struct gl_sweep *s = &a.s;
+    static char self[4096];
+    ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[l > 0 ? l : 0] = '\0';
+    s->fmt = gl_format_f32;
+    s->mode = GL_SWEEP_EXHAUSTIVE;
+    s->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    s->shard_k = s->shard_n = 1;
+    s->timeout_s = 120.0;
+    s->progress = isatty(2);
+    s->self_exe = self;
+    s->use_fast_ref = 1;
+    s->stop = (volatile int *)&interrupted;
+    int done, rc = parse_args(argc, argv, &a, &done);
+    if (rc || done || (rc = finish_kernels(&a)) != 0) {
+        gl_sweep_free(s);
+        return rc;
+    }
+    if (s->use_fast_ref) {
+        char msg[256];
+        if (gl_ref_selfcheck(msg, sizeof msg) != 0) {
+            fprintf(stderr, "gelulab sweep: fast reference disagrees with MPFR here (%s); "
+                            "using pure MPFR (slow)\n", msg);
+            s->use_fast_ref = 0;
+        }
+    }
+    signal(SIGINT, on_sigint);
+    rc = gl_sweep_run(s);
+    signal(SIGINT, SIG_DFL);
+    for (int k = 0; k < s->nk; k++)
+        if (s->k[k].failed) fprintf(stderr, "gelulab sweep: %s\n", s->k[k].error);
+    if (rc == 130) fprintf(stderr, "gelulab sweep: interrupted; keeping the finished chunks\n");
+    gl_sweep_print_summary(s);
+    char err[300];
+    if (a.out && gl_sweep_write(s, a.out, err, sizeof err) != 0) rc = gl_cli_error("sweep", "%s", err);
+    gl_sweep_free(s);
+    return rc;
+}
+
+int gl_cmd_merge(int argc, char **argv)
+{
+    const char *out = NULL;
+    int nin = 0;
+    char **in = calloc((size_t)argc, sizeof *in);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: gelulab merge FILE.json... --out FILE.json\n\n"
+                   "Combines the result files of the shards of one sweep (same format, mode and\n"
+                   "kernels; disjoint chunks) into one, exactly as an unsharded run.\n");
+            free(in);
+            return 0;
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (argv[i][0] == '-') {
+            free(in);
+            return gl_cli_error("merge", "unknown option '%s'", argv[i]);
+        } else {
+            in[nin++] = argv[i];
+        }
+    }
+    if (!out || nin == 0) {
+        free(in);
+        return gl_cli_error("merge", "need FILE.json... --out FILE.json");
+    }
+    struct gl_sweep acc, next;
+    char err[600];
+    int rc = 0;
+    if (gl_sweep_read(&acc, in[0], err, sizeof err) != 0) rc = gl_cli_error("merge", "%s", err);
+    for (int i = 1; !rc && i < nin; i++) {
+        if (gl_sweep_read(&next, in[i], err, sizeof err) != 0 ||
+            gl_sweep_merge(&acc, &next, err, sizeof err) != 0)
+            rc = gl_cli_error("merge", "%s: %s", in[i], err);
+        gl_sweep_free(&next);
+    }
+    if (!rc && gl_sweep_write(&acc, out, err, sizeof err) != 0) rc = gl_cli_error("merge", "%s", err);
+    if (!rc) gl_sweep_print_summary(&acc);
+    gl_sweep_free(&acc);
+    free(in);
+    return rc;
+}
+
+int gl_cmd_eval_lib(int argc, char **argv)
+{
+    if (argc != 3) return gl_cli_error("__eval-lib", "usage: gelulab __eval-lib PATH SYMBOL");
+    return gl_eval_lib_main(argv[1], argv[2]);
+}

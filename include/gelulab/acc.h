@@ -1,0 +1,67 @@
+/* gelulab — mergeable accuracy accumulators (design.md, "Error metrics").
+ *
+ * One gl_acc holds every metric of one kernel against one reference definition over a set of
+ * inputs. Everything in it combines exactly and in any order (maxima with deterministic ties,
+ * integer counts, integer fixed-point sums), so shards merged equal the unsharded run bit for
+ * bit. ULP errors enter the sums in fixed point (units of 2^-24 ULP), each clamped to 2^64 ULP. */
+#ifndef GELULAB_ACC_H
+#define GELULAB_ACC_H
+
+#include <stdint.h>
+#include "gelulab/format.h"
+#include "gelulab/reference.h"
+
+#define GL_HIST_BINS 42 /* [0, 1/2], (1/2, 1], (1, 2], ..., (2^38, 2^39], > 2^39 (finite) */
+#define GL_TOPK      10
+#define GL_BINADES   2048 /* exponent field of x (f64 needs 2048; narrower formats use fewer) */
+
+enum gl_region { GL_REGION_TAIL_NEG, GL_REGION_CORE, GL_REGION_POS, GL_REGION_TINY, GL_REGIONS };
+extern const char *const gl_region_names[GL_REGIONS]; /* "tail_neg", "core", "pos", "tiny" */
+
+typedef unsigned __int128 gl_u128;
+
+struct gl_worst {
+    double ulp;     /* +inf: non-finite result where the reference is finite (or vice versa) */
+    uint64_t xbits; /* x's bits in the sweep's format */
+    double x, y, r; /* input, kernel result, unrounded reference (hi part) */
+};
+
+struct gl_stats {
+    uint64_t n, correctly_rounded, faithful, nonfinite;
+    double max_ulp, max_abs, max_rel; /* over finite errors; non-finite ones are counted apart */
+    gl_u128 sum_ulp_fx;               /* sum of min(ulp, 2^64) * 2^24 */
+    struct gl_worst worst;            /* the input of max_ulp (smallest bits on ties) */
+};
+
+struct gl_binade {
+    double max_ulp;
+    gl_u128 sum_ulp_fx;
+    uint64_t n;
+};
+
+struct gl_acc {
+    struct gl_stats all, region[GL_REGIONS];
+    struct gl_stats nan_x; /* NaN inputs (in no region); `all` is derived, see gl_acc_finish */
+    uint64_t hist[GL_HIST_BINS];
+    struct gl_worst top[GL_TOPK]; /* worst first */
+    int ntop;
+    struct gl_binade binade[2][GL_BINADES]; /* [sign][exponent field of x] */
+};
+
+void gl_acc_init(struct gl_acc *a);
+/* One input: x (bits xbits, exponent field xexp, sign), kernel result y, the correctly
+ * rounded reference yr and the unrounded one r, in format fmt. */
+void gl_acc_add(struct gl_acc *a, const struct gl_format *fmt, uint64_t xbits, int xsign, int xexp,
+                double x, double y, double yr, struct gl_dd r);
+/* Sets a->all from the regions and the NaN inputs, after the last gl_acc_add (gl_acc_add leaves
+ * `all` alone: one statistic fewer to update per input). */
+void gl_acc_finish(struct gl_acc *a);
+/* a += b (exact, order-independent; both finished). */
+void gl_acc_merge(struct gl_acc *a, const struct gl_acc *b);
+/* mean ULP of s (over inputs with a finite error) */
+double gl_stats_mean_ulp(const struct gl_stats *s);
+/* Histogram bin of a ULP error, and the bin's upper edge (bin 0: 0.5). */
+int gl_hist_bin(double ulp);
+double gl_hist_upper(int bin);
+
+#endif

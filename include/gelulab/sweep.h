@@ -1,0 +1,79 @@
+/* gelulab — the accuracy engine (design.md, "Sweeps", "Kernel ABI and sources of kernels").
+ *
+ * A sweep evaluates kernels on an input space, chunk by chunk, on several threads; for each
+ * chunk the reference of every definition involved is computed once and shared by all kernels.
+ * Each kernel is measured against its own definition and against exact GELU (gl_acc). Kernels
+ * come from the registry (in process), from a shared library (dlopen, in a child process) or
+ * from an external evaluator command (raw little-endian float32 on stdin -> stdout, a child
+ * process per chunk); a child that crashes, fails or hangs is reported with the input range of
+ * its chunk and that kernel stops there, keeping what it had finished. */
+#ifndef GELULAB_SWEEP_H
+#define GELULAB_SWEEP_H
+
+#include <stdint.h>
+#include "gelulab/acc.h"
+#include "gelulab/impl.h"
+
+enum gl_sweep_mode { GL_SWEEP_EXHAUSTIVE, GL_SWEEP_QUICK };
+enum gl_src_kind { GL_SRC_BUILTIN, GL_SRC_LIB, GL_SRC_EXEC };
+
+struct gl_kernel_src {
+    char name[160];
+    enum gl_defn defn;
+    enum gl_src_kind kind;
+    const struct gl_impl *impl; /* GL_SRC_BUILTIN, and NEON built-ins (run as GL_SRC_EXEC) */
+    char cmd[1200];             /* GL_SRC_EXEC: the command; GL_SRC_LIB: "PATH\nSYMBOL" */
+    int f64;                    /* binary64 sweeps: use impl->f64 */
+    /* results */
+    int failed;
+    char error[600];
+    uint64_t chunks_ok;
+    struct gl_acc *acc[2]; /* [0]: against its own definition, [1]: against exact GELU */
+};
+
+struct gl_sweep {
+    struct gl_format fmt;
+    enum gl_sweep_mode mode;
+    int threads;
+    long shard_k, shard_n; /* this run covers shard K of N (1-based), 1/1 by default */
+    double timeout_s;      /* per chunk, for child processes */
+    int progress;          /* progress bar on stderr */
+    const char *self_exe;  /* path of gelulab, for the library worker */
+    int use_fast_ref;      /* 0: pure MPFR reference (slow; for checks) */
+    volatile int *stop;    /* set asynchronously (Ctrl-C): finish running chunks, then stop */
+
+    struct gl_kernel_src *k;
+    int nk;
+
+    uint64_t n_inputs, chunk_size, n_chunks;
+    uint8_t *chunk_done; /* n_chunks flags */
+    int interrupted;
+};
+
+/* Set up the input space for s->fmt and s->mode (called by gl_sweep_run; also by the reader). */
+void gl_sweep_layout(struct gl_sweep *s);
+/* The inputs of chunk c (x as doubles, bits in xbits), returns how many. */
+uint64_t gl_sweep_chunk_inputs(const struct gl_sweep *s, uint64_t c, double *x, uint64_t *xbits);
+/* Runs the sweep; returns 0, or 2 when a kernel failed, or 130 when interrupted. */
+int gl_sweep_run(struct gl_sweep *s);
+void gl_sweep_free(struct gl_sweep *s);
+
+/* Result files (docs/result-format.md): JSON, plus FILE's stem + ".binades.csv" and
+ * ".hist.csv". Return 0, or -1 with a one-line message in err. */
+int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t errlen);
+int gl_sweep_read(struct gl_sweep *s, const char *path, char *err, size_t errlen);
+/* into += from: same format, mode and kernels, disjoint chunks. */
+int gl_sweep_merge(struct gl_sweep *into, const struct gl_sweep *from, char *err, size_t errlen);
+/* Summary table on stdout. */
+void gl_sweep_print_summary(const struct gl_sweep *s);
+
+/* Runs CMD under /bin/sh with `in` on its stdin; its stdout must be exactly out_bytes.
+ * Returns 0, or -1 with the reason in why (crashed with signal, exit status, timed out after
+ * timeout_s, short output). */
+int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, size_t out_bytes,
+                 double timeout_s, char *why, size_t whylen);
+
+/* The library worker (gelulab __eval-lib PATH SYMBOL): float32 in on stdin, out on stdout. */
+int gl_eval_lib_main(const char *path, const char *symbol);
+
+#endif
