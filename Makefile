@@ -11,7 +11,7 @@ CMAKE_FLAGS ?=
 
 # Debian packages: what the build needs, and what later parts use (peers, NEON cross build).
 DEPS_PKGS := cmake make gcc g++ libmpfr-dev libgmp-dev libbenchmark-dev gnuplot-nox sollya \
-             libsleef-dev libdnnl-dev qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+             libsleef-dev libdnnl-dev qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross python3
 
 .PHONY: all build deps test report clean help coeffs
 all: build

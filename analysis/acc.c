@@ -16,8 +16,8 @@ int gl_hist_bin(double ulp)
     if (ulp <= 0.5) return 0;
     uint64_t u;
     memcpy(&u, &ulp, sizeof u);
-    int e = (int)((u >> 52) & 0x7ff) - 1023;                /* ulp in [2^e, 2^(e+1)), e >= -1 */
-    int bin = e + 1 + ((u & 0xfffffffffffffull) != 0);      /* (2^(b-2), 2^(b-1)] is bin b */
+    int e = (int)((u >> 52) & 0x7ff) - 1023;           /* ulp in [2^e, 2^(e+1)), e >= -1 */
+    int bin = e + 1 + ((u & 0xfffffffffffffull) != 0); /* (2^(b-2), 2^(b-1)] is bin b */
     if (bin < 1) bin = 1;
     return bin < GL_HIST_BINS ? bin : GL_HIST_BINS - 1;
 }
@@ -72,8 +72,8 @@ static void stats_add(struct gl_stats *s, const struct sample *p)
 
 static void top_insert(struct gl_acc *a, const struct gl_worst *w)
 {
-    if (a->ntop == GL_TOPK && !worse(w->ulp, w->xbits, a->top[GL_TOPK - 1].ulp,
-                                     a->top[GL_TOPK - 1].xbits))
+    if (a->ntop == GL_TOPK &&
+        !worse(w->ulp, w->xbits, a->top[GL_TOPK - 1].ulp, a->top[GL_TOPK - 1].xbits))
         return;
     int i = a->ntop < GL_TOPK ? a->ntop++ : GL_TOPK - 1;
     for (; i > 0 && worse(w->ulp, w->xbits, a->top[i - 1].ulp, a->top[i - 1].xbits); i--)
@@ -89,11 +89,35 @@ static int is_faithful(double y, double yr, struct gl_dd r, double ulp)
     return (y > yr && side > 0) || (y < yr && side < 0);
 }
 
+int gl_region_of(double x)
+{
+    if (isnan(x)) return GL_REGIONS;
+    int reg = x < -5 ? GL_REGION_TAIL_NEG : x > 5 ? GL_REGION_POS : GL_REGION_CORE;
+    return reg | (fabs(x) < 0x1p-10 ? 8 : 0);
+}
+
+static void add_sample(struct gl_acc *a, uint64_t xbits, int binade, int region, double x, double y,
+                       double yr, struct gl_dd r, double ulp);
+
+void gl_acc_add_pre(struct gl_acc *a, const struct gl_format *fmt, uint64_t xbits, int binade,
+                    int region, double scale, double x, double y, double yr, struct gl_dd r)
+{
+    double ulp =
+        scale != 0 && isfinite(y) ? fabs((y - r.hi) - r.lo) * scale : gl_ulp_error(y, r, fmt);
+    add_sample(a, xbits, binade, region, x, y, yr, r, ulp);
+}
+
 void gl_acc_add(struct gl_acc *a, const struct gl_format *fmt, uint64_t xbits, int xsign, int xexp,
                 double x, double y, double yr, struct gl_dd r)
 {
+    add_sample(a, xbits, xsign * GL_BINADES + xexp, gl_region_of(x), x, y, yr, r,
+               gl_ulp_error(y, r, fmt));
+}
+
+static void add_sample(struct gl_acc *a, uint64_t xbits, int binade, int region, double x, double y,
+                       double yr, struct gl_dd r, double ulp)
+{
     struct sample p;
-    double ulp = gl_ulp_error(y, r, fmt);
     p.w = (struct gl_worst){ulp, xbits, x, y, r.hi};
     p.abs = gl_abs_error(y, r);
     p.rel = isfinite(p.abs) && r.hi != 0 && isfinite(r.hi) ? p.abs / fabs(r.hi) : 0;
@@ -101,17 +125,16 @@ void gl_acc_add(struct gl_acc *a, const struct gl_format *fmt, uint64_t xbits, i
     p.faithful = is_faithful(y, yr, r, ulp);
     p.fx_lo = p.fx_hi = 0;
     if (!isinf(ulp)) fixed_ulp(ulp, &p.fx_lo, &p.fx_hi);
-    if (isnan(x)) {
+    if (region == GL_REGIONS) {
         stats_add(&a->nan_x, &p);
     } else {
-        enum gl_region reg = x < -5 ? GL_REGION_TAIL_NEG : x > 5 ? GL_REGION_POS : GL_REGION_CORE;
-        stats_add(&a->region[reg], &p);
-        if (fabs(x) < 0x1p-10) stats_add(&a->region[GL_REGION_TINY], &p);
+        stats_add(&a->region[region & 7], &p);
+        if (region & 8) stats_add(&a->region[GL_REGION_TINY], &p);
     }
     a->hist[isinf(ulp) ? GL_HIST_BINS - 1 : gl_hist_bin(ulp)]++;
     if (a->ntop < GL_TOPK || worse(ulp, xbits, a->top[GL_TOPK - 1].ulp, a->top[GL_TOPK - 1].xbits))
         top_insert(a, &p.w);
-    struct gl_binade *b = &a->binade[xsign][xexp];
+    struct gl_binade *b = &a->binade[binade / GL_BINADES][binade % GL_BINADES];
     b->n++;
     if (!isinf(ulp)) {
         b->sum_ulp_fx += p.fx_lo;

@@ -14,7 +14,8 @@ struct parser {
 static void fail(struct parser *ps, const char *what)
 {
     if (!ps->failed)
-        snprintf(ps->err, ps->errlen, "malformed JSON at byte %ld: %s", (long)(ps->p - ps->s), what);
+        snprintf(ps->err, ps->errlen, "malformed JSON at byte %ld: %s", (long)(ps->p - ps->s),
+                 what);
     ps->failed = 1;
 }
 

@@ -5,7 +5,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum gl_json_type { GL_JSON_NULL, GL_JSON_BOOL, GL_JSON_NUM, GL_JSON_STR, GL_JSON_ARR, GL_JSON_OBJ };
+enum gl_json_type {
+    GL_JSON_NULL,
+    GL_JSON_BOOL,
+    GL_JSON_NUM,
+    GL_JSON_STR,
+    GL_JSON_ARR,
+    GL_JSON_OBJ
+};
 
 struct gl_json {
     enum gl_json_type type;

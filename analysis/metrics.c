@@ -30,10 +30,9 @@ static long floor_log2(double v)
     return e ? e - 1023 : ilogb(v);
 }
 
-double gl_ulp_error(double y, struct gl_dd r, const struct gl_format *fmt)
+/* ulp(r) = 2^k for finite r */
+static long ulp_exp(struct gl_dd r, const struct gl_format *fmt)
 {
-    int c = nonfinite_case(y, r.hi);
-    if (c) return c > 0 ? 0.0 : INFINITY;
     long k = fmt->emin_sub; /* r = 0: the floor applies */
     if (r.hi != 0) {
         long e = floor_log2(r.hi);
@@ -41,6 +40,21 @@ double gl_ulp_error(double y, struct gl_dd r, const struct gl_format *fmt)
         if (r.lo != 0 && signbit(r.lo) != signbit(r.hi) && fabs(r.hi) == pow2(e)) e--;
         if (e - fmt->prec + 1 > k) k = e - fmt->prec + 1;
     }
+    return k;
+}
+
+double gl_ulp_scale(struct gl_dd r, const struct gl_format *fmt)
+{
+    if (!isfinite(r.hi)) return 0;
+    long k = ulp_exp(r, fmt);
+    return k >= -1022 && k <= 1022 ? pow2(-k) : 0;
+}
+
+double gl_ulp_error(double y, struct gl_dd r, const struct gl_format *fmt)
+{
+    int c = nonfinite_case(y, r.hi);
+    if (c) return c > 0 ? 0.0 : INFINITY;
+    long k = ulp_exp(r, fmt);
     double d = fabs((y - r.hi) - r.lo);
     if (k >= -1022 && k <= 1022) return d * pow2(-k); /* exact scaling, no division */
     return k > 1023 ? d / pow2(1023) / pow2(k - 1023) : d / pow2(k);

@@ -9,7 +9,10 @@
  *   f64             per sign and exponent field (4094 strata) PER inputs with hashed mantissas
  *                   (PER = 256 exhaustive, 16 quick), then D uniform on [-10, 10] (2^20 / 2^16);
  *                   then, unsharded only, local search: 64 neighbours of each kernel's 10 worst.
- * The reference is the fast certified path with its MPFR fallback (binary64: MPFR). */
+ * The reference is the fast certified path with its MPFR fallback (binary64: MPFR).
+ * Statistics are gathered per chunk; a kernel whose results on a chunk are bit-identical to an
+ * earlier kernel's of the same definition (the ISA builds of one algorithm) takes that kernel's
+ * chunk statistics instead of recomputing them: the same numbers, for a fraction of the time. */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -43,7 +46,8 @@ void gl_sweep_layout(struct gl_sweep *s)
         s->chunk_size = 1u << 20;
         break;
     case GL_FMT_F64:
-        s->n_inputs = F64_STRATA * f64_per(s) + (s->mode == GL_SWEEP_EXHAUSTIVE ? 1u << 20 : 1u << 16);
+        s->n_inputs =
+            F64_STRATA * f64_per(s) + (s->mode == GL_SWEEP_EXHAUSTIVE ? 1u << 20 : 1u << 16);
         s->chunk_size = 4096;
         break;
     default:
@@ -59,10 +63,16 @@ static double bits_to_value(const struct gl_format *f, uint64_t bits)
     float v;
     double d;
     switch (f->id) {
-    case GL_FMT_F32: memcpy(&v, &u, 4); return v;
-    case GL_FMT_BF16: return gl_bf16_to_f32((uint16_t)bits);
-    case GL_FMT_F16: return gl_f16_to_f32((uint16_t)bits);
-    default: memcpy(&d, &bits, 8); return d;
+    case GL_FMT_F32:
+        memcpy(&v, &u, 4);
+        return v;
+    case GL_FMT_BF16:
+        return gl_bf16_to_f32((uint16_t)bits);
+    case GL_FMT_F16:
+        return gl_f16_to_f32((uint16_t)bits);
+    default:
+        memcpy(&d, &bits, 8);
+        return d;
     }
 }
 
@@ -85,9 +95,9 @@ uint64_t gl_sweep_chunk_inputs(const struct gl_sweep *s, uint64_t c, double *x, 
     uint64_t lo = c * s->chunk_size, hi = lo + s->chunk_size;
     if (hi > s->n_inputs) hi = s->n_inputs;
     for (uint64_t i = lo; i < hi; i++) {
-        uint64_t b = s->fmt.id == GL_FMT_F64                          ? f64_input_bits(s, i)
+        uint64_t b = s->fmt.id == GL_FMT_F64                                ? f64_input_bits(s, i)
                      : s->fmt.id == GL_FMT_F32 && s->mode == GL_SWEEP_QUICK ? (i * 61) & 0xffffffffu
-                                                                          : i;
+                                                                            : i;
         xbits[i - lo] = b;
         x[i - lo] = bits_to_value(&s->fmt, b);
     }
@@ -98,10 +108,17 @@ uint64_t gl_sweep_chunk_inputs(const struct gl_sweep *s, uint64_t c, double *x, 
 static void bits_fields(const struct gl_format *f, uint64_t b, int *sign, int *exp)
 {
     switch (f->id) {
-    case GL_FMT_F32: *sign = (int)(b >> 31) & 1, *exp = (int)(b >> 23) & 0xff; break;
-    case GL_FMT_BF16: *sign = (int)(b >> 15) & 1, *exp = (int)(b >> 7) & 0xff; break;
-    case GL_FMT_F16: *sign = (int)(b >> 15) & 1, *exp = (int)(b >> 10) & 0x1f; break;
-    default: *sign = (int)(b >> 63), *exp = (int)(b >> 52) & 0x7ff;
+    case GL_FMT_F32:
+        *sign = (int)(b >> 31) & 1, *exp = (int)(b >> 23) & 0xff;
+        break;
+    case GL_FMT_BF16:
+        *sign = (int)(b >> 15) & 1, *exp = (int)(b >> 7) & 0xff;
+        break;
+    case GL_FMT_F16:
+        *sign = (int)(b >> 15) & 1, *exp = (int)(b >> 10) & 0x1f;
+        break;
+    default:
+        *sign = (int)(b >> 63), *exp = (int)(b >> 52) & 0x7ff;
     }
 }
 
@@ -135,6 +152,13 @@ struct chunk_buf {
     struct gl_dd *r[GL_DEFN_COUNT];
     float *xf, *yf;
     double *xd, *yd;
+    /* per kernel: this chunk's results and their statistics, so that a kernel whose results
+     * are bit-identical to an earlier one's (an algorithm's ISA builds) reuses them */
+    void **out;
+    struct gl_acc **cacc; /* [kernel * 2 + against] */
+    /* per input, shared by all kernels: binade and region of x, 1/ulp of each reference */
+    int *binade, *region;
+    double *scale[GL_DEFN_COUNT];
 };
 
 static void reference(const struct gl_sweep *s, enum gl_defn d, double x, double *yr,
@@ -147,8 +171,8 @@ static void reference(const struct gl_sweep *s, enum gl_defn d, double x, double
 }
 
 /* Runs kernel k on the chunk; 0, or -1 after recording the failure in k. */
-static int run_kernel(struct gl_sweep *s, struct gl_kernel_src *k, struct chunk_buf *b,
-                      uint64_t n, uint64_t c, pthread_mutex_t *lock)
+static int run_kernel(struct gl_sweep *s, struct gl_kernel_src *k, struct chunk_buf *b, uint64_t n,
+                      uint64_t c, pthread_mutex_t *lock)
 {
     if (k->kind == GL_SRC_BUILTIN) {
         if (k->f64)
@@ -179,29 +203,84 @@ static int run_kernel(struct gl_sweep *s, struct gl_kernel_src *k, struct chunk_
 static void accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, struct chunk_buf *b,
                        uint64_t n)
 {
+    int f32 = s->fmt.id == GL_FMT_F32, f64 = s->fmt.id == GL_FMT_F64;
     for (uint64_t i = 0; i < n; i++) {
-        int sign, exp;
-        bits_fields(&s->fmt, b->bits[i], &sign, &exp);
-        double y = s->fmt.id == GL_FMT_F64 ? b->yd[i] : round_to_fmt(&s->fmt, b->yf[i]);
-        gl_acc_add(a, &s->fmt, b->bits[i], sign, exp, b->x[i], y, b->yr[d][i], b->r[d][i]);
+        double y = f64 ? b->yd[i] : f32 ? b->yf[i] : round_to_fmt(&s->fmt, b->yf[i]);
+        gl_acc_add_pre(a, &s->fmt, b->bits[i], b->binade[i], b->region[i], b->scale[d][i], b->x[i],
+                       y, b->yr[d][i], b->r[d][i]);
     }
 }
 
-static void process_chunk(struct worker *w, struct chunk_buf *b, uint64_t c)
+/* The per-input quantities that do not depend on the kernel, once per chunk. */
+static void prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        int sign, exp;
+        bits_fields(&s->fmt, b->bits[i], &sign, &exp);
+        b->binade[i] = sign * GL_BINADES + exp;
+        b->region[i] = gl_region_of(b->x[i]);
+    }
+    for (int d = 0; d < GL_DEFN_COUNT; d++)
+        for (uint64_t i = 0; need[d] && i < n; i++)
+            b->scale[d][i] = gl_ulp_scale(b->r[d][i], &s->fmt);
+}
+
+/* The first kernel of the same algorithm as k (name before '/': the ISA builds of one
+ * algorithm), or k itself when it has no such twin. */
+static int first_twin(const struct gl_sweep *s, int k)
+{
+    size_t len = strcspn(s->k[k].name, "/");
+    if (s->k[k].kind == GL_SRC_LIB || s->k[k].name[len] != '/') return k;
+    for (int j = 0; j < s->nk; j++)
+        if (s->k[j].defn == s->k[k].defn && s->k[j].kind != GL_SRC_LIB &&
+            !strncmp(s->k[j].name, s->k[k].name, len + 1))
+            return j;
+    return k;
+}
+
+static int has_twin(const struct gl_sweep *s, int k)
+{
+    for (int j = 0; j < s->nk; j++)
+        if (j != k && first_twin(s, j) == first_twin(s, k)) return 1;
+    return 0;
+}
+
+static void process_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, int *ran)
 {
     struct gl_sweep *s = w->s;
     uint64_t n = gl_sweep_chunk_inputs(s, c, b->x, b->bits);
-    int need[GL_DEFN_COUNT] = {0};
+    int need[GL_DEFN_COUNT] = {0}, f64 = s->fmt.id == GL_FMT_F64;
     need[GL_DEFN_EXACT] = 1;
     for (int k = 0; k < s->nk; k++) need[s->k[k].defn] = 1;
     for (int d = 0; d < GL_DEFN_COUNT; d++)
-        for (uint64_t i = 0; need[d] && i < n; i++) reference(s, d, b->x[i], &b->yr[d][i], &b->r[d][i]);
+        for (uint64_t i = 0; need[d] && i < n; i++)
+            reference(s, d, b->x[i], &b->yr[d][i], &b->r[d][i]);
     for (uint64_t i = 0; i < n; i++) b->xf[i] = (float)b->x[i], b->xd[i] = b->x[i];
+    prepare(s, b, need, n);
+    size_t bytes = n * (f64 ? sizeof(double) : sizeof(float));
     for (int k = 0; k < s->nk; k++) {
         struct gl_kernel_src *ks = &s->k[k];
-        if (ks->failed || run_kernel(s, ks, b, n, c, w->lock) != 0) continue;
-        accumulate(s, w->acc[2 * k], ks->defn, b, n);
-        if (ks->defn != GL_DEFN_EXACT) accumulate(s, w->acc[2 * k + 1], GL_DEFN_EXACT, b, n);
+        b->yf = b->out[k], b->yd = b->out[k]; /* each kernel writes its own buffer */
+        ran[k] = !ks->failed && run_kernel(s, ks, b, n, c, w->lock) == 0;
+        if (!ran[k]) continue;
+        /* twins share chunk statistics when their results are bit-identical */
+        int j = first_twin(s, k), twin = has_twin(s, k);
+        int reuse = j < k && ran[j] && !memcmp(b->out[j], b->out[k], bytes);
+        for (int a = 0; a < (ks->defn == GL_DEFN_EXACT ? 1 : 2); a++) {
+            enum gl_defn d = a ? GL_DEFN_EXACT : ks->defn;
+            if (!twin) { /* nothing to share: straight into the thread's statistics */
+                accumulate(s, w->acc[2 * k + a], d, b, n);
+                continue;
+            }
+            struct gl_acc *acc = b->cacc[2 * k + a];
+            if (reuse) {
+                *acc = *b->cacc[2 * j + a];
+            } else {
+                gl_acc_init(acc);
+                accumulate(s, acc, d, b, n);
+            }
+            gl_acc_merge(w->acc[2 * k + a], acc);
+        }
         pthread_mutex_lock(w->lock);
         ks->chunks_ok++;
         pthread_mutex_unlock(w->lock);
@@ -217,19 +296,29 @@ static void *worker_main(void *arg)
     struct chunk_buf b;
     b.x = malloc(cs * sizeof *b.x);
     b.bits = malloc(cs * sizeof *b.bits);
-    b.xf = malloc(cs * sizeof *b.xf), b.yf = malloc(cs * sizeof *b.yf);
-    b.xd = malloc(cs * sizeof *b.xd), b.yd = malloc(cs * sizeof *b.yd);
+    b.xf = malloc(cs * sizeof *b.xf), b.xd = malloc(cs * sizeof *b.xd);
     for (int d = 0; d < GL_DEFN_COUNT; d++)
-        b.yr[d] = malloc(cs * sizeof *b.yr[d]), b.r[d] = malloc(cs * sizeof *b.r[d]);
+        b.yr[d] = malloc(cs * sizeof *b.yr[d]), b.r[d] = malloc(cs * sizeof *b.r[d]),
+        b.scale[d] = malloc(cs * sizeof *b.scale[d]);
+    b.binade = malloc(cs * sizeof *b.binade), b.region = malloc(cs * sizeof *b.region);
+    b.out = calloc((size_t)s->nk, sizeof *b.out);
+    b.cacc = calloc(2 * (size_t)s->nk, sizeof *b.cacc);
+    int *ran = calloc((size_t)s->nk, sizeof *ran);
+    for (int k = 0; k < s->nk; k++) b.out[k] = malloc(cs * sizeof(double));
+    for (int i = 0; i < 2 * s->nk; i++) b.cacc[i] = malloc(sizeof(struct gl_acc));
     for (;;) {
         if (s->stop && *s->stop) break;
         uint64_t c = w->c_lo + atomic_fetch_add(w->next, 1);
         if (c >= w->c_hi) break;
-        process_chunk(w, &b, c);
+        process_chunk(w, &b, c, ran);
         atomic_fetch_add(w->done, 1);
     }
-    free(b.x), free(b.bits), free(b.xf), free(b.yf), free(b.xd), free(b.yd);
-    for (int d = 0; d < GL_DEFN_COUNT; d++) free(b.yr[d]), free(b.r[d]);
+    free(b.x), free(b.bits), free(b.xf), free(b.xd);
+    for (int d = 0; d < GL_DEFN_COUNT; d++) free(b.yr[d]), free(b.r[d]), free(b.scale[d]);
+    free(b.binade), free(b.region);
+    for (int k = 0; k < s->nk; k++) free(b.out[k]);
+    for (int i = 0; i < 2 * s->nk; i++) free(b.cacc[i]);
+    free(b.out), free(b.cacc), free(ran);
     gl_ref_thread_done();
     return NULL;
 }
@@ -241,12 +330,15 @@ static double now_s(void)
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
+/* progress 1: a bar redrawn in place (terminal); 2: a line every 10 s (logs) */
 static void show_progress(const struct gl_sweep *s, uint64_t done, uint64_t total, double t0)
 {
     double t = now_s() - t0, eta = done ? t * (double)(total - done) / (double)done : 0;
-    fprintf(stderr, "\rsweep %s %s: %llu/%llu chunks (%5.1f%%) %6.1f s, ETA %6.1f s ", s->fmt.name,
+    fprintf(stderr, "%ssweep %s %s: %llu/%llu chunks (%5.1f%%) %6.1f s, ETA %6.1f s%s",
+            s->progress == 1 ? "\r" : "", s->fmt.name,
             s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick", (unsigned long long)done,
-            (unsigned long long)total, 100.0 * (double)done / (double)(total ? total : 1), t, eta);
+            (unsigned long long)total, 100.0 * (double)done / (double)(total ? total : 1), t, eta,
+            s->progress == 1 ? " " : "\n");
 }
 
 /* binary64: evaluate 64 neighbours of each kernel's worst inputs (unsharded runs only) */
@@ -274,14 +366,22 @@ static void local_search(struct gl_sweep *s)
             }
         }
         b.x = x, b.bits = bits, b.xd = xd, b.yd = yd;
+        int bin[N], reg[N], need[GL_DEFN_COUNT] = {0};
+        double *sc = malloc(N * sizeof *sc);
+        b.binade = bin, b.region = reg;
+        for (int d = 0; d < GL_DEFN_COUNT; d++) b.scale[d] = sc;
         for (int against = 0; against < (ks->defn == GL_DEFN_EXACT ? 1 : 2); against++) {
             enum gl_defn d = against ? GL_DEFN_EXACT : ks->defn;
             for (uint64_t i = 0; i < n; i++) reference(s, d, x[i], &yr[i], &r[i]);
             b.yr[d] = yr, b.r[d] = r;
+            memset(need, 0, sizeof need);
+            need[d] = 1;
+            prepare(s, &b, need, n);
             ks->impl->f64(xd, yd, n);
             accumulate(s, ks->acc[against], d, &b, n);
             gl_acc_finish(ks->acc[against]);
         }
+        free(sc);
     }
     free(x), free(yr), free(xd), free(yd), free(bits), free(r);
 }
@@ -303,16 +403,20 @@ int gl_sweep_run(struct gl_sweep *s)
             gl_acc_init(s->k[k].acc[a]);
         }
     for (int t = 0; t < nt; t++) {
-        w[t] = (struct worker){s, &next, &done, c_lo, c_hi, calloc(2 * (size_t)s->nk, sizeof(void *)), &lock};
+        w[t] = (struct worker){
+            s, &next, &done, c_lo, c_hi, calloc(2 * (size_t)s->nk, sizeof(void *)), &lock};
         for (int i = 0; i < 2 * s->nk; i++) {
             w[t].acc[i] = malloc(sizeof(struct gl_acc));
             gl_acc_init(w[t].acc[i]);
         }
         pthread_create(&th[t], NULL, worker_main, &w[t]);
     }
-    double t0 = now_s();
+    double t0 = now_s(), last = t0;
     while (s->progress && atomic_load(&done) < c_hi - c_lo && !(s->stop && *s->stop)) {
-        show_progress(s, atomic_load(&done), c_hi - c_lo, t0);
+        if (s->progress == 1 || now_s() - last >= 10) {
+            show_progress(s, atomic_load(&done), c_hi - c_lo, t0);
+            last = now_s();
+        }
         struct timespec ms = {0, 250000000};
         nanosleep(&ms, NULL);
     }
@@ -327,7 +431,7 @@ int gl_sweep_run(struct gl_sweep *s)
     }
     if (s->progress) {
         show_progress(s, atomic_load(&done), c_hi - c_lo, t0);
-        fputc('\n', stderr);
+        if (s->progress == 1) fputc('\n', stderr);
     }
     free(w);
     free(th);

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include <unistd.h>
 #include "gelulab/sweep.h"
 
+extern char **environ;
+
 static double now_s(void)
 {
     struct timespec t;
@@ -21,6 +24,8 @@ static double now_s(void)
     return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
+/* posix_spawn (vfork-like: no copy of a large parent's page tables), in its own process
+ * group so that a hung child is killed with everything it started. */
 static pid_t spawn(const char *cmd, int *to_child, int *from_child)
 {
     int in[2], out[2];
@@ -29,21 +34,26 @@ static pid_t spawn(const char *cmd, int *to_child, int *from_child)
         close(in[0]), close(in[1]);
         return -1;
     }
-    pid_t pid = fork();
-    if (pid == 0) {
-        setpgid(0, 0);
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-        _exit(127);
-    }
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawnattr_init(&at);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
+    char *argv[] = {"sh", "-c", (char *)cmd, NULL};
+    pid_t pid;
+    int rc = posix_spawn(&pid, "/bin/sh", &fa, &at, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
     close(in[0]);
     close(out[1]);
-    if (pid < 0) {
+    if (rc != 0) {
         close(in[1]), close(out[0]);
+        errno = rc;
         return -1;
     }
-    setpgid(pid, pid);
     *to_child = in[1];
     *from_child = out[0];
     fcntl(*to_child, F_SETFL, O_NONBLOCK);
@@ -75,8 +85,10 @@ static long exchange(int wfd, int rfd, const char *in, size_t in_bytes, char *ou
         if (p[0].revents) {
             ssize_t r = got < cap ? read(rfd, out + got, cap - got) : read(rfd, sink, sizeof sink);
             if (r == 0) break;
-            if (r > 0 && got < cap) got += (size_t)r;
-            else if (r > 0) got = cap + 1; /* more than expected */
+            if (r > 0 && got < cap)
+                got += (size_t)r;
+            else if (r > 0)
+                got = cap + 1; /* more than expected */
         }
     }
     if (wfd >= 0) close(wfd);
@@ -103,7 +115,8 @@ int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, si
     if (got < 0 || w == 0) { /* still running at the deadline */
         got = -1;
         kill(-pid, SIGKILL);
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
     }
     if (got < 0) {
         snprintf(why, whylen, "hung (no complete result within %g s; killed)", timeout_s);

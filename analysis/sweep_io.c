@@ -28,7 +28,8 @@ static void put_u128(FILE *f, gl_u128 v)
 {
     char buf[48], *p = buf + sizeof buf - 1;
     *p = '\0';
-    do *--p = (char)('0' + (int)(v % 10)); while (v /= 10);
+    do *--p = (char)('0' + (int)(v % 10));
+    while (v /= 10);
     fprintf(f, "\"%s\"", p);
 }
 
@@ -78,7 +79,8 @@ static void put_acc(FILE *f, const struct gl_acc *a)
         put_stats(f, &a->region[r]);
     }
     fputs("},\n        \"hist\": [", f);
-    for (int i = 0; i < GL_HIST_BINS; i++) fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)a->hist[i]);
+    for (int i = 0; i < GL_HIST_BINS; i++)
+        fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)a->hist[i]);
     fputs("],\n        \"top\": [", f);
     for (int i = 0; i < a->ntop; i++) {
         fputs(i ? ",\n          " : "", f);
@@ -111,7 +113,8 @@ static void put_chunks_done(FILE *f, const struct gl_sweep *s)
         }
         uint64_t e = c;
         while (e < s->n_chunks && s->chunk_done[e]) e++;
-        fprintf(f, "%s[%llu, %llu]", first ? "" : ", ", (unsigned long long)c, (unsigned long long)e);
+        fprintf(f, "%s[%llu, %llu]", first ? "" : ", ", (unsigned long long)c,
+                (unsigned long long)e);
         first = 0;
         c = e;
     }
@@ -176,14 +179,16 @@ int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t
             (unsigned long long)s->n_inputs, (unsigned long long)s->chunk_size,
             (unsigned long long)s->n_chunks);
     put_chunks_done(f, s);
-    fprintf(f, ",\n \"complete\": %s,\n \"reference\": \"%s\",\n \"kernels\": [", complete(s) ? "true" : "false",
+    fprintf(f, ",\n \"complete\": %s,\n \"reference\": \"%s\",\n \"kernels\": [",
+            complete(s) ? "true" : "false",
             s->use_fast_ref ? "fast certified path + MPFR fallback" : "MPFR");
     for (int k = 0; k < s->nk; k++) {
         const struct gl_kernel_src *ks = &s->k[k];
         fprintf(f, "%s\n  {\"name\": ", k ? "," : "");
         put_json_string(f, ks->name);
         fprintf(f, ", \"defn\": \"%s\", \"source\": \"%s\", \"isa\": \"%s\", \"command\": ",
-                gl_defn_name(ks->defn), kind_name(ks->kind), ks->impl ? gl_isa_name(ks->impl->isa) : "");
+                gl_defn_name(ks->defn), kind_name(ks->kind),
+                ks->impl ? gl_isa_name(ks->impl->isa) : "");
         put_json_string(f, ks->cmd);
         fprintf(f, ", \"failed\": %s, \"error\": ", ks->failed ? "true" : "false");
         put_json_string(f, ks->error);
@@ -233,9 +238,11 @@ static int get_acc(const struct gl_json *j, struct gl_acc *a)
     const struct gl_json *all = gl_json_get(j, "all"), *reg = gl_json_get(j, "regions"),
                          *hist = gl_json_get(j, "hist"), *top = gl_json_get(j, "top"),
                          *bin = gl_json_get(j, "binades");
-    if (!all || !reg || !hist || !top || !bin || hist->n != GL_HIST_BINS || top->n > GL_TOPK) return -1;
+    if (!all || !reg || !hist || !top || !bin || hist->n != GL_HIST_BINS || top->n > GL_TOPK)
+        return -1;
     get_stats(all, &a->all);
-    for (int r = 0; r < GL_REGIONS; r++) get_stats(gl_json_get(reg, gl_region_names[r]), &a->region[r]);
+    for (int r = 0; r < GL_REGIONS; r++)
+        get_stats(gl_json_get(reg, gl_region_names[r]), &a->region[r]);
     for (int i = 0; i < GL_HIST_BINS; i++) a->hist[i] = gl_json_u64(&hist->items[i]);
     a->ntop = (int)top->n;
     for (size_t i = 0; i < top->n; i++) get_worst(&top->items[i], &a->top[i]);
@@ -274,11 +281,14 @@ static int read_kernel(const struct gl_json *kj, struct gl_kernel_src *k)
                          *src = gl_json_get(kj, "source"), *own = gl_json_get(kj, "own"),
                          *ex = gl_json_get(kj, "exact"), *cmd = gl_json_get(kj, "command"),
                          *error = gl_json_get(kj, "error");
-    if (!name || !defn || !src || !own || !ex || gl_defn_parse(defn->text, &k->defn) != 0) return -1;
+    if (!name || !defn || !src || !own || !ex || gl_defn_parse(defn->text, &k->defn) != 0)
+        return -1;
     snprintf(k->name, sizeof k->name, "%s", name->text);
     snprintf(k->cmd, sizeof k->cmd, "%s", cmd && cmd->text ? cmd->text : "");
     snprintf(k->error, sizeof k->error, "%s", error && error->text ? error->text : "");
-    k->kind = !strcmp(src->text, "builtin") ? GL_SRC_BUILTIN : !strcmp(src->text, "lib") ? GL_SRC_LIB : GL_SRC_EXEC;
+    k->kind = !strcmp(src->text, "builtin") ? GL_SRC_BUILTIN
+              : !strcmp(src->text, "lib")   ? GL_SRC_LIB
+                                            : GL_SRC_EXEC;
     k->impl = gl_impl_find(k->name);
     const struct gl_json *failed = gl_json_get(kj, "failed");
     k->failed = failed && failed->text && !strcmp(failed->text, "true");
@@ -304,7 +314,8 @@ static int read_doc(struct gl_sweep *s, const struct gl_json *doc, char *err, si
         return snprintf(err, errlen, "chunk count does not match format and mode"), -1;
     s->chunk_done = calloc(s->n_chunks, 1);
     for (size_t i = 0; i < done->n; i++) {
-        uint64_t a = gl_json_u64(&done->items[i].items[0]), b = gl_json_u64(&done->items[i].items[1]);
+        uint64_t a = gl_json_u64(&done->items[i].items[0]),
+                 b = gl_json_u64(&done->items[i].items[1]);
         if (done->items[i].n != 2 || a > b || b > s->n_chunks)
             return snprintf(err, errlen, "bad chunks_done range"), -1;
         memset(s->chunk_done + a, 1, b - a);
@@ -338,10 +349,14 @@ int gl_sweep_merge(struct gl_sweep *into, const struct gl_sweep *from, char *err
         return snprintf(err, errlen, "different format, mode or kernel list"), -1;
     for (int k = 0; k < into->nk; k++)
         if (strcmp(into->k[k].name, from->k[k].name) || into->k[k].defn != from->k[k].defn)
-            return snprintf(err, errlen, "different kernel #%d (%s vs %s)", k, into->k[k].name, from->k[k].name), -1;
+            return snprintf(err, errlen, "different kernel #%d (%s vs %s)", k, into->k[k].name,
+                            from->k[k].name),
+                   -1;
     for (uint64_t c = 0; c < into->n_chunks; c++)
         if (into->chunk_done[c] && from->chunk_done[c])
-            return snprintf(err, errlen, "both files cover chunk %llu: shards overlap", (unsigned long long)c), -1;
+            return snprintf(err, errlen, "both files cover chunk %llu: shards overlap",
+                            (unsigned long long)c),
+                   -1;
     for (uint64_t c = 0; c < into->n_chunks; c++) into->chunk_done[c] |= from->chunk_done[c];
     for (int k = 0; k < into->nk; k++) {
         struct gl_kernel_src *a = &into->k[k];

@@ -32,7 +32,9 @@ static const char sweep_help[] =
     "                 f64: 256 inputs per binade and sign + 2^20 uniform on [-10, 10] + local\n"
     "                 search around the worst; quick: every 61st f32 pattern, f64: 16 per binade\n"
     "  --impl NAME    a built-in kernel (see gelulab list); repeatable\n"
-    "  --all          every built-in kernel this machine can run (NEON under qemu-aarch64)\n"
+    "  --all          every built-in kernel this machine can run (NEON under qemu-aarch64,\n"
+    "                 except in exhaustive f32 sweeps, where emulation would take hours)\n"
+    "  --with-emulated  with --all: NEON kernels in exhaustive f32 sweeps too\n"
     "  --lib PATH --symbol SYM --defn D\n"
     "                 void SYM(const float *x, float *y, size_t n) from a shared library,\n"
     "                 run in a child process\n"
@@ -45,6 +47,7 @@ static const char sweep_help[] =
     "  --shard K/N    run only the K-th of N equal parts (merge them with gelulab merge)\n"
     "  --timeout S    seconds a child process may take per chunk (default 120)\n"
     "  --mpfr-reference  pure MPFR reference instead of the fast certified path (slow; checks)\n"
+    "  --progress     progress on stderr even when it is not a terminal (a line every 10 s)\n"
     "  --out FILE     write FILE (JSON, docs/result-format.md), FILE.binades.csv, FILE.hist.csv\n"
     "\n"
     "A kernel that crashes, fails or hangs is reported with the inputs of its chunk and\n"
@@ -54,7 +57,7 @@ static const char sweep_help[] =
 struct sweep_args {
     struct gl_sweep s;
     const char *out;
-    int all;
+    int all, with_emulated;
 };
 
 static struct gl_kernel_src *add_kernel(struct gl_sweep *s)
@@ -71,11 +74,12 @@ static int add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet)
 {
     char cmd[1024];
     int f64 = s->fmt.id == GL_FMT_F64;
-    const char *why = f64 && !im->f64                                ? "no binary64 version"
-                      : im->isa == GL_ISA_NEON && (f64 || !gl_impl_neon_command(im, cmd, sizeof cmd))
-                          ? "NEON needs qemu-aarch64 and the cross build (make deps)"
-                      : im->isa != GL_ISA_NEON && !gl_impl_available(im) ? "this CPU lacks its ISA"
-                                                                         : NULL;
+    const char *why =
+        f64 && !im->f64 ? "no binary64 version"
+        : im->isa == GL_ISA_NEON && (f64 || !gl_impl_neon_command(im, cmd, sizeof cmd))
+            ? "NEON needs qemu-aarch64 and the cross build (make deps)"
+        : im->isa != GL_ISA_NEON && !gl_impl_available(im) ? "this CPU lacks its ISA"
+                                                           : NULL;
     if (why) {
         if (!quiet) fprintf(stderr, "gelulab sweep: skipping %s: %s\n", im->name, why);
         return 1;
@@ -127,11 +131,20 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             a->all = 1;
             continue;
         }
+        if (!strcmp(o, "--with-emulated")) {
+            a->with_emulated = 1;
+            continue;
+        }
+        if (!strcmp(o, "--progress")) {
+            s->progress = s->progress ? s->progress : 2;
+            continue;
+        }
         if (!strcmp(o, "--mpfr-reference")) {
             s->use_fast_ref = 0;
             continue;
         }
-        if (!v || o[0] != '-') return gl_cli_error("sweep", "unknown argument or missing value: '%s'", o);
+        if (!v || o[0] != '-')
+            return gl_cli_error("sweep", "unknown argument or missing value: '%s'", o);
         i++;
         if (!strcmp(o, "--format")) {
             if (gl_format_parse(v, &s->fmt) != 0 || s->fmt.id == GL_FMT_MPFR)
@@ -141,7 +154,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
                 return gl_cli_error("sweep", "unknown mode '%s' (exhaustive, quick)", v);
             s->mode = strcmp(v, "quick") ? GL_SWEEP_EXHAUSTIVE : GL_SWEEP_QUICK;
         } else if (!strcmp(o, "--impl")) {
-            if (!gl_impl_find(v)) return gl_cli_error("sweep", "no built-in kernel '%s' (see gelulab list)", v);
+            if (!gl_impl_find(v))
+                return gl_cli_error("sweep", "no built-in kernel '%s' (see gelulab list)", v);
             ext = NULL;
             struct gl_kernel_src *k = add_kernel(s);
             snprintf(k->name, sizeof k->name, "%s", v); /* resolved after --format is known */
@@ -160,13 +174,15 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
         } else if (!strcmp(o, "--defn")) {
             if (!ext) return gl_cli_error("sweep", "--defn must follow --lib or --exec");
             if (gl_defn_parse(v, &ext->defn) != 0 || ext->defn > GL_DEFN_SILU)
-                return gl_cli_error("sweep", "unknown definition '%s' (exact, tanh, sigmoid, silu)", v);
+                return gl_cli_error("sweep", "unknown definition '%s' (exact, tanh, sigmoid, silu)",
+                                    v);
         } else if (!strcmp(o, "--name")) {
             if (!ext) return gl_cli_error("sweep", "--name must follow --lib or --exec");
             snprintf(ext->name, sizeof ext->name, "%s", v);
         } else if (!strcmp(o, "--threads")) {
             s->threads = atoi(v);
-            if (s->threads < 1 || s->threads > 1024) return gl_cli_error("sweep", "bad --threads '%s'", v);
+            if (s->threads < 1 || s->threads > 1024)
+                return gl_cli_error("sweep", "bad --threads '%s'", v);
         } else if (!strcmp(o, "--shard")) {
             if (parse_shard(v, &s->shard_k, &s->shard_n) != 0)
                 return gl_cli_error("sweep", "bad --shard '%s' (K/N with 1 <= K <= N)", v);
@@ -197,16 +213,29 @@ static int finish_kernels(struct sweep_args *a)
         }
         struct gl_kernel_src *k = add_kernel(s);
         *k = given[i];
-        if (k->defn == GL_DEFN_COUNT) return free(given), gl_cli_error("sweep", "%s needs --defn", k->name);
+        if (k->defn == GL_DEFN_COUNT)
+            return free(given), gl_cli_error("sweep", "%s needs --defn", k->name);
         if (k->kind == GL_SRC_LIB && !strchr(k->cmd, '\n'))
             return free(given), gl_cli_error("sweep", "%s needs --symbol", k->name);
         if (s->fmt.id == GL_FMT_F64)
-            return free(given), gl_cli_error("sweep", "--lib/--exec kernels are binary32: not with --format f64");
+            return free(given),
+                   gl_cli_error("sweep",
+                                "--lib/--exec kernels are binary32: not with --format f64");
         if (k->kind == GL_SRC_LIB && probe_lib(s, k) != 0) return free(given), 2;
     }
     free(given);
-    for (size_t i = 0; a->all && i < gl_impl_count(); i++) add_builtin(s, gl_impl_get(i), 1);
-    if (s->nk == 0) return gl_cli_error("sweep", "no kernel to sweep (--impl, --all, --lib or --exec)");
+    int emulated_too =
+        a->with_emulated || s->fmt.id != GL_FMT_F32 || s->mode != GL_SWEEP_EXHAUSTIVE;
+    for (size_t i = 0; a->all && i < gl_impl_count(); i++) {
+        const struct gl_impl *im = gl_impl_get(i);
+        if (im->isa != GL_ISA_NEON || emulated_too) add_builtin(s, im, 1);
+    }
+    if (a->all && !emulated_too)
+        fprintf(stderr,
+                "gelulab sweep: --all leaves out the NEON kernels (qemu runs them at ~0.2-0.4 "
+                "us per input: hours for 2^32); --with-emulated includes them\n");
+    if (s->nk == 0)
+        return gl_cli_error("sweep", "no kernel to sweep (--impl, --all, --lib or --exec)");
     return 0;
 }
 
@@ -234,8 +263,10 @@ int gl_cmd_sweep(int argc, char **argv)
     if (s->use_fast_ref) {
         char msg[256];
         if (gl_ref_selfcheck(msg, sizeof msg) != 0) {
-            fprintf(stderr, "gelulab sweep: fast reference disagrees with MPFR here (%s); "
-                            "using pure MPFR (slow)\n", msg);
+            fprintf(stderr,
+                    "gelulab sweep: fast reference disagrees with MPFR here (%s); "
+                    "using pure MPFR (slow)\n",
+                    msg);
             s->use_fast_ref = 0;
         }
     }
@@ -247,7 +278,8 @@ int gl_cmd_sweep(int argc, char **argv)
     if (rc == 130) fprintf(stderr, "gelulab sweep: interrupted; keeping the finished chunks\n");
     gl_sweep_print_summary(s);
     char err[300];
-    if (a.out && gl_sweep_write(s, a.out, err, sizeof err) != 0) rc = gl_cli_error("sweep", "%s", err);
+    if (a.out && gl_sweep_write(s, a.out, err, sizeof err) != 0)
+        rc = gl_cli_error("sweep", "%s", err);
     gl_sweep_free(s);
     return rc;
 }
@@ -287,7 +319,8 @@ int gl_cmd_merge(int argc, char **argv)
             rc = gl_cli_error("merge", "%s: %s", in[i], err);
         gl_sweep_free(&next);
     }
-    if (!rc && gl_sweep_write(&acc, out, err, sizeof err) != 0) rc = gl_cli_error("merge", "%s", err);
+    if (!rc && gl_sweep_write(&acc, out, err, sizeof err) != 0)
+        rc = gl_cli_error("merge", "%s", err);
     if (!rc) gl_sweep_print_summary(&acc);
     gl_sweep_free(&acc);
     free(in);

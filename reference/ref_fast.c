@@ -140,7 +140,8 @@ static int decide_f32(struct approx a, const struct gl_format *f, double *y)
     memcpy(&up, &uu, sizeof up);
     memcpy(&dn, &ud, sizeof dn);
     double e = a.err * (1 + 0x1p-20);
-    double d_hi = (0.5 * ((double)c + up) - a.hi) - a.lo, d_lo = (a.hi - 0.5 * ((double)c + dn)) + a.lo;
+    double d_hi = (0.5 * ((double)c + up) - a.hi) - a.lo,
+           d_lo = (a.hi - 0.5 * ((double)c + dn)) + a.lo;
     if (d_hi > e && d_lo > e) {
         *y = c;
         return 1;

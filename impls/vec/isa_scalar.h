@@ -1,5 +1,10 @@
-/* Scalar "ISA" for the generic vector kernels: one-lane vectors, fma from libm. This is the
- * portable model of every vector kernel (same algorithm, same roundings). */
+/* Scalar "ISA" for the generic vector kernels: one-lane vectors, fmaf. This is the portable
+ * model of every vector kernel (same algorithm, same roundings). On x86-64 each kernel is
+ * cloned for CPUs with FMA (fmaf becomes one instruction instead of a libm call) and dispatched
+ * at load time; fmaf is exact-then-rounded either way, so both clones give the same bits. */
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define GL_KERNEL_ATTR __attribute__((target_clones("fma", "default")))
+#endif
 #include <math.h>
 #include <stdint.h>
 #define GL_ISA_SUFFIX scalar

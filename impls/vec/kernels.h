@@ -130,8 +130,11 @@ GL_GELU_POLY(POLY7)
 
 /* The kernel ABI around a lane function: full vectors, then the tail through a zeroed vector
  * (any n, unaligned, in place). */
+#ifndef GL_KERNEL_ATTR
+#define GL_KERNEL_ATTR
+#endif
 #define GL_DEFINE_KERNEL(algo, fn)                                                                 \
-    void GL_KNAME(algo)(const float *x, float *y, size_t n)                                        \
+    GL_KERNEL_ATTR void GL_KNAME(algo)(const float *x, float *y, size_t n)                         \
     {                                                                                              \
         size_t i = 0;                                                                              \
         for (; i + VW <= n; i += VW) {                                                             \

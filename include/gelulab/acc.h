@@ -53,6 +53,16 @@ void gl_acc_init(struct gl_acc *a);
  * rounded reference yr and the unrounded one r, in format fmt. */
 void gl_acc_add(struct gl_acc *a, const struct gl_format *fmt, uint64_t xbits, int xsign, int xexp,
                 double x, double y, double yr, struct gl_dd r);
+/* The same with the per-input quantities that depend only on x and the reference precomputed
+ * once per chunk and shared by all kernels (the sweep's hot path): scale = 1/ulp(r) (0 when r
+ * is not finite), region = gl_region of x (GL_REGIONS for NaN) plus 8 when |x| < 2^-10, binade =
+ * sign * GL_BINADES + exponent field. Identical results to gl_acc_add. */
+void gl_acc_add_pre(struct gl_acc *a, const struct gl_format *fmt, uint64_t xbits, int binade,
+                    int region, double scale, double x, double y, double yr, struct gl_dd r);
+/* scale and region for gl_acc_add_pre */
+double gl_ulp_scale(struct gl_dd r, const struct gl_format *fmt);
+int gl_region_of(double x);
+
 /* Sets a->all from the regions and the NaN inputs, after the last gl_acc_add (gl_acc_add leaves
  * `all` alone: one statistic fewer to update per input). */
 void gl_acc_finish(struct gl_acc *a);

@@ -37,7 +37,7 @@ struct gl_sweep {
     int threads;
     long shard_k, shard_n; /* this run covers shard K of N (1-based), 1/1 by default */
     double timeout_s;      /* per chunk, for child processes */
-    int progress;          /* progress bar on stderr */
+    int progress;          /* stderr: 0 none, 1 a bar (terminal), 2 a line every 10 s */
     const char *self_exe;  /* path of gelulab, for the library worker */
     int use_fast_ref;      /* 0: pure MPFR reference (slow; for checks) */
     volatile int *stop;    /* set asynchronously (Ctrl-C): finish running chunks, then stop */

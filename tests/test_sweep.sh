@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The accuracy engine end to end (gelulab sweep / merge):
+#  - shards merged equal the unsharded run byte for byte;
+#  - the fast reference gives the same verdicts as pure MPFR: every bfloat16 and binary16 binade,
+#    and whole binary32 binades (a binade is 8 chunks: --shard K/512 is binade K-1);
+#  - a kernel wrong at one single input of the 2^32 is found, with that input, by the exhaustive
+#    sweep (and nothing else is flagged);
+#  - a crashing --lib kernel and a hanging --exec kernel: exit 2, one line naming the input
+#    range, results of the others kept; bad flags and files: one-line errors, exit 2;
+#  - Ctrl-C keeps the finished chunks (complete: false), exit 130.
+set -u
+G=${1:?usage: test_sweep.sh GELULAB LIBKERNELS}
+LIB=${2:?usage: test_sweep.sh GELULAB LIBKERNELS}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+json_field() { python3 -c "import json,sys; d=json.load(open('$1')); print(eval('d' + sys.argv[1]))" "$2"; }
+
+# 1. shards merged = unsharded (quick binary32, a built-in and a library kernel)
+K=(--impl erf/avx2 --impl tanh-libm --lib "$LIB" --symbol gelu_good --defn exact)
+"$G" sweep --mode quick "${K[@]}" --out "$T/all.json" >/dev/null 2>&1 || bad "unsharded quick sweep"
+for k in 1 2 3; do
+    "$G" sweep --mode quick "${K[@]}" --shard $k/3 --out "$T/s$k.json" >/dev/null 2>&1 || bad "shard $k"
+done
+"$G" merge "$T/s1.json" "$T/s3.json" "$T/s2.json" --out "$T/merged.json" >/dev/null || bad "merge"
+if cmp -s "$T/all.json" "$T/merged.json"; then ok; else bad "merged shards differ from the unsharded run"; fi
+if cmp -s "$T/all.binades.csv" "$T/merged.binades.csv"; then ok; else bad "merged binade CSV differs"; fi
+"$G" merge "$T/s1.json" "$T/s1.json" --out "$T/x.json" 2>"$T/err" >/dev/null
+[[ $? == 2 ]] && grep -q "overlap" "$T/err" && ok || bad "overlapping shards must be refused"
+printf '{"schema": "nope"}' >"$T/bad.json"
+"$G" merge "$T/bad.json" --out "$T/x.json" 2>"$T/err" >/dev/null
+[[ $? == 2 && $(wc -l <"$T/err") == 1 ]] && ok || bad "bad result file: $(cat "$T/err")"
+
+# 2. fast reference = pure MPFR: same verdicts, byte for byte (but the "reference" line)
+same_verdicts() { # name, sweep arguments...
+    local name=$1
+    shift
+    "$G" sweep "$@" --out "$T/fast.json" >/dev/null 2>&1
+    "$G" sweep "$@" --mpfr-reference --out "$T/mpfr.json" >/dev/null 2>&1
+    if diff <(grep -v '"reference"' "$T/fast.json") <(grep -v '"reference"' "$T/mpfr.json") >/dev/null; then ok
+    else bad "fast reference and MPFR disagree: $name"; fi
+}
+V=(--impl erf/avx2 --impl tanh/avx2 --impl sigmoid-libm --impl silu/avx2 --impl poly5/avx2)
+same_verdicts "bf16, every binade" --format bf16 "${V[@]}"
+same_verdicts "f16, every binade" --format f16 "${V[@]}"
+# binary32 binades: [2^-127, 2^-126) (subnormals' neighbour), [2^-20, 2^-19), -[2^6, 2^7)
+for shard in 1/512 108/512 390/512; do
+    same_verdicts "f32 binade --shard $shard" --shard $shard --impl erf/avx2 --impl tanh/avx2
+done
+
+# 3. one wrong input of 2^32, found by the exhaustive sweep
+"$G" sweep --lib "$LIB" --symbol gelu_planted --defn exact --out "$T/planted.json" >/dev/null 2>&1 \
+    || bad "exhaustive sweep of the planted kernel"
+top=$(json_field "$T/planted.json" "['kernels'][0]['own']['top'][0]['bits']")
+ulp=$(json_field "$T/planted.json" "['kernels'][0]['own']['all']['max_ulp']")
+second=$(json_field "$T/planted.json" "['kernels'][0]['own']['top'][1]['ulp']")
+n=$(json_field "$T/planted.json" "['kernels'][0]['own']['all']['n']")
+[[ $top == 0x40490fdb ]] && ok || bad "planted input not found first: $top"
+python3 -c "import sys; sys.exit(0 if 999 < $ulp < 1001 and float('$second') <= 1 else 1)" && ok ||
+    bad "planted error $ulp, next worst $second"
+[[ $n == 4294967296 ]] && ok || bad "exhaustive sweep saw $n inputs"
+
+# 4. crash and hang: reported with the input range, exit 2, the other kernels kept
+"$G" sweep --format bf16 --impl erf/avx2 --lib "$LIB" --symbol gelu_crash --defn exact \
+    --out "$T/crash.json" >"$T/out" 2>"$T/err"
+rc=$?
+[[ $rc == 2 ]] && grep -q "crashed (signal 11" "$T/err" && grep -q "on inputs 0x1p+0 \.\." "$T/err" &&
+    ok || bad "crash: rc=$rc $(cat "$T/err")"
+[[ $(json_field "$T/crash.json" "['kernels'][1]['failed']") == True &&
+   $(json_field "$T/crash.json" "['kernels'][0]['own']['all']['n']") == 65536 ]] && ok ||
+    bad "crash: results not kept"
+"$G" sweep --format bf16 --exec 'sleep 100' --defn exact --timeout 1 --out "$T/hang.json" \
+    >"$T/out" 2>"$T/err"
+rc=$?
+[[ $rc == 2 ]] && grep -q "hung" "$T/err" && grep -q "on inputs" "$T/err" && ok ||
+    bad "hang: rc=$rc $(cat "$T/err")"
+"$G" sweep --format bf16 --exec 'head -c 100' --defn exact --out "$T/short.json" >"$T/out" 2>"$T/err"
+[[ $? == 2 ]] && grep -q "returned 100 bytes" "$T/err" && ok || bad "short output: $(cat "$T/err")"
+
+# 5. usage errors: one line, exit 2
+for args in "--frob" "--impl nope" "--format f8 --all" "--lib /nonexistent.so --symbol f --defn exact" \
+            "--lib $LIB --symbol no_such_symbol --defn exact" "--exec true" "--shard 4/3 --all" \
+            "--lib $LIB --defn exact"; do
+    # shellcheck disable=SC2086
+    "$G" sweep $args >/dev/null 2>"$T/err"
+    rc=$?
+    [[ $rc == 2 && $(wc -l <"$T/err") == 1 ]] && ok || bad "usage error '$args': rc=$rc $(cat "$T/err")"
+done
+
+# 6. Ctrl-C keeps what was finished
+"$G" sweep --impl erf/avx2 --out "$T/int.json" >/dev/null 2>&1 &
+pid=$!
+sleep 3
+kill -INT $pid
+wait $pid
+rc=$?
+[[ $rc == 130 && $(json_field "$T/int.json" "['complete']") == False &&
+   $(json_field "$T/int.json" "['kernels'][0]['own']['all']['n']") -gt 0 ]] && ok ||
+    bad "interrupt: rc=$rc"
+
+echo "$pass passed, $fail failed"
+[[ $fail == 0 ]]
