@@ -13,14 +13,6 @@ static int nonfinite_case(double y, double r)
     return y == r ? 1 : -1;
 }
 
-static double pow2(long k) /* 2^k for -1074 <= k <= 1023, by bits (the hot path of sweeps) */
-{
-    uint64_t u = k >= -1022 ? (uint64_t)(k + 1023) << 52 : 1ull << (k + 1074);
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
-
 /* floor(log2 |v|) for finite nonzero v, by bits */
 static long floor_log2(double v)
 {
@@ -37,7 +29,7 @@ static long ulp_exp(struct gl_dd r, const struct gl_format *fmt)
     if (r.hi != 0) {
         long e = floor_log2(r.hi);
         /* r = hi + lo: at |hi| = 2^e exactly, a lo of the opposite sign puts |r| below 2^e */
-        if (r.lo != 0 && signbit(r.lo) != signbit(r.hi) && fabs(r.hi) == pow2(e)) e--;
+        if (r.lo != 0 && signbit(r.lo) != signbit(r.hi) && fabs(r.hi) == gl_pow2(e)) e--;
         if (e - fmt->prec + 1 > k) k = e - fmt->prec + 1;
     }
     return k;
@@ -47,7 +39,7 @@ double gl_ulp_scale(struct gl_dd r, const struct gl_format *fmt)
 {
     if (!isfinite(r.hi)) return 0;
     long k = ulp_exp(r, fmt);
-    return k >= -1022 && k <= 1022 ? pow2(-k) : 0;
+    return k >= -1022 && k <= 1022 ? gl_pow2(-k) : 0;
 }
 
 double gl_ulp_error(double y, struct gl_dd r, const struct gl_format *fmt)
@@ -56,8 +48,8 @@ double gl_ulp_error(double y, struct gl_dd r, const struct gl_format *fmt)
     if (c) return c > 0 ? 0.0 : INFINITY;
     long k = ulp_exp(r, fmt);
     double d = fabs((y - r.hi) - r.lo);
-    if (k >= -1022 && k <= 1022) return d * pow2(-k); /* exact scaling, no division */
-    return k > 1023 ? d / pow2(1023) / pow2(k - 1023) : d / pow2(k);
+    if (k >= -1022 && k <= 1022) return d * gl_pow2(-k); /* exact scaling, no division */
+    return k > 1023 ? d / gl_pow2(1023) / gl_pow2(k - 1023) : d / gl_pow2(k);
 }
 
 double gl_abs_error(double y, struct gl_dd r)

@@ -184,7 +184,7 @@ static int run_kernel(struct gl_sweep *s, struct gl_kernel_src *k, struct chunk_
     char cmd[1400], why[300];
     if (k->kind == GL_SRC_LIB) {
         size_t pl = strcspn(k->cmd, "\n");
-        snprintf(cmd, sizeof cmd, "'%s' __eval-lib '%.*s' '%s'", s->self_exe, (int)pl, k->cmd,
+        snprintf(cmd, sizeof cmd, "exec '%s' __eval-lib '%.*s' '%s'", s->self_exe, (int)pl, k->cmd,
                  k->cmd + pl + 1);
     } else {
         snprintf(cmd, sizeof cmd, "%s", k->cmd);

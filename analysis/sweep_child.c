@@ -123,6 +123,10 @@ int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, si
     } else if (WIFSIGNALED(status)) {
         snprintf(why, whylen, "crashed (signal %d, %s)", WTERMSIG(status),
                  strsignal(WTERMSIG(status)));
+    } else if (WEXITSTATUS(status) > 128 && WEXITSTATUS(status) <= 128 + 64) {
+        int sig = WEXITSTATUS(status) - 128; /* how a shell reports a command killed by sig */
+        snprintf(why, whylen, "crashed (exit status %d: the shell's report of signal %d, %s)",
+                 WEXITSTATUS(status), sig, strsignal(sig));
     } else if (WEXITSTATUS(status) != 0) {
         snprintf(why, whylen, "exited with status %d", WEXITSTATUS(status));
     } else if ((size_t)got != out_bytes) {

@@ -49,14 +49,6 @@ struct approx {
     double hi, lo, err; /* |hi + lo - f(x)| <= err */
 };
 
-static double pow2(long k) /* 2^k, -1022 <= k <= 1023 */
-{
-    uint64_t u = (uint64_t)(k + 1023) << 52;
-    double d;
-    memcpy(&d, &u, sizeof d);
-    return d;
-}
-
 static uint64_t bits_of(double a)
 {
     uint64_t u;
@@ -68,7 +60,7 @@ static uint64_t bits_of(double a)
 static double ulp_above(double a, const struct gl_format *f)
 {
     long e = a == 0 ? f->emin_sub : (long)(bits_of(a) >> 52) - 1023 - f->prec + 1;
-    return pow2(e > f->emin_sub ? e : f->emin_sub);
+    return gl_pow2(e > f->emin_sub ? e : f->emin_sub);
 }
 
 /* Spacing below a > 0: half the spacing above at a power of two (outside the subnormals). */
@@ -109,7 +101,7 @@ static int decide(struct approx a, const struct gl_format *f, double *y)
         double d_hi = (0.5 * (c + up) - a.hi) - a.lo; /* > 0: below the upper midpoint */
         double d_lo = (a.hi - 0.5 * (c + dn)) + a.lo; /* > 0: above the lower midpoint */
         if (d_hi > e && d_lo > e) {
-            *y = fabs(c) >= pow2(f->emax) ? copysign(INFINITY, c) : c;
+            *y = fabs(c) >= gl_pow2(f->emax) ? copysign(INFINITY, c) : c;
             return 1;
         }
         if (d_hi < -e)

@@ -1,6 +1,7 @@
 /* Minimal test helpers: count failures, print them CORE-MATH style, end with a summary line. */
 #ifndef GL_TESTS_CHECK_H
 #define GL_TESTS_CHECK_H
+#include <stdint.h>
 #include <stdio.h>
 
 static long gl_checks, gl_failures;
@@ -15,6 +16,15 @@ static long gl_checks, gl_failures;
             printf("\n");                                                                          \
         }                                                                                          \
     } while (0)
+
+/* xorshift64*: repeatable pseudo-random inputs (state passed in, one per test) */
+static inline uint64_t gl_test_rng(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545f4914f6cdd1dull;
+}
 
 static int gl_check_summary(const char *name)
 {

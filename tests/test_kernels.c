@@ -26,10 +26,7 @@ struct inputs {
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 static uint64_t rng(void)
 {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545f4914f6cdd1dull;
+    return gl_test_rng(&rng_state);
 }
 
 static float from_bits(uint32_t u)

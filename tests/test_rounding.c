@@ -12,10 +12,7 @@
 static uint64_t rng = 0x853c49e6748fea9bull;
 static uint64_t next(void)
 {
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return rng * 0x2545f4914f6cdd1dull;
+    return gl_test_rng(&rng);
 }
 
 /* random 200-bit value with exponent in [emin, emax) and random sign */

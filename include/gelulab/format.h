@@ -7,6 +7,7 @@
 #define GELULAB_FORMAT_H
 
 #include <stdint.h>
+#include <string.h>
 
 enum gl_format_id { GL_FMT_F64, GL_FMT_F32, GL_FMT_BF16, GL_FMT_F16, GL_FMT_MPFR };
 
@@ -30,5 +31,14 @@ float gl_f16_to_f32(uint16_t h);
 /* Bits of a float that is exactly representable in the 16-bit format (caller guarantees it). */
 uint16_t gl_f32_to_bf16_exact(float f);
 uint16_t gl_f32_to_f16_exact(float f);
+
+/* 2^k as a double, by its bits, for -1074 <= k <= 1023 (subnormals included). */
+static inline double gl_pow2(long k)
+{
+    uint64_t u = k >= -1022 ? (uint64_t)(k + 1023) << 52 : 1ull << (k + 1074);
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
 
 #endif
