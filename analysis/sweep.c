@@ -83,10 +83,9 @@ static uint64_t f64_input_bits(const struct gl_sweep *s, uint64_t i)
         uint64_t stratum = i / per;
         return (stratum & 1) << 63 | (stratum >> 1) << 52 | (h & 0xfffffffffffffull);
     }
-    double x = (double)(h >> 11) * 0x1p-53 * 20.0 - 10.0, d;
+    double x = (double)(h >> 11) * 0x1p-53 * 20.0 - 10.0;
     uint64_t b;
     memcpy(&b, &x, 8);
-    (void)d;
     return b;
 }
 
