@@ -183,8 +183,14 @@ static int run_kernel(struct gl_sweep *s, struct gl_kernel_src *k, struct chunk_
     char cmd[1400], why[300];
     if (k->kind == GL_SRC_LIB) {
         size_t pl = strcspn(k->cmd, "\n");
-        snprintf(cmd, sizeof cmd, "exec '%s' __eval-lib '%.*s' '%s'", s->self_exe, (int)pl, k->cmd,
-                 k->cmd + pl + 1);
+#ifdef __SANITIZE_ADDRESS__ /* let a crashing worker die of its signal, as in a normal build */
+        const char *env =
+            "ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0 ";
+#else
+        const char *env = "";
+#endif
+        snprintf(cmd, sizeof cmd, "exec env %s'%s' __eval-lib '%.*s' '%s'", env, s->self_exe,
+                 (int)pl, k->cmd, k->cmd + pl + 1);
     } else {
         snprintf(cmd, sizeof cmd, "%s", k->cmd);
     }
