@@ -143,6 +143,7 @@ struct worker {
     uint64_t c_lo, c_hi;
     struct gl_acc **acc; /* [kernel * 2 + against] */
     pthread_mutex_t *lock;
+    const int *twin_of, *twinned; /* first_twin() and has_twin() per kernel, set once per run */
 };
 
 struct chunk_buf {
@@ -269,7 +270,7 @@ static void process_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, int
         ran[k] = !ks->failed && run_kernel(s, ks, b, n, c, w->lock) == 0;
         if (!ran[k]) continue;
         /* twins share chunk statistics when their results are bit-identical */
-        int j = first_twin(s, k), twin = has_twin(s, k);
+        int j = w->twin_of[k], twin = w->twinned[k];
         int reuse = j < k && ran[j] && !memcmp(b->out[j], b->out[k], bytes);
         for (int a = 0; a < (ks->defn == GL_DEFN_EXACT ? 1 : 2); a++) {
             enum gl_defn d = a ? GL_DEFN_EXACT : ks->defn;
@@ -401,6 +402,9 @@ int gl_sweep_run(struct gl_sweep *s)
     atomic_ulong next = 0, done = 0;
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     struct worker *w = calloc((size_t)nt, sizeof *w);
+    int *twin_of = calloc((size_t)s->nk + 1, sizeof *twin_of),
+        *twinned = calloc((size_t)s->nk + 1, sizeof *twinned);
+    for (int k = 0; k < s->nk; k++) twin_of[k] = first_twin(s, k), twinned[k] = has_twin(s, k);
     pthread_t *th = calloc((size_t)nt, sizeof *th);
     for (int k = 0; k < s->nk; k++)
         for (int a = 0; a < 2; a++) {
@@ -408,8 +412,9 @@ int gl_sweep_run(struct gl_sweep *s)
             gl_acc_init(s->k[k].acc[a]);
         }
     for (int t = 0; t < nt; t++) {
-        w[t] = (struct worker){
-            s, &next, &done, c_lo, c_hi, calloc(2 * (size_t)s->nk, sizeof(void *)), &lock};
+        w[t] = (struct worker){s,     &next,   &done,
+                               c_lo,  c_hi,    calloc(2 * (size_t)s->nk, sizeof(void *)),
+                               &lock, twin_of, twinned};
         for (int i = 0; i < 2 * s->nk; i++) {
             w[t].acc[i] = malloc(sizeof(struct gl_acc));
             gl_acc_init(w[t].acc[i]);
@@ -440,6 +445,8 @@ int gl_sweep_run(struct gl_sweep *s)
     }
     free(w);
     free(th);
+    free(twin_of);
+    free(twinned);
     s->interrupted = s->stop && *s->stop;
     if (s->fmt.id == GL_FMT_F64 && s->shard_n == 1 && !s->interrupted) local_search(s);
     int failed = 0;
