@@ -27,6 +27,15 @@ double gl_hist_upper(int bin)
     return bin == GL_HIST_BINS - 1 ? INFINITY : ldexp(1.0, bin - 1);
 }
 
+/* gl_hist_bin for 0 <= ulp < 2^39, without branches (the fast path's) */
+static inline int hist_bin_finite(double ulp)
+{
+    uint64_t u;
+    memcpy(&u, &ulp, sizeof u);
+    int bin = (int)(u >> 52) - 1022 + ((u & 0xfffffffffffffull) != 0);
+    return bin > 0 ? bin : 0;
+}
+
 /* a worse than b: larger error, or equal error and smaller input bits */
 static int worse(double ulp_a, uint64_t bits_a, double ulp_b, uint64_t bits_b)
 {
@@ -114,8 +123,8 @@ void gl_acc_add(struct gl_acc *a, const struct gl_format *fmt, uint64_t xbits, i
                gl_ulp_error(y, r, fmt));
 }
 
-static void add_sample(struct gl_acc *a, uint64_t xbits, int binade, int region, double x, double y,
-                       double yr, struct gl_dd r, double ulp)
+static struct sample make_sample(uint64_t xbits, double x, double y, double yr, struct gl_dd r,
+                                 double ulp)
 {
     struct sample p;
     p.w = (struct gl_worst){ulp, xbits, x, y, r.hi};
@@ -125,6 +134,13 @@ static void add_sample(struct gl_acc *a, uint64_t xbits, int binade, int region,
     p.faithful = is_faithful(y, yr, r, ulp);
     p.fx_lo = p.fx_hi = 0;
     if (!isinf(ulp)) fixed_ulp(ulp, &p.fx_lo, &p.fx_hi);
+    return p;
+}
+
+static void add_sample(struct gl_acc *a, uint64_t xbits, int binade, int region, double x, double y,
+                       double yr, struct gl_dd r, double ulp)
+{
+    struct sample p = make_sample(xbits, x, y, yr, r, ulp);
     if (region == GL_REGIONS) {
         stats_add(&a->nan_x, &p);
     } else {
@@ -141,6 +157,207 @@ static void add_sample(struct gl_acc *a, uint64_t xbits, int binade, int region,
         if (p.fx_hi) b->sum_ulp_fx += (gl_u128)p.fx_hi << 64;
         if (ulp > b->max_ulp) b->max_ulp = ulp;
     }
+}
+
+/* ---- blocks: the same statistics, gathered in registers for a run of inputs ---- */
+
+static void stats_merge(struct gl_stats *s, const struct gl_stats *t);
+
+/* An input off the fast path (non-finite result or reference, ULP error >= 2^39): the
+ * general per-input code, into the block's statistics l. */
+static void block_slow(struct gl_acc *a, struct gl_stats *l, const struct gl_block *b, size_t i)
+{
+    double y = b->y[i];
+    double ulp = b->scale[i] != 0 && isfinite(y)
+                     ? fabs((y - b->r[i].hi) - b->r[i].lo) * b->scale[i]
+                     : gl_ulp_error(y, b->r[i], b->fmt);
+    struct sample p = make_sample(b->xbits[i], b->x[i], y, b->yr[i], b->r[i], ulp);
+    stats_add(l, &p);
+    a->hist[isinf(ulp) ? GL_HIST_BINS - 1 : gl_hist_bin(ulp)]++;
+    if (a->ntop < GL_TOPK || worse(ulp, p.w.xbits, a->top[GL_TOPK - 1].ulp, a->top[GL_TOPK - 1].xbits))
+        top_insert(a, &p.w);
+}
+
+/* The block's statistics into the region, tiny and binade statistics. */
+static void block_commit(struct gl_acc *a, const struct gl_block *b, const struct gl_stats *l)
+{
+    if (b->region == GL_REGIONS) {
+        stats_merge(&a->nan_x, l);
+    } else {
+        stats_merge(&a->region[b->region & 7], l);
+        if (b->region & 8) stats_merge(&a->region[GL_REGION_TINY], l);
+    }
+    struct gl_binade *bn = &a->binade[b->binade / GL_BINADES][b->binade % GL_BINADES];
+    bn->n += l->n;
+    bn->sum_ulp_fx += l->sum_ulp_fx;
+    if (l->max_ulp > bn->max_ulp) bn->max_ulp = l->max_ulp;
+}
+
+/* ---- the fast path of a block ----
+ * Vectorised (4 lanes; cloned for AVX2 on x86-64, since the engine is built for the baseline)
+ * over the inputs whose ULP error u is below 2^28 (and finite): u, its histogram bin (four
+ * histograms, one per lane, so that repeated bins do not wait on each other's increments), its
+ * fixed-point value round(u 2^24) (u 2^24 + 1/2 truncated: the same integer as fixed_ulp, by the
+ * 2^52 trick, exact below 2^52), correctly rounded and faithful counts, the maxima and the
+ * block's worst input (largest u, smallest bits); the relative error is divided out only in
+ * the lanes where it can exceed the maximum so far (a 2^-40 margin on the test keeps the
+ * maximum exact). The other inputs get u = -1 and go through the general code; the top list
+ * is scanned only when the block's worst input would enter it. */
+#define FAST_MAXN 4096 /* inputs per call: lane sums of round(u 2^24) < 2^62 */
+#define FAST_LIM  0x1p28
+
+typedef double VD __attribute__((vector_size(32)));
+typedef int64_t VL __attribute__((vector_size(32)));
+#define VD_SEL(m, a, b) ((VD)(((m) & (VL)(a)) | (~(m) & (VL)(b)))) /* m ? a : b by lanes */
+#define VL_SEL(m, a, b) (((m) & (a)) | (~(m) & (b)))
+
+struct fast_part {
+    uint64_t slow, cr, faithful;
+    gl_u128 sum;
+    double max_ulp, max_abs, max_rel, rel_cut;
+    double worst_ulp; /* -1: no fast input */
+    uint64_t worst_bits;
+    size_t worst_i;
+    uint32_t hist[4][GL_HIST_BINS + 1]; /* [lane][bin], bin GL_HIST_BINS: not counted */
+};
+
+static void fast_rel(struct fast_part *f, double d, double rh)
+{
+    double rel = d / fabs(rh);
+    if (rel > f->max_rel) f->max_rel = rel, f->rel_cut = rel * (1 - 0x1p-40);
+}
+
+static void fast_worst(struct fast_part *f, double u, uint64_t bits, size_t i)
+{
+    if (worse(u, bits, f->worst_ulp, f->worst_bits)) f->worst_ulp = u, f->worst_bits = bits, f->worst_i = i;
+}
+
+/* one input, the same arithmetic as a lane of the vector loop */
+static void fast_one(const struct gl_block *b, size_t i, double *u, struct fast_part *f)
+{
+    double y = b->y[i], yr = b->yr[i], side = b->side[i], rh = b->r[i].hi;
+    double d = fabs((y - rh) - b->r[i].lo), v = d * b->scale[i];
+    u[i] = -1.0;
+    if (!(v < FAST_LIM) || b->scale[i] == 0) { /* also NaN and infinite y */
+        f->slow++;
+        return;
+    }
+    uint64_t yb, rb;
+    memcpy(&yb, &y, 8), memcpy(&rb, &yr, 8);
+    u[i] = v;
+    f->hist[0][hist_bin_finite(v)]++;
+    f->cr += yb == rb;
+    f->faithful += y == yr || (v < 1 && ((y > yr && side > 0) || (y < yr && side < 0)));
+    f->sum += (uint64_t)(v * 0x1p24 + 0.5);
+    f->max_ulp = v > f->max_ulp ? v : f->max_ulp;
+    f->max_abs = d > f->max_abs ? d : f->max_abs;
+    if (d > f->rel_cut * fabs(rh) && rh != 0) fast_rel(f, d, rh);
+    fast_worst(f, v, b->xbits[i], i);
+}
+
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void
+fast_block(const struct gl_block *b, double *restrict u, struct fast_part *f)
+{
+    const VL pair0 = {0, 2, 4, 6}, absmask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+    const VL mant = {0xfffffffffffffll, 0xfffffffffffffll, 0xfffffffffffffll, 0xfffffffffffffll};
+    const VL sign = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN}, lane = {0, 1, 2, 3};
+    const VD minus1 = {-1, -1, -1, -1}, two52 = {0x1p52, 0x1p52, 0x1p52, 0x1p52};
+    VL slow = {0}, cr = {0}, faithful = {0}, sum = {0}, wbits = {0}, wi = {0};
+    VD max_abs = {0}, wu = minus1; /* wu: the lane's worst u, so also its largest */
+    size_t i = 0;
+    for (; i + 4 <= b->n; i += 4) {
+        VD y, yr, sc, side, r0, r1;
+        VL bits;
+        memcpy(&y, b->y + i, sizeof y), memcpy(&yr, b->yr + i, sizeof yr);
+        memcpy(&sc, b->scale + i, sizeof sc), memcpy(&side, b->side + i, sizeof side);
+        memcpy(&r0, b->r + i, sizeof r0), memcpy(&r1, b->r + i + 2, sizeof r1);
+        memcpy(&bits, b->xbits + i, sizeof bits);
+        VD hi = __builtin_shuffle(r0, r1, pair0), lo = __builtin_shuffle(r0, r1, pair0 + 1);
+        VD d = (VD)((VL)((y - hi) - lo) & absmask), v = d * sc;
+        VL ok = (v < FAST_LIM) & (sc != 0);
+        VD uv = VD_SEL(ok, v, minus1), t = v * 0x1p24 + 0.5, m = t + two52;
+        VL fx = ((VL)m - (VL)two52) + (VL)((m - two52) > t); /* trunc(t) */
+        VL bn = (((VL)v >> 52) - 1022) - (((VL)v & mant) != 0);
+        bn = VL_SEL(ok, bn & (bn > 0), (VL){0} + GL_HIST_BINS);
+        memcpy(u + i, &uv, sizeof uv);
+        for (int k = 0; k < 4; k++) f->hist[k][bn[k]]++;
+        slow -= ~ok;
+        cr -= ok & ((VL)y == (VL)yr);
+        faithful -= ok & ((y == yr) | ((v < 1) & (((y > yr) & (side > 0)) | ((y < yr) & (side < 0)))));
+        sum += ok & fx;
+        max_abs = VD_SEL(ok & (d > max_abs), d, max_abs);
+        VL w = ok & ((uv > wu) | ((uv == wu) & ((bits ^ sign) < (wbits ^ sign))));
+        wu = VD_SEL(w, uv, wu), wbits = VL_SEL(w, bits, wbits), wi = VL_SEL(w, lane + (int64_t)i, wi);
+        VL rel = ok & (d > f->rel_cut * (VD)((VL)hi & absmask)) & (hi != 0), any = rel;
+        any |= __builtin_shuffle(any, (VL){2, 3, 0, 1}), any |= __builtin_shuffle(any, (VL){1, 0, 3, 2});
+        for (int k = 0; any[0] && k < 4; k++)
+            if (rel[k] && d[k] > f->rel_cut * fabs(hi[k])) fast_rel(f, d[k], hi[k]);
+    }
+    for (int k = 0; k < 4; k++) {
+        f->slow += (uint64_t)slow[k], f->cr += (uint64_t)cr[k];
+        f->faithful += (uint64_t)faithful[k], f->sum += (uint64_t)sum[k];
+        f->max_ulp = wu[k] > f->max_ulp ? wu[k] : f->max_ulp;
+        f->max_abs = max_abs[k] > f->max_abs ? max_abs[k] : f->max_abs;
+        if (wu[k] >= 0) fast_worst(f, wu[k], (uint64_t)wbits[k], (size_t)wi[k]);
+    }
+    for (; i < b->n; i++) fast_one(b, i, u, f);
+}
+
+/* The top list's candidates among the block's fast inputs. */
+static void fast_top(struct gl_acc *a, const struct gl_block *b, const double *u)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        if (u[i] < 0) continue;
+        if (a->ntop == GL_TOPK &&
+            !worse(u[i], b->xbits[i], a->top[GL_TOPK - 1].ulp, a->top[GL_TOPK - 1].xbits))
+            continue;
+        struct gl_worst w = {u[i], b->xbits[i], b->x[i], b->y[i], b->r[i].hi};
+        top_insert(a, &w);
+    }
+}
+
+void gl_acc_add_block(struct gl_acc *a, const struct gl_block *b)
+{
+    double u[FAST_MAXN];
+    if (b->n > FAST_MAXN) { /* in parts */
+        struct gl_block part = *b;
+        for (size_t off = 0; off < b->n; off += FAST_MAXN) {
+            part.n = b->n - off < FAST_MAXN ? b->n - off : FAST_MAXN;
+            part.xbits = b->xbits + off, part.x = b->x + off, part.y = b->y + off;
+            part.yr = b->yr + off, part.scale = b->scale + off, part.side = b->side + off;
+            part.r = b->r + off;
+            gl_acc_add_block(a, &part);
+        }
+        return;
+    }
+    struct gl_stats l;
+    memset(&l, 0, sizeof l);
+    l.worst.ulp = -1; /* none yet: every input is worse */
+    struct fast_part f;
+    memset(&f, 0, sizeof f);
+    f.worst_ulp = -1;
+    fast_block(b, u, &f);
+    for (size_t i = 0; f.slow && i < b->n; i++)
+        if (u[i] < 0) block_slow(a, &l, b, i);
+    if (f.worst_ulp >= 0) {
+        size_t i = f.worst_i;
+        if (worse(f.worst_ulp, f.worst_bits, l.worst.ulp, l.worst.xbits))
+            l.worst = (struct gl_worst){f.worst_ulp, f.worst_bits, b->x[i], b->y[i], b->r[i].hi};
+        if (a->ntop < GL_TOPK ||
+            worse(f.worst_ulp, f.worst_bits, a->top[GL_TOPK - 1].ulp, a->top[GL_TOPK - 1].xbits))
+            fast_top(a, b, u);
+    }
+    for (int k = 0; k < GL_HIST_BINS; k++)
+        a->hist[k] += (uint64_t)f.hist[0][k] + f.hist[1][k] + f.hist[2][k] + f.hist[3][k];
+    l.n += b->n - f.slow, l.correctly_rounded += f.cr, l.faithful += f.faithful;
+    l.sum_ulp_fx += f.sum;
+    if (f.max_ulp > l.max_ulp) l.max_ulp = f.max_ulp;
+    if (f.max_abs > l.max_abs) l.max_abs = f.max_abs;
+    if (f.max_rel > l.max_rel) l.max_rel = f.max_rel;
+    block_commit(a, b, &l);
 }
 
 static void stats_merge(struct gl_stats *s, const struct gl_stats *t)

@@ -93,6 +93,12 @@ uint64_t gl_sweep_chunk_inputs(const struct gl_sweep *s, uint64_t c, double *x, 
 {
     uint64_t lo = c * s->chunk_size, hi = lo + s->chunk_size;
     if (hi > s->n_inputs) hi = s->n_inputs;
+    gl_sweep_inputs(s, lo, hi, x, xbits);
+    return hi - lo;
+}
+
+void gl_sweep_inputs(const struct gl_sweep *s, uint64_t lo, uint64_t hi, double *x, uint64_t *xbits)
+{
     for (uint64_t i = lo; i < hi; i++) {
         uint64_t b = s->fmt.id == GL_FMT_F64                                ? f64_input_bits(s, i)
                      : s->fmt.id == GL_FMT_F32 && s->mode == GL_SWEEP_QUICK ? (i * 61) & 0xffffffffu
@@ -100,7 +106,6 @@ uint64_t gl_sweep_chunk_inputs(const struct gl_sweep *s, uint64_t c, double *x, 
         xbits[i - lo] = b;
         x[i - lo] = bits_to_value(&s->fmt, b);
     }
-    return hi - lo;
 }
 
 /* sign and exponent field of x's bits in the format */
@@ -137,6 +142,11 @@ static double round_to_fmt(const struct gl_format *f, float y)
 
 /* ---- per-thread work ---- */
 
+/* Built-in kernels run on blocks of SUB inputs inside a chunk: the reference, the kernel's
+ * results and the statistics of a block stay in the core's cache (a chunk's worth of them
+ * does not). External kernels run once per chunk (one child process each). */
+#define SUB 4096
+
 struct worker {
     struct gl_sweep *s;
     atomic_ulong *next, *done;
@@ -146,19 +156,34 @@ struct worker {
     const int *twin_of, *twinned; /* first_twin() and has_twin() per kernel, set once per run */
 };
 
+/* A kernel's part in a chunk. The ISA builds of one algorithm are twins: the first (the lead)
+ * gathers its chunk statistics apart and hands them to every twin whose results were
+ * bit-identical on the whole chunk (a follower); a follower that differs anywhere is measured
+ * on its own in a second pass over the chunk. */
+enum role { DIRECT, LEAD, FOLLOW, DIVERGED, NOT_RUN, DONE };
+
 struct chunk_buf {
+    /* the chunk (external kernels) */
+    double *cx;
+    uint64_t *cbits;
+    float *cxf;
+    float **ext_out; /* per external kernel: its results on the chunk */
+    /* the block */
     double *x, *yr[GL_DEFN_COUNT];
     uint64_t *bits;
     struct gl_dd *r[GL_DEFN_COUNT];
     float *xf, *yf;
     double *xd, *yd;
-    /* per kernel: this chunk's results and their statistics, so that a kernel whose results
-     * are bit-identical to an earlier one's (an algorithm's ISA builds) reuses them */
-    void **out;
-    struct gl_acc **cacc; /* [kernel * 2 + against] */
-    /* per input, shared by all kernels: binade and region of x, 1/ulp of each reference */
+    void **out; /* per kernel: its results on the block */
+    /* per input, shared by all kernels: binade and region of x, 1/ulp of each reference and
+     * where it lies from its rounding */
     int *binade, *region;
-    double *scale[GL_DEFN_COUNT];
+    double *scale[GL_DEFN_COUNT], *side[GL_DEFN_COUNT];
+    /* runs of inputs with the same binade and region: run_start[0..nruns], last = n */
+    uint64_t *run_start, nruns;
+    double *y; /* the kernel's results as doubles, rounded to the format */
+    struct gl_acc **cacc; /* [kernel * 2 + against]: a lead's chunk statistics */
+    enum role *role;
 };
 
 static void reference(const struct gl_sweep *s, enum gl_defn d, double x, double *yr,
@@ -170,17 +195,16 @@ static void reference(const struct gl_sweep *s, enum gl_defn d, double x, double
         *yr = gl_ref_f32(d, (float)x, &s->fmt, r);
 }
 
-/* Runs kernel k on the chunk; 0, or -1 after recording the failure in k. */
-static int run_kernel(struct gl_sweep *s, struct gl_kernel_src *k, struct chunk_buf *b, uint64_t n,
-                      uint64_t c, pthread_mutex_t *lock)
+static int is_external(const struct gl_kernel_src *k)
 {
-    if (k->kind == GL_SRC_BUILTIN) {
-        if (k->f64)
-            k->impl->f64(b->xd, b->yd, n);
-        else
-            k->impl->f32(b->xf, b->yf, n);
-        return 0;
-    }
+    return k->kind != GL_SRC_BUILTIN;
+}
+
+/* Runs external kernel k on the chunk (inputs b->cxf, results b->ext_out[k]); 0, or -1 after
+ * recording the failure in k. */
+static int run_external(struct gl_sweep *s, struct gl_kernel_src *k, struct chunk_buf *b, int ki,
+                        uint64_t n, uint64_t c, pthread_mutex_t *lock)
+{
     char cmd[1400], why[300];
     if (k->kind == GL_SRC_LIB) {
         size_t pl = strcspn(k->cmd, "\n");
@@ -195,44 +219,88 @@ static int run_kernel(struct gl_sweep *s, struct gl_kernel_src *k, struct chunk_
     } else {
         snprintf(cmd, sizeof cmd, "%s", k->cmd);
     }
-    if (gl_run_child(cmd, b->xf, n * 4, b->yf, n * 4, s->timeout_s, why, sizeof why) == 0) return 0;
+    if (!gl_run_child(cmd, b->cxf, n * 4, b->ext_out[ki], n * 4, s->timeout_s, why, sizeof why))
+        return 0;
     pthread_mutex_lock(lock);
     if (!k->failed) {
         k->failed = 1;
         snprintf(k->error, sizeof k->error, "kernel %s %s on inputs %a .. %a (chunk %llu)", k->name,
-                 why, b->x[0], b->x[n - 1], (unsigned long long)c);
+                 why, b->cx[0], b->cx[n - 1], (unsigned long long)c);
     }
     pthread_mutex_unlock(lock);
     return -1;
 }
 
-static void accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, struct chunk_buf *b,
-                       uint64_t n)
+/* Kernel k's results on the block at offset off of the chunk, in b->out[k] (and b->yf/b->yd). */
+static void block_results(struct gl_sweep *s, struct chunk_buf *b, int k, uint64_t off, uint64_t n)
 {
-    int f32 = s->fmt.id == GL_FMT_F32, f64 = s->fmt.id == GL_FMT_F64;
-    for (uint64_t i = 0; i < n; i++) {
-        double y = f64 ? b->yd[i] : f32 ? b->yf[i] : round_to_fmt(&s->fmt, b->yf[i]);
-        gl_acc_add_pre(a, &s->fmt, b->bits[i], b->binade[i], b->region[i], b->scale[d][i], b->x[i],
-                       y, b->yr[d][i], b->r[d][i]);
+    struct gl_kernel_src *ks = &s->k[k];
+    b->yf = b->out[k], b->yd = b->out[k];
+    if (is_external(ks))
+        memcpy(b->yf, b->ext_out[k] + off, n * sizeof(float));
+    else if (ks->f64)
+        ks->impl->f64(b->xd, b->yd, n);
+    else
+        ks->impl->f32(b->xf, b->yf, n);
+}
+
+static void accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, struct chunk_buf *b)
+{
+    for (uint64_t k = 0; k < b->nruns; k++) {
+        uint64_t i = b->run_start[k], n = b->run_start[k + 1] - i;
+        struct gl_block blk = {&s->fmt,         b->binade[i],   b->region[i], n,
+                               b->bits + i,     b->x + i,       b->y + i,     b->yr[d] + i,
+                               b->scale[d] + i, b->side[d] + i, b->r[d] + i};
+        gl_acc_add_block(a, &blk);
     }
 }
 
-/* The per-input quantities that do not depend on the kernel, once per chunk. */
+/* The kernel's results (in b->yf or b->yd) as doubles in b->y, rounded to the format. */
+static void results_to_double(const struct gl_sweep *s, struct chunk_buf *b, uint64_t n)
+{
+    if (s->fmt.id == GL_FMT_F64)
+        memcpy(b->y, b->yd, n * sizeof *b->y);
+    else if (s->fmt.id == GL_FMT_F32)
+        for (uint64_t i = 0; i < n; i++) b->y[i] = b->yf[i];
+    else
+        for (uint64_t i = 0; i < n; i++) b->y[i] = round_to_fmt(&s->fmt, b->yf[i]);
+}
+
+/* The per-input quantities that do not depend on the kernel, once per block. */
 static void prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uint64_t n)
 {
+    b->nruns = 0;
     for (uint64_t i = 0; i < n; i++) {
         int sign, exp;
         bits_fields(&s->fmt, b->bits[i], &sign, &exp);
         b->binade[i] = sign * GL_BINADES + exp;
         b->region[i] = gl_region_of(b->x[i]);
+        if (!i || b->binade[i] != b->binade[i - 1] || b->region[i] != b->region[i - 1])
+            b->run_start[b->nruns++] = i;
     }
+    b->run_start[b->nruns] = n;
     for (int d = 0; d < GL_DEFN_COUNT; d++)
-        for (uint64_t i = 0; need[d] && i < n; i++)
+        for (uint64_t i = 0; need[d] && i < n; i++) {
             b->scale[d][i] = gl_ulp_scale(b->r[d][i], &s->fmt);
+            b->side[d][i] = (b->r[d][i].hi - b->yr[d][i]) + b->r[d][i].lo;
+        }
 }
 
-/* The first kernel of the same algorithm as k (name before '/': the ISA builds of one
- * algorithm), or k itself when it has no such twin. */
+/* The block of inputs [off, off + n) of chunk c, its references (definitions need[]) and
+ * per-input quantities. */
+static void load_block(struct gl_sweep *s, struct chunk_buf *b, const int *need, uint64_t c,
+                       uint64_t off, uint64_t n)
+{
+    gl_sweep_inputs(s, c * s->chunk_size + off, c * s->chunk_size + off + n, b->x, b->bits);
+    for (int d = 0; d < GL_DEFN_COUNT; d++)
+        for (uint64_t i = 0; need[d] && i < n; i++)
+            reference(s, d, b->x[i], &b->yr[d][i], &b->r[d][i]);
+    for (uint64_t i = 0; i < n; i++) b->xf[i] = (float)b->x[i], b->xd[i] = b->x[i];
+    prepare(s, b, need, n);
+}
+
+/* The first built-in kernel of the same algorithm and definition as k (name before '/': the
+ * ISA builds of one algorithm; NEON builds run as external kernels), or k itself. */
 static int first_twin(const struct gl_sweep *s, int k)
 {
     size_t len = strcspn(s->k[k].name, "/");
@@ -251,80 +319,134 @@ static int has_twin(const struct gl_sweep *s, int k)
     return 0;
 }
 
-static void process_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, int *ran)
+/* Kernel k's statistics on the block, against its definition and against exact GELU. */
+static void measure(struct gl_sweep *s, struct chunk_buf *b, struct gl_acc **acc, int k,
+                    uint64_t n)
+{
+    results_to_double(s, b, n);
+    for (int a = 0; a < (s->k[k].defn == GL_DEFN_EXACT ? 1 : 2); a++)
+        accumulate(s, acc[2 * k + a], a ? GL_DEFN_EXACT : s->k[k].defn, b);
+}
+
+/* Runs the external kernels on the whole chunk and sets every kernel's role. */
+static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint64_t n)
 {
     struct gl_sweep *s = w->s;
-    uint64_t n = gl_sweep_chunk_inputs(s, c, b->x, b->bits);
-    int need[GL_DEFN_COUNT] = {0}, f64 = s->fmt.id == GL_FMT_F64;
-    need[GL_DEFN_EXACT] = 1;
-    for (int k = 0; k < s->nk; k++) need[s->k[k].defn] = 1;
-    for (int d = 0; d < GL_DEFN_COUNT; d++)
-        for (uint64_t i = 0; need[d] && i < n; i++)
-            reference(s, d, b->x[i], &b->yr[d][i], &b->r[d][i]);
-    for (uint64_t i = 0; i < n; i++) b->xf[i] = (float)b->x[i], b->xd[i] = b->x[i];
-    prepare(s, b, need, n);
-    size_t bytes = n * (f64 ? sizeof(double) : sizeof(float));
+    int ext = 0;
+    for (int k = 0; k < s->nk; k++) ext |= is_external(&s->k[k]) && !s->k[k].failed;
+    if (ext) {
+        gl_sweep_chunk_inputs(s, c, b->cx, b->cbits);
+        for (uint64_t i = 0; i < n; i++) b->cxf[i] = (float)b->cx[i];
+    }
     for (int k = 0; k < s->nk; k++) {
         struct gl_kernel_src *ks = &s->k[k];
-        b->yf = b->out[k], b->yd = b->out[k]; /* each kernel writes its own buffer */
-        ran[k] = !ks->failed && run_kernel(s, ks, b, n, c, w->lock) == 0;
-        if (!ran[k]) continue;
-        /* twins share chunk statistics when their results are bit-identical */
-        int j = w->twin_of[k], twin = w->twinned[k];
-        int reuse = j < k && ran[j] && !memcmp(b->out[j], b->out[k], bytes);
-        for (int a = 0; a < (ks->defn == GL_DEFN_EXACT ? 1 : 2); a++) {
-            enum gl_defn d = a ? GL_DEFN_EXACT : ks->defn;
-            if (!twin) { /* nothing to share: straight into the thread's statistics */
-                accumulate(s, w->acc[2 * k + a], d, b, n);
+        int ok = !ks->failed && (!is_external(ks) || !run_external(s, ks, b, k, n, c, w->lock));
+        int j = w->twin_of[k];
+        b->role[k] = !ok                                   ? NOT_RUN
+                     : j < k && b->role[j] != NOT_RUN      ? FOLLOW
+                     : w->twinned[k] && j == k             ? LEAD
+                                                           : DIRECT;
+        if (b->role[k] == LEAD)
+            for (int a = 0; a < 2; a++) gl_acc_init(b->cacc[2 * k + a]);
+    }
+}
+
+/* One pass over the chunk's blocks for the kernels whose role is in `roles`. */
+static void chunk_pass(struct worker *w, struct chunk_buf *b, uint64_t c, uint64_t n, int roles)
+{
+    struct gl_sweep *s = w->s;
+    int need[GL_DEFN_COUNT] = {0}, any = 0;
+    for (int k = 0; k < s->nk; k++)
+        if (roles >> b->role[k] & 1 && b->role[k] != FOLLOW)
+            need[s->k[k].defn] = need[GL_DEFN_EXACT] = any = 1;
+    for (uint64_t off = 0; any && off < n; off += SUB) {
+        uint64_t m = n - off < SUB ? n - off : SUB;
+        load_block(s, b, need, c, off, m);
+        for (int k = 0; k < s->nk; k++) {
+            if (!(roles >> b->role[k] & 1)) continue;
+            block_results(s, b, k, off, m);
+            if (b->role[k] == FOLLOW) {
+                size_t bytes = m * (s->k[k].f64 ? sizeof(double) : sizeof(float));
+                if (memcmp(b->out[w->twin_of[k]], b->out[k], bytes)) b->role[k] = DIVERGED;
                 continue;
             }
-            struct gl_acc *acc = b->cacc[2 * k + a];
-            if (reuse) {
-                *acc = *b->cacc[2 * j + a];
-            } else {
-                gl_acc_init(acc);
-                accumulate(s, acc, d, b, n);
-            }
-            gl_acc_merge(w->acc[2 * k + a], acc);
+            measure(s, b, b->role[k] == LEAD ? b->cacc : w->acc, k, m);
         }
-        pthread_mutex_lock(w->lock);
-        ks->chunks_ok++;
-        pthread_mutex_unlock(w->lock);
     }
+}
+
+static void process_chunk(struct worker *w, struct chunk_buf *b, uint64_t c)
+{
+    struct gl_sweep *s = w->s;
+    uint64_t lo = c * s->chunk_size, n = s->n_inputs - lo < s->chunk_size ? s->n_inputs - lo
+                                                                          : s->chunk_size;
+    start_chunk(w, b, c, n);
+    chunk_pass(w, b, c, n, 1 << DIRECT | 1 << LEAD | 1 << FOLLOW);
+    for (int k = 0; k < s->nk; k++) {
+        int j = w->twin_of[k];
+        if (b->role[k] == LEAD || b->role[k] == FOLLOW)
+            for (int a = 0; a < (s->k[k].defn == GL_DEFN_EXACT ? 1 : 2); a++)
+                gl_acc_merge(w->acc[2 * k + a], b->cacc[2 * j + a]);
+        if (b->role[k] != NOT_RUN) b->role[k] = b->role[k] == DIVERGED ? DIRECT : DONE;
+    }
+    chunk_pass(w, b, c, n, 1 << DIRECT); /* the followers that differed from their lead */
+    pthread_mutex_lock(w->lock);
+    for (int k = 0; k < s->nk; k++) s->k[k].chunks_ok += b->role[k] != NOT_RUN;
+    pthread_mutex_unlock(w->lock);
     s->chunk_done[c] = 1;
+}
+
+static void chunk_buf_init(struct chunk_buf *b, const struct gl_sweep *s)
+{
+    uint64_t cs = s->chunk_size, bs = cs < SUB ? cs : SUB;
+    memset(b, 0, sizeof *b);
+    b->cx = malloc(cs * sizeof *b->cx), b->cbits = malloc(cs * sizeof *b->cbits);
+    b->cxf = malloc(cs * sizeof *b->cxf);
+    b->ext_out = calloc((size_t)s->nk, sizeof *b->ext_out);
+    b->out = calloc((size_t)s->nk, sizeof *b->out);
+    b->cacc = calloc(2 * (size_t)s->nk, sizeof *b->cacc);
+    b->role = calloc((size_t)s->nk, sizeof *b->role);
+    for (int k = 0; k < s->nk; k++) {
+        b->out[k] = malloc(bs * sizeof(double));
+        if (is_external(&s->k[k])) b->ext_out[k] = malloc(cs * sizeof(float));
+        if (has_twin(s, k) && first_twin(s, k) == k)
+            for (int a = 0; a < 2; a++) b->cacc[2 * k + a] = malloc(sizeof(struct gl_acc));
+    }
+    b->x = malloc(bs * sizeof *b->x), b->bits = malloc(bs * sizeof *b->bits);
+    b->xf = malloc(bs * sizeof *b->xf), b->xd = malloc(bs * sizeof *b->xd);
+    for (int d = 0; d < GL_DEFN_COUNT; d++) {
+        b->yr[d] = malloc(bs * sizeof *b->yr[d]), b->r[d] = malloc(bs * sizeof *b->r[d]);
+        b->scale[d] = malloc(bs * sizeof *b->scale[d]), b->side[d] = malloc(bs * sizeof *b->side[d]);
+    }
+    b->binade = malloc(bs * sizeof *b->binade), b->region = malloc(bs * sizeof *b->region);
+    b->run_start = malloc((bs + 1) * sizeof *b->run_start), b->y = malloc(bs * sizeof *b->y);
+}
+
+static void chunk_buf_free(struct chunk_buf *b, const struct gl_sweep *s)
+{
+    for (int k = 0; k < s->nk; k++) free(b->out[k]), free(b->ext_out[k]);
+    for (int i = 0; i < 2 * s->nk; i++) free(b->cacc[i]);
+    free(b->cx), free(b->cbits), free(b->cxf), free(b->ext_out), free(b->out), free(b->cacc);
+    free(b->role), free(b->x), free(b->bits), free(b->xf), free(b->xd);
+    for (int d = 0; d < GL_DEFN_COUNT; d++)
+        free(b->yr[d]), free(b->r[d]), free(b->scale[d]), free(b->side[d]);
+    free(b->binade), free(b->region), free(b->run_start), free(b->y);
 }
 
 static void *worker_main(void *arg)
 {
     struct worker *w = arg;
     struct gl_sweep *s = w->s;
-    uint64_t cs = s->chunk_size;
     struct chunk_buf b;
-    b.x = malloc(cs * sizeof *b.x);
-    b.bits = malloc(cs * sizeof *b.bits);
-    b.xf = malloc(cs * sizeof *b.xf), b.xd = malloc(cs * sizeof *b.xd);
-    for (int d = 0; d < GL_DEFN_COUNT; d++)
-        b.yr[d] = malloc(cs * sizeof *b.yr[d]), b.r[d] = malloc(cs * sizeof *b.r[d]),
-        b.scale[d] = malloc(cs * sizeof *b.scale[d]);
-    b.binade = malloc(cs * sizeof *b.binade), b.region = malloc(cs * sizeof *b.region);
-    b.out = calloc((size_t)s->nk, sizeof *b.out);
-    b.cacc = calloc(2 * (size_t)s->nk, sizeof *b.cacc);
-    int *ran = calloc((size_t)s->nk, sizeof *ran);
-    for (int k = 0; k < s->nk; k++) b.out[k] = malloc(cs * sizeof(double));
-    for (int i = 0; i < 2 * s->nk; i++) b.cacc[i] = malloc(sizeof(struct gl_acc));
+    chunk_buf_init(&b, s);
     for (;;) {
         if (s->stop && *s->stop) break;
         uint64_t c = w->c_lo + atomic_fetch_add(w->next, 1);
         if (c >= w->c_hi) break;
-        process_chunk(w, &b, c, ran);
+        process_chunk(w, &b, c);
         atomic_fetch_add(w->done, 1);
     }
-    free(b.x), free(b.bits), free(b.xf), free(b.xd);
-    for (int d = 0; d < GL_DEFN_COUNT; d++) free(b.yr[d]), free(b.r[d]), free(b.scale[d]);
-    free(b.binade), free(b.region);
-    for (int k = 0; k < s->nk; k++) free(b.out[k]);
-    for (int i = 0; i < 2 * s->nk; i++) free(b.cacc[i]);
-    free(b.out), free(b.cacc), free(ran);
+    chunk_buf_free(&b, s);
     gl_ref_thread_done();
     return NULL;
 }
@@ -373,9 +495,11 @@ static void local_search(struct gl_sweep *s)
         }
         b.x = x, b.bits = bits, b.xd = xd, b.yd = yd;
         int bin[N], reg[N], need[GL_DEFN_COUNT] = {0};
-        double *sc = malloc(N * sizeof *sc);
-        b.binade = bin, b.region = reg;
-        for (int d = 0; d < GL_DEFN_COUNT; d++) b.scale[d] = sc;
+        uint64_t runs[N + 1];
+        double *sc = malloc(N * sizeof *sc), *side = malloc(N * sizeof *side),
+               *yy = malloc(N * sizeof *yy);
+        b.binade = bin, b.region = reg, b.run_start = runs, b.y = yy;
+        for (int d = 0; d < GL_DEFN_COUNT; d++) b.scale[d] = sc, b.side[d] = side;
         for (int against = 0; against < (ks->defn == GL_DEFN_EXACT ? 1 : 2); against++) {
             enum gl_defn d = against ? GL_DEFN_EXACT : ks->defn;
             for (uint64_t i = 0; i < n; i++) reference(s, d, x[i], &yr[i], &r[i]);
@@ -384,10 +508,11 @@ static void local_search(struct gl_sweep *s)
             need[d] = 1;
             prepare(s, &b, need, n);
             ks->impl->f64(xd, yd, n);
-            accumulate(s, ks->acc[against], d, &b, n);
+            results_to_double(s, &b, n);
+            accumulate(s, ks->acc[against], d, &b);
             gl_acc_finish(ks->acc[against]);
         }
-        free(sc);
+        free(sc), free(side), free(yy);
     }
     free(x), free(yr), free(xd), free(yd), free(bits), free(r);
 }

@@ -48,10 +48,12 @@ static inline V vpoly(V u, const float *c, int degree) /* Horner with fma */
 /* exp(a): a = n ln2 + r, |r| <= ln2/2 (Cody-Waite, two constants, fma), e^r by the degree-6
  * fit GL_EXP (relative error 3.7e-9), times 2^n in two halves (so that results down to the
  * subnormals are reached without overflowing an exponent). a < -104: 0 (e^a < 2^-150);
- * a > 88.72: inf. */
+ * a > 88.72: inf. Lanes outside [-104, 88.8] (and NaN) compute e^0 and are replaced at the end:
+ * no subnormal intermediate where the result is a constant (subnormals cost a microcode assist
+ * on many x86 cores; the results are the same). */
 static inline V vexp(V a)
 {
-    V ac = vmax(vmin(a, vdup(88.8f)), vdup(-104.0f));
+    V ac = vsel((a >= -104.0f) & (a <= 88.8f), a, vdup(0.0f));
     V n = vround(ac * 0x1.715476p+0f);
     V r = vfma(n, vdup(-0x1.62e43p-1f), ac);
     r = vfma(n, vdup(0x1.05c61p-29f), r);

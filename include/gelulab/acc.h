@@ -7,6 +7,7 @@
 #ifndef GELULAB_ACC_H
 #define GELULAB_ACC_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "gelulab/format.h"
 #include "gelulab/reference.h"
@@ -59,6 +60,18 @@ void gl_acc_add(struct gl_acc *a, const struct gl_format *fmt, uint64_t xbits, i
  * sign * GL_BINADES + exponent field. Identical results to gl_acc_add. */
 void gl_acc_add_pre(struct gl_acc *a, const struct gl_format *fmt, uint64_t xbits, int binade,
                     int region, double scale, double x, double y, double yr, struct gl_dd r);
+/* A run of inputs that share binade and region (the sweep's hot path): the same statistics as
+ * gl_acc_add_pre on each, gathered in registers. side[i] = (r.hi - yr) + r.lo, where the
+ * unrounded reference lies from the rounded one (for the faithful test). */
+struct gl_block {
+    const struct gl_format *fmt;
+    int binade, region;
+    size_t n;
+    const uint64_t *xbits;
+    const double *x, *y, *yr, *scale, *side;
+    const struct gl_dd *r;
+};
+void gl_acc_add_block(struct gl_acc *a, const struct gl_block *b);
 /* scale and region for gl_acc_add_pre */
 double gl_ulp_scale(struct gl_dd r, const struct gl_format *fmt);
 int gl_region_of(double x);

@@ -54,6 +54,8 @@ struct gl_sweep {
 void gl_sweep_layout(struct gl_sweep *s);
 /* The inputs of chunk c (x as doubles, bits in xbits), returns how many. */
 uint64_t gl_sweep_chunk_inputs(const struct gl_sweep *s, uint64_t c, double *x, uint64_t *xbits);
+/* The inputs of index range [lo, hi) of the input space. */
+void gl_sweep_inputs(const struct gl_sweep *s, uint64_t lo, uint64_t hi, double *x, uint64_t *xbits);
 /* Runs the sweep; returns 0, or 2 when a kernel failed, or 130 when interrupted. */
 int gl_sweep_run(struct gl_sweep *s);
 void gl_sweep_free(struct gl_sweep *s);
