@@ -1,5 +1,6 @@
 /* Mergeable accuracy accumulators (include/gelulab/acc.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "gelulab/acc.h"
 #include "gelulab/metrics.h"
@@ -79,15 +80,20 @@ static void stats_add(struct gl_stats *s, const struct sample *p)
     if (s->n == 1 || worse(p->w.ulp, p->w.xbits, s->worst.ulp, s->worst.xbits)) s->worst = p->w;
 }
 
+/* w into the list top[0..*ntop) of at most GL_TOPK, worst first */
+static void list_insert(struct gl_worst *top, int *ntop, const struct gl_worst *w)
+{
+    if (*ntop == GL_TOPK && !worse(w->ulp, w->xbits, top[GL_TOPK - 1].ulp, top[GL_TOPK - 1].xbits))
+        return;
+    int i = *ntop < GL_TOPK ? (*ntop)++ : GL_TOPK - 1;
+    for (; i > 0 && worse(w->ulp, w->xbits, top[i - 1].ulp, top[i - 1].xbits); i--)
+        top[i] = top[i - 1];
+    top[i] = *w;
+}
+
 static void top_insert(struct gl_acc *a, const struct gl_worst *w)
 {
-    if (a->ntop == GL_TOPK &&
-        !worse(w->ulp, w->xbits, a->top[GL_TOPK - 1].ulp, a->top[GL_TOPK - 1].xbits))
-        return;
-    int i = a->ntop < GL_TOPK ? a->ntop++ : GL_TOPK - 1;
-    for (; i > 0 && worse(w->ulp, w->xbits, a->top[i - 1].ulp, a->top[i - 1].xbits); i--)
-        a->top[i] = a->top[i - 1];
-    a->top[i] = *w;
+    list_insert(a->top, &a->ntop, w);
 }
 
 static int is_faithful(double y, double yr, struct gl_dd r, double ulp)
@@ -306,17 +312,27 @@ fast_block(const struct gl_block *b, double *restrict u, struct fast_part *f)
     for (; i < b->n; i++) fast_one(b, i, u, f);
 }
 
-/* The top list's candidates among the block's fast inputs. */
-static void fast_top(struct gl_acc *a, const struct gl_block *b, const double *u)
+/* The top list's candidates among the block's fast inputs: the block's own GL_TOPK worst
+ * (a local list; an input not worse than its last or the global list's last cannot enter),
+ * then merged. The scan starts from the end nearer the block's worst input, so that errors
+ * that grow (or shrink) along the block cost one comparison per input, not one insertion. */
+static void fast_top(struct gl_acc *a, const struct gl_block *b, const double *u, size_t worst_i)
 {
-    for (size_t i = 0; i < b->n; i++) {
-        if (u[i] < 0) continue;
-        if (a->ntop == GL_TOPK &&
-            !worse(u[i], b->xbits[i], a->top[GL_TOPK - 1].ulp, a->top[GL_TOPK - 1].xbits))
-            continue;
+    struct gl_worst local[GL_TOPK];
+    int nlocal = 0;
+    struct gl_worst t = {-1, 0, 0, 0, 0};
+    if (a->ntop == GL_TOPK) t = a->top[GL_TOPK - 1];
+    int back = worst_i >= b->n / 2;
+    for (size_t k = 0; k < b->n; k++) {
+        size_t i = back ? b->n - 1 - k : k;
+        if (u[i] < 0 || !worse(u[i], b->xbits[i], t.ulp, t.xbits)) continue;
         struct gl_worst w = {u[i], b->xbits[i], b->x[i], b->y[i], b->r[i].hi};
-        top_insert(a, &w);
+        list_insert(local, &nlocal, &w);
+        if (nlocal == GL_TOPK &&
+            worse(local[GL_TOPK - 1].ulp, local[GL_TOPK - 1].xbits, t.ulp, t.xbits))
+            t = local[GL_TOPK - 1];
     }
+    for (int k = 0; k < nlocal; k++) top_insert(a, &local[k]);
 }
 
 void gl_acc_add_block(struct gl_acc *a, const struct gl_block *b)
@@ -348,7 +364,7 @@ void gl_acc_add_block(struct gl_acc *a, const struct gl_block *b)
             l.worst = (struct gl_worst){f.worst_ulp, f.worst_bits, b->x[i], b->y[i], b->r[i].hi};
         if (a->ntop < GL_TOPK ||
             worse(f.worst_ulp, f.worst_bits, a->top[GL_TOPK - 1].ulp, a->top[GL_TOPK - 1].xbits))
-            fast_top(a, b, u);
+            fast_top(a, b, u, f.worst_i);
     }
     for (int k = 0; k < GL_HIST_BINS; k++)
         a->hist[k] += (uint64_t)f.hist[0][k] + f.hist[1][k] + f.hist[2][k] + f.hist[3][k];

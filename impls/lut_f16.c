@@ -17,6 +17,11 @@ static float f16_bits_to_f32(uint16_t h)
     return (float)v;
 }
 
+/* x86-64: cloned for x86-64-v3 (F16C: hardware conversions, round to nearest even like the software
+ * ones: the same bits, several times faster). */
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
 void gl_k_lut_f16_f32(const float *x, float *y, size_t n)
 {
     for (size_t i = 0; i < n; i++) {

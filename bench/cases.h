@@ -1,0 +1,42 @@
+/* gelulab benchmark cases: the registry's kernels, the baselines and the peers, behind one C
+ * interface for the Google Benchmark shim (gl_bench.cc, the only C++ file in the tree).
+ *
+ * A case is a function y[i] = f(x[i]), i < n, with the registry's kernel ABI. Baselines:
+ * memcpy (the bandwidth limit: the same bytes read and written as any kernel) and relu-vec (a
+ * vectorised ReLU, the cheapest activation). Peers, when CMake found them: SLEEF (GELU as a
+ * user writes it with SLEEF's vector erf and erfc, AVX2 and AVX-512) and oneDNN (eltwise
+ * gelu_erf and gelu_tanh, one thread). A case that cannot run here (ISA missing, NEON under
+ * emulation) is listed with the reason and skipped. */
+#ifndef GELULAB_BENCH_CASES_H
+#define GELULAB_BENCH_CASES_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef void (*gl_bench_fn)(const float *x, float *y, size_t n);
+
+struct gl_bench_case {
+    char name[64];    /* "erf/avx2", "memcpy", "sleef-erf/avx2", "onednn-gelu_erf" */
+    const char *kind; /* "gelulab", "baseline", "peer" */
+    const char *defn; /* "exact", "tanh", ... or "-" (memcpy) */
+    const char *isa;
+    gl_bench_fn fn;         /* NULL: skipped */
+    const char *skip;       /* why it is skipped, when fn is NULL */
+    void (*prepare)(size_t n); /* called once per size before timing (oneDNN: the primitive) */
+};
+
+/* All cases, in report order; the count in *n. */
+const struct gl_bench_case *gl_bench_cases(size_t *n);
+/* Pins the process to the CPU it runs on (best effort; 0 when pinned) and asks oneDNN's OpenMP
+ * runtime for one thread. Call first in main. */
+int gl_bench_pin(void);
+/* Time-stamp counter (x86-64), 0 elsewhere. */
+unsigned long long gl_bench_tsc(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
