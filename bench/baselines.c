@@ -1,0 +1,18 @@
+/* Benchmark baselines: memcpy (the bandwidth limit: a kernel reads n floats and writes n) and a
+ * vectorised ReLU (the cheapest activation; GCC vectorises the loop, cloned for AVX2 and
+ * AVX-512 on x86-64). */
+#include <string.h>
+#include "peers.h"
+
+void gl_base_memcpy(const float *x, float *y, size_t n)
+{
+    memcpy(y, x, n * sizeof *y);
+}
+
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+void gl_base_relu_vec(const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = x[i] > 0.0f ? x[i] : 0.0f;
+}

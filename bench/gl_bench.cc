@@ -1,0 +1,145 @@
+// gelulab-bench: the Google Benchmark shim (the only C++ file in gelulab; design.md,
+// "Benchmarks"). It registers one benchmark per case of bench/cases.h and array size, and
+// reports elements/s (items_per_second), bytes/s (n floats read + n written) and
+// cycles_per_elem (time-stamp-counter cycles per element: the TSC ticks at a constant
+// reference rate, not the core's clock).
+//
+// Method: the process is pinned to one CPU and runs oneDNN with one OpenMP thread (it
+// re-executes itself with OMP_NUM_THREADS=1, which the OpenMP runtime reads at start-up);
+// each benchmark warms up (--benchmark_min_warmup_time, default 0.1 s) then runs
+// --benchmark_repetitions (default 5) repetitions of at least --benchmark_min_time (default
+// 0.05 s) each, in random interleaving across benchmarks (so that a slow phase of a noisy
+// machine spreads over all cases); `gelulab bench-table` takes the median and the coefficient
+// of variation over the repetitions.
+//
+// Options of its own (before Google Benchmark's): --sizes=N,N,...  array sizes in floats
+// (default 1024,4096,65536,1048576,16777216: L1, L2, L3, DRAM); --list  the cases and why a
+// case is skipped.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "cases.h"
+
+namespace {
+
+std::vector<float> inputs(size_t n)
+{
+    // deterministic, uniform on [-8, 8): the core and both tails of every definition
+    std::vector<float> x(n);
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < n; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        x[i] = (float)((double)(s >> 40) * 0x1p-24 * 16.0 - 8.0);
+    }
+    return x;
+}
+
+void run_case(benchmark::State &state, const gl_bench_case *c, size_t n)
+{
+    std::vector<float> x = inputs(n), y(n);
+    if (c->prepare) c->prepare(n);
+    c->fn(x.data(), y.data(), n);
+    unsigned long long t0 = gl_bench_tsc();
+    for (auto _ : state) {
+        c->fn(x.data(), y.data(), n);
+        benchmark::DoNotOptimize(y.data());
+        benchmark::ClobberMemory();
+    }
+    unsigned long long t1 = gl_bench_tsc();
+    double elems = (double)state.iterations() * (double)n;
+    state.SetItemsProcessed((int64_t)elems);
+    state.SetBytesProcessed((int64_t)(elems * 2 * sizeof(float)));
+    state.counters["cycles_per_elem"] = benchmark::Counter((double)(t1 - t0) / elems);
+    state.counters["n"] = benchmark::Counter((double)n);
+}
+
+bool has_flag(int argc, char **argv, const char *prefix)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], prefix, strlen(prefix))) return true;
+    return false;
+}
+
+int usage(FILE *f)
+{
+    fprintf(f, "usage: gelulab-bench [--sizes=N,N,...] [--list] [Google Benchmark options]\n"
+               "Throughput of gelulab's kernels, baselines (memcpy, relu-vec) and peers (SLEEF,\n"
+               "oneDNN), pinned to one CPU, 5 repetitions by default. Typical use:\n"
+               "  gelulab-bench --benchmark_out=bench.json --benchmark_out_format=json\n"
+               "then 'gelulab bench-table bench.json'. Google Benchmark's own options:\n"
+               "  --benchmark_filter=REGEX --benchmark_repetitions=N --benchmark_min_time=S ...\n");
+    return f == stdout ? 0 : 2;
+}
+
+}  // namespace
+
+int main(int argc, char **argv)
+{
+    const char *omp = getenv("OMP_NUM_THREADS");
+    if (!omp || strcmp(omp, "1")) {  // oneDNN's OpenMP reads it at start-up: re-execute
+        setenv("OMP_NUM_THREADS", "1", 1);
+        execv("/proc/self/exe", argv);
+        perror("gelulab-bench: re-executing with OMP_NUM_THREADS=1");
+        return 2;
+    }
+    std::vector<size_t> sizes = {1u << 10, 1u << 12, 1u << 16, 1u << 20, 1u << 24};
+    std::vector<char *> args = {argv[0]};
+    bool list = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return usage(stdout);
+        if (!strcmp(argv[i], "--list")) {
+            list = true;
+        } else if (!strncmp(argv[i], "--sizes=", 8)) {
+            sizes.clear();
+            for (const char *p = argv[i] + 8; *p;) {
+                char *end;
+                unsigned long long v = strtoull(p, &end, 10);
+                if (end == p || v == 0 || v > (1ull << 28) || (*end && *end != ',')) {
+                    fprintf(stderr, "gelulab-bench: bad --sizes '%s' (sizes 1..2^28, comma-separated)\n",
+                            argv[i] + 8);
+                    return 2;
+                }
+                sizes.push_back((size_t)v);
+                p = *end ? end + 1 : end;
+            }
+        } else {
+            args.push_back(argv[i]);
+        }
+    }
+    std::string reps = "--benchmark_repetitions=5", warm = "--benchmark_min_warmup_time=0.1",
+                mint = "--benchmark_min_time=0.05", inter = "--benchmark_enable_random_interleaving=true";
+    if (!has_flag(argc, argv, "--benchmark_repetitions")) args.push_back(&reps[0]);
+    if (!has_flag(argc, argv, "--benchmark_min_warmup_time")) args.push_back(&warm[0]);
+    if (!has_flag(argc, argv, "--benchmark_min_time")) args.push_back(&mint[0]);
+    if (!has_flag(argc, argv, "--benchmark_enable_random_interleaving")) args.push_back(&inter[0]);
+    int nargs = (int)args.size();
+    args.push_back(nullptr);
+
+    if (gl_bench_pin() != 0) fprintf(stderr, "gelulab-bench: could not pin to one CPU (running unpinned)\n");
+    size_t n_cases;
+    const gl_bench_case *cases = gl_bench_cases(&n_cases);
+    for (size_t i = 0; i < n_cases; i++) {
+        const gl_bench_case *c = &cases[i];
+        if (list) printf("%-20s %-8s %-7s %-7s %s\n", c->name, c->kind, c->defn, c->isa, c->fn ? "runs" : c->skip);
+        if (!c->fn) {
+            if (!list) fprintf(stderr, "gelulab-bench: skipped %s: %s\n", c->name, c->skip);
+            continue;
+        }
+        for (size_t n : sizes) {
+            std::string name = std::string(c->name) + "/" + std::to_string(n);
+            benchmark::RegisterBenchmark(name.c_str(), run_case, c, n)->UseRealTime();
+        }
+    }
+    if (list) return 0;
+    benchmark::Initialize(&nargs, args.data());
+    if (benchmark::ReportUnrecognizedArguments(nargs, args.data())) return 2;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
