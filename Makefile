@@ -2,6 +2,7 @@
 #   make deps     install the missing Debian packages (apt-get; nothing when all are present)
 #   make / build  configure and build (build/, or build/san with SAN=1)
 #   make test     deps + build + ctest          (SAN=1: ASan+UBSan build in build/san)
+#   make bench    deps + build + throughput benchmarks: build/bench/bench.json and a table
 #   make report   deps + build + the report in build/report/
 #   make clean    remove build/
 SAN      ?= 0
@@ -13,11 +14,11 @@ CMAKE_FLAGS ?=
 DEPS_PKGS := cmake make gcc g++ libmpfr-dev libgmp-dev libbenchmark-dev gnuplot-nox sollya \
              libsleef-dev libdnnl-dev qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross python3
 
-.PHONY: all build deps test report clean help coeffs
+.PHONY: all build deps test bench report clean help coeffs
 all: build
 
 help:
-	@sed -n '2,7p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,8p' Makefile | grep '^#' | sed 's/^# \{0,1\}//'
 
 deps:
 	@missing=""; for p in $(DEPS_PKGS); do \
@@ -41,6 +42,16 @@ build: deps $(BUILD)/CMakeCache.txt
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Google Benchmark's console log goes to build/bench/console.txt; the table to the terminal and
+# build/bench/table.txt. BENCH_ARGS passes options to gelulab-bench (e.g. --sizes=4096).
+BENCH_ARGS ?=
+bench: build
+	@mkdir -p build/bench
+	@echo "make bench: every kernel, baseline and peer x 5 array sizes x 5 repetitions, pinned to one CPU"
+	$(BUILD)/gelulab-bench --benchmark_out=build/bench/bench.json --benchmark_out_format=json \
+	  --benchmark_display_aggregates_only=true $(BENCH_ARGS) > build/bench/console.txt
+	$(BUILD)/gelulab bench-table build/bench/bench.json | tee build/bench/table.txt
 
 report: build
 	reports/reference_report.sh $(BUILD)/gelulab build/report

@@ -95,7 +95,11 @@ static int parse_value(struct parser *ps, struct gl_json *j, int depth)
             return 0;
         }
     }
+    /* numbers; also NaN, Infinity and -Infinity, which Google Benchmark writes (strtod reads them) */
+    const char *special[] = {"NaN", "Infinity", "-Infinity"};
     size_t l = strspn(ps->p, "+-0123456789.eE");
+    for (int i = 0; i < 3 && l <= 1; i++)
+        if (!strncmp(ps->p, special[i], strlen(special[i]))) l = strlen(special[i]);
     if (!l) return fail(ps, "unexpected character"), -1;
     j->type = GL_JSON_NUM;
     j->text = strndup(ps->p, l);
@@ -160,4 +164,20 @@ unsigned __int128 gl_json_u128(const struct gl_json *j)
     for (const char *p = j && j->text ? j->text : ""; *p >= '0' && *p <= '9'; p++)
         v = v * 10 + (unsigned)(*p - '0');
     return v;
+}
+
+char *gl_json_read_file(const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot read %s", path);
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0, r;
+    char *buf = malloc(cap + 1);
+    while ((r = fread(buf + n, 1, cap - n, f)) > 0)
+        if ((n += r) == cap) buf = realloc(buf, (cap *= 2) + 1);
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
 }

@@ -1,4 +1,5 @@
-/* A small JSON reader for gelulab's own result files (internal to analysis/). Numbers are kept
+/* A small JSON reader for gelulab's own result files and Google Benchmark's (internal to
+ * analysis/; bare NaN, Infinity, -Infinity are read as numbers). Numbers are kept
  * as text so that integers and doubles round-trip exactly. */
 #ifndef GL_ANALYSIS_JSON_H
 #define GL_ANALYSIS_JSON_H
@@ -25,6 +26,8 @@ struct gl_json {
 /* Parses s; returns NULL with a message (and byte offset) in err on malformed input. */
 struct gl_json *gl_json_parse(const char *s, char *err, size_t errlen);
 void gl_json_free(struct gl_json *j);
+/* The whole file as a string (malloc), or NULL with "cannot read PATH" in err. */
+char *gl_json_read_file(const char *path, char *err, size_t errlen);
 const struct gl_json *gl_json_get(const struct gl_json *obj, const char *key); /* or NULL */
 double gl_json_num(const struct gl_json *j);   /* NUM, or STR "inf"/"-inf"/"nan"/hex-float */
 uint64_t gl_json_u64(const struct gl_json *j); /* NUM or STR */

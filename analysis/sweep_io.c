@@ -259,22 +259,6 @@ static int get_acc(const struct gl_json *j, struct gl_acc *a)
     return 0;
 }
 
-static char *slurp(const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot read %s", path);
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0, r;
-    char *buf = malloc(cap + 1);
-    while ((r = fread(buf + n, 1, cap - n, f)) > 0)
-        if ((n += r) == cap) buf = realloc(buf, (cap *= 2) + 1);
-    fclose(f);
-    buf[n] = '\0';
-    return buf;
-}
-
 static int read_kernel(const struct gl_json *kj, struct gl_kernel_src *k)
 {
     const struct gl_json *name = gl_json_get(kj, "name"), *defn = gl_json_get(kj, "defn"),
@@ -331,7 +315,7 @@ static int read_doc(struct gl_sweep *s, const struct gl_json *doc, char *err, si
 int gl_sweep_read(struct gl_sweep *s, const char *path, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
-    char *text = slurp(path, err, errlen), jerr[200];
+    char *text = gl_json_read_file(path, err, errlen), jerr[200];
     if (!text) return -1;
     struct gl_json *doc = gl_json_parse(text, jerr, sizeof jerr);
     free(text);

@@ -17,6 +17,7 @@
 // case is skipped.
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -40,8 +41,20 @@ std::vector<float> inputs(size_t n)
     return x;
 }
 
-void run_case(benchmark::State &state, const gl_bench_case *c, size_t n)
+// A line on stderr at most every 10 s: which benchmark runs (the log stays short).
+void progress(const gl_bench_case *c, size_t n)
 {
+    static auto t0 = std::chrono::steady_clock::now(), last = t0;
+    auto now = std::chrono::steady_clock::now();
+    if (now - last < std::chrono::seconds(10)) return;
+    last = now;
+    fprintf(stderr, "gelulab-bench: %4.0f s, running %s/%zu\n",
+            std::chrono::duration<double>(now - t0).count(), c->name, n);
+}
+
+void run_case(benchmark::State &state, const gl_bench_case *c, size_t n, size_t index)
+{
+    progress(c, n);
     std::vector<float> x = inputs(n), y(n);
     if (c->prepare) c->prepare(n);
     c->fn(x.data(), y.data(), n);
@@ -57,6 +70,8 @@ void run_case(benchmark::State &state, const gl_bench_case *c, size_t n)
     state.SetBytesProcessed((int64_t)(elems * 2 * sizeof(float)));
     state.counters["cycles_per_elem"] = benchmark::Counter((double)(t1 - t0) / elems);
     state.counters["n"] = benchmark::Counter((double)n);
+    state.counters["case_index"] = benchmark::Counter((double)index); // the table's order
+    state.SetLabel(std::string("kind=") + c->kind + " defn=" + c->defn + " isa=" + c->isa);
 }
 
 bool has_flag(int argc, char **argv, const char *prefix)
@@ -133,7 +148,7 @@ int main(int argc, char **argv)
         }
         for (size_t n : sizes) {
             std::string name = std::string(c->name) + "/" + std::to_string(n);
-            benchmark::RegisterBenchmark(name.c_str(), run_case, c, n)->UseRealTime();
+            benchmark::RegisterBenchmark(name.c_str(), run_case, c, n, i)->UseRealTime();
         }
     }
     if (list) return 0;

@@ -7,6 +7,7 @@ int gl_cmd_ref(int argc, char **argv);
 int gl_cmd_list(int argc, char **argv);
 int gl_cmd_sweep(int argc, char **argv);
 int gl_cmd_merge(int argc, char **argv);
+int gl_cmd_bench_table(int argc, char **argv);
 int gl_cmd_eval_lib(int argc, char **argv);
 
 /* Print "gelulab CMD: MESSAGE" on stderr and return 2 (usage/input error). */

@@ -15,6 +15,7 @@ static const struct {
     {"list", gl_cmd_list, "the catalogue of built-in kernels and their documented bounds"},
     {"sweep", gl_cmd_sweep, "measure kernels' accuracy over an input space (exhaustive f32...)"},
     {"merge", gl_cmd_merge, "combine the result files of a sharded sweep"},
+    {"bench-table", gl_cmd_bench_table, "the throughput table of a benchmark run (make bench)"},
     {"__eval-lib", gl_cmd_eval_lib, NULL},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -36,7 +37,7 @@ static void usage(FILE *f)
                "Measures GELU implementations against correctly rounded MPFR references.\n\n"
                "commands:\n");
     for (size_t i = 0; i < N_COMMANDS; i++)
-        if (commands[i].summary) fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+        if (commands[i].summary) fprintf(f, "  %-12s %s\n", commands[i].name, commands[i].summary);
     fprintf(f, "\n'gelulab COMMAND --help' describes a command.\n");
 }
 

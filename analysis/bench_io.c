@@ -1,0 +1,255 @@
+/* Benchmark results (include/gelulab/bench.h): Google Benchmark JSON in, medians and tables out. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gelulab/bench.h"
+#include "json.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(const double *v, int n)
+{
+    double t[GL_BENCH_MAXREP];
+    memcpy(t, v, (size_t)n * sizeof *t);
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+}
+
+static double cv(const double *v, int n)
+{
+    double mean = 0, var = 0;
+    for (int i = 0; i < n; i++) mean += v[i];
+    mean /= n;
+    for (int i = 0; i < n; i++) var += (v[i] - mean) * (v[i] - mean);
+    return n > 1 && mean > 0 ? sqrt(var / (n - 1)) / mean : 0;
+}
+
+/* "erf/avx2/4096" or "erf/avx2/4096/real_time" -> case "erf/avx2", n 4096 */
+static int split_name(const char *run_name, char *name, size_t len, size_t *n)
+{
+    char run[160];
+    snprintf(run, sizeof run, "%s", run_name);
+    size_t rl = strlen(run), sl = strlen("/real_time");
+    if (rl > sl && !strcmp(run + rl - sl, "/real_time")) run[rl - sl] = '\0';
+    const char *slash = strrchr(run, '/');
+    if (!slash || slash == run || (size_t)(slash - run) >= len) return -1;
+    char *end;
+    unsigned long long v = strtoull(slash + 1, &end, 10);
+    if (end == slash + 1 || *end) return -1;
+    memcpy(name, run, (size_t)(slash - run));
+    name[slash - run] = '\0';
+    *n = (size_t)v;
+    return 0;
+}
+
+static void label_field(const char *label, const char *key, char *out, size_t len)
+{
+    const char *p = label ? strstr(label, key) : NULL;
+    snprintf(out, len, "%s", "-");
+    if (!p) return;
+    p += strlen(key);
+    size_t k = strcspn(p, " ");
+    snprintf(out, len, "%.*s", (int)(k < len - 1 ? k : len - 1), p);
+}
+
+static struct gl_bench_row *row_for(struct gl_bench *b, const char *name, size_t n, size_t *cap)
+{
+    for (size_t i = 0; i < b->nrows; i++)
+        if (b->rows[i].n == n && !strcmp(b->rows[i].name, name)) return &b->rows[i];
+    if (b->nrows == *cap) b->rows = realloc(b->rows, (*cap = *cap ? 2 * *cap : 64) * sizeof *b->rows);
+    struct gl_bench_row *r = &b->rows[b->nrows++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->n = n;
+    return r;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+    const struct gl_bench_row *x = a, *y = b;
+    return x->index != y->index ? (x->index > y->index) - (x->index < y->index)
+                                : (x->n > y->n) - (x->n < y->n);
+}
+
+static int read_runs(struct gl_bench *b, const struct gl_json *runs, char *err, size_t errlen)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < runs->n; i++) {
+        const struct gl_json *e = &runs->items[i], *type = gl_json_get(e, "run_type"),
+                             *run = gl_json_get(e, "run_name"), *eps = gl_json_get(e, "items_per_second"),
+                             *cyc = gl_json_get(e, "cycles_per_elem"), *label = gl_json_get(e, "label"),
+                             *index = gl_json_get(e, "case_index");
+        if (type && type->text && strcmp(type->text, "iteration")) continue; /* aggregates */
+        char name[64];
+        size_t n;
+        if (!run || !run->text || !eps || split_name(run->text, name, sizeof name, &n) != 0) {
+            snprintf(err, errlen, "benchmark entry %zu is not a gelulab-bench run (name/size, items_per_second)", i);
+            return -1;
+        }
+        struct gl_bench_row *r = row_for(b, name, n, &cap);
+        if (r->reps == GL_BENCH_MAXREP) continue;
+        label_field(label ? label->text : NULL, "kind=", r->kind, sizeof r->kind);
+        label_field(label ? label->text : NULL, "defn=", r->defn, sizeof r->defn);
+        label_field(label ? label->text : NULL, "isa=", r->isa, sizeof r->isa);
+        r->index = index ? (int)gl_json_num(index) : 0;
+        r->eps[r->reps] = gl_json_num(eps);
+        r->cyc[r->reps] = cyc ? gl_json_num(cyc) : 0;
+        r->reps++;
+    }
+    qsort(b->rows, b->nrows, sizeof *b->rows, cmp_row);
+    for (size_t i = 0; i < b->nrows; i++) {
+        struct gl_bench_row *r = &b->rows[i];
+        r->eps_median = median(r->eps, r->reps), r->eps_cv = cv(r->eps, r->reps);
+        r->cyc_median = median(r->cyc, r->reps);
+    }
+    return 0;
+}
+
+int gl_bench_read(const char *path, struct gl_bench *b, char *err, size_t errlen)
+{
+    memset(b, 0, sizeof *b);
+    char *text = gl_json_read_file(path, err, errlen), jerr[200];
+    if (!text) return -1;
+    struct gl_json *j = gl_json_parse(text, jerr, sizeof jerr);
+    free(text);
+    if (!j) {
+        snprintf(err, errlen, "%s: %s", path, jerr);
+        return -1;
+    }
+    const struct gl_json *ctx = gl_json_get(j, "context"), *runs = gl_json_get(j, "benchmarks");
+    int rc = 0;
+    if (!runs || runs->type != GL_JSON_ARR) {
+        snprintf(err, errlen, "%s: not Google Benchmark JSON (no \"benchmarks\" array)", path);
+        rc = -1;
+    } else if (read_runs(b, runs, err, errlen) != 0) {
+        rc = -1;
+    } else if (!b->nrows) {
+        snprintf(err, errlen, "%s: no benchmark runs in the file", path);
+        rc = -1;
+    }
+    const struct gl_json *v;
+    if (ctx && (v = gl_json_get(ctx, "date")) && v->text) snprintf(b->date, sizeof b->date, "%s", v->text);
+    if (ctx && (v = gl_json_get(ctx, "host_name")) && v->text) snprintf(b->host, sizeof b->host, "%s", v->text);
+    if (ctx && (v = gl_json_get(ctx, "num_cpus"))) b->num_cpus = (int)gl_json_num(v);
+    if (ctx && (v = gl_json_get(ctx, "mhz_per_cpu"))) b->mhz = gl_json_num(v);
+    gl_json_free(j);
+    if (rc) gl_bench_free(b);
+    return rc;
+}
+
+void gl_bench_free(struct gl_bench *b)
+{
+    free(b->rows);
+    b->rows = NULL;
+    b->nrows = 0;
+}
+
+const struct gl_bench_row *gl_bench_find(const struct gl_bench *b, const char *name, size_t n)
+{
+    for (size_t i = 0; i < b->nrows; i++)
+        if (b->rows[i].n == n && !strcmp(b->rows[i].name, name)) return &b->rows[i];
+    return NULL;
+}
+
+size_t gl_bench_sizes(const struct gl_bench *b, size_t *sizes, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < b->nrows; i++) {
+        size_t j = 0;
+        while (j < k && sizes[j] != b->rows[i].n) j++;
+        if (j == k && k < max) sizes[k++] = b->rows[i].n;
+    }
+    for (size_t i = 1; i < k; i++) /* insertion sort */
+        for (size_t j = i; j > 0 && sizes[j - 1] > sizes[j]; j--) {
+            size_t t = sizes[j];
+            sizes[j] = sizes[j - 1], sizes[j - 1] = t;
+        }
+    return k;
+}
+
+static void size_name(size_t n, char *buf, size_t len)
+{
+    if (n >= (1u << 20) && n % (1u << 20) == 0)
+        snprintf(buf, len, "%zuMi", n >> 20);
+    else if (n >= 1024 && n % 1024 == 0)
+        snprintf(buf, len, "%zuKi", n >> 10);
+    else
+        snprintf(buf, len, "%zu", n);
+}
+
+/* the cases in file order, each once */
+static size_t case_list(const struct gl_bench *b, const struct gl_bench_row **first, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < b->nrows && k < max; i++) {
+        size_t j = 0;
+        while (j < k && strcmp(first[j]->name, b->rows[i].name)) j++;
+        if (j == k) first[k++] = &b->rows[i];
+    }
+    return k;
+}
+
+static void print_ratios(const struct gl_bench *b, const struct gl_bench_row *const *cases,
+                         size_t nc, const size_t *sizes, size_t ns, const char *base)
+{
+    printf("\nelements/s as a ratio to %s (same run):\n%-20s", base, "case");
+    for (size_t s = 0; s < ns; s++) {
+        char sn[16];
+        size_name(sizes[s], sn, sizeof sn);
+        printf(" %8s", sn);
+    }
+    putchar('\n');
+    for (size_t c = 0; c < nc; c++) {
+        printf("%-20s", cases[c]->name);
+        for (size_t s = 0; s < ns; s++) {
+            const struct gl_bench_row *r = gl_bench_find(b, cases[c]->name, sizes[s]),
+                                      *q = gl_bench_find(b, base, sizes[s]);
+            if (r && q && q->eps_median > 0)
+                printf(" %8.3f", r->eps_median / q->eps_median);
+            else
+                printf(" %8s", "-");
+        }
+        putchar('\n');
+    }
+}
+
+void gl_bench_print(const struct gl_bench *b, const char *path)
+{
+    size_t sizes[16], ns = gl_bench_sizes(b, sizes, 16);
+    const struct gl_bench_row *cases[256];
+    size_t nc = case_list(b, cases, 256);
+    printf("%s: %s, %s, %d CPUs at %.0f MHz; medians over repetitions\n\n", path, b->date, b->host,
+           b->num_cpus, b->mhz);
+    printf("%-20s %-8s %-7s %-7s", "case", "kind", "defn", "isa");
+    for (size_t s = 0; s < ns; s++) {
+        char sn[16];
+        size_name(sizes[s], sn, sizeof sn);
+        printf(" %8s", sn);
+    }
+    printf("  Melem/s | cyc/elem (smallest, largest) | max CV | reps\n");
+    for (size_t c = 0; c < nc; c++) {
+        const struct gl_bench_row *r0 = cases[c];
+        double maxcv = 0, cyc0 = 0, cyc1 = 0;
+        int reps = 0;
+        printf("%-20s %-8s %-7s %-7s", r0->name, r0->kind, r0->defn, r0->isa);
+        for (size_t s = 0; s < ns; s++) {
+            const struct gl_bench_row *r = gl_bench_find(b, r0->name, sizes[s]);
+            if (!r) {
+                printf(" %8s", "-");
+                continue;
+            }
+            printf(" %8.1f", r->eps_median * 1e-6);
+            maxcv = r->eps_cv > maxcv ? r->eps_cv : maxcv;
+            if (s == 0) cyc0 = r->cyc_median;
+            cyc1 = r->cyc_median, reps = r->reps;
+        }
+        printf("          | %8.2f %8.2f             | %5.1f%% | %d\n", cyc0, cyc1, 100 * maxcv, reps);
+    }
+    print_ratios(b, cases, nc, sizes, ns, "memcpy");
+    print_ratios(b, cases, nc, sizes, ns, "onednn-gelu_erf");
+}

@@ -1,0 +1,42 @@
+/* gelulab — benchmark results (design.md, "Benchmarks"): Google Benchmark's JSON output of
+ * gelulab-bench, read back for the table and the report. Each case and size has its
+ * repetitions' elements/s and TSC cycles per element; figures are medians over repetitions,
+ * with the coefficient of variation (standard deviation / mean) of elements/s. */
+#ifndef GELULAB_BENCH_H
+#define GELULAB_BENCH_H
+
+#include <stddef.h>
+
+#define GL_BENCH_MAXREP 64
+
+struct gl_bench_row {
+    char name[64];                  /* case: "erf/avx2", "memcpy", "onednn-gelu_erf" */
+    char kind[16], defn[16], isa[16]; /* from the benchmark's label */
+    size_t n;                       /* floats per call */
+    int index;                      /* the case's place in gelulab-bench's list */
+    int reps;
+    double eps[GL_BENCH_MAXREP], cyc[GL_BENCH_MAXREP]; /* elements/s, cycles/element */
+    double eps_median, eps_cv, cyc_median;
+};
+
+struct gl_bench {
+    struct gl_bench_row *rows; /* by case (gelulab-bench's order), then size */
+    size_t nrows;
+    char date[64], host[128];
+    int num_cpus;
+    double mhz;
+};
+
+/* Reads FILE (gelulab-bench --benchmark_out=FILE --benchmark_out_format=json); 0, or -1 with a
+ * one-line message in err. */
+int gl_bench_read(const char *path, struct gl_bench *b, char *err, size_t errlen);
+void gl_bench_free(struct gl_bench *b);
+/* The row of case NAME at size n, or NULL. */
+const struct gl_bench_row *gl_bench_find(const struct gl_bench *b, const char *name, size_t n);
+/* The distinct sizes, ascending (at most max); returns how many. */
+size_t gl_bench_sizes(const struct gl_bench *b, size_t *sizes, size_t max);
+/* Prints the tables (medians in Melem/s per size, CV, cycles/element, ratios to memcpy and to
+ * oneDNN gelu_erf of the same run). */
+void gl_bench_print(const struct gl_bench *b, const char *path);
+
+#endif

@@ -1,0 +1,41 @@
+#!/bin/sh
+# The benchmark shim runs every case it can run here on a tiny size, its JSON parses, and
+# `gelulab bench-table` lists every case; bad input gives a one-line error and exit 2.
+# Usage: test_bench.sh GELULAB GELULAB_BENCH   (no timing is asserted)
+set -u
+G=$1 B=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+
+"$B" --list >"$T/list" 2>&1
+check "--list exits 0 and names memcpy and relu-vec" "grep -q '^memcpy ' '$T/list' && grep -q '^relu-vec ' '$T/list'"
+runs=$(awk '$5 == "runs"' "$T/list" | wc -l)
+check "--list: at least the baselines and the scalar kernels run ($runs)" "[ $runs -ge 12 ]"
+
+"$B" --sizes=16,100 --benchmark_repetitions=2 --benchmark_min_time=0.0001 \
+     --benchmark_min_warmup_time=0 --benchmark_out="$T/b.json" --benchmark_out_format=json \
+     >"$T/console" 2>"$T/err"
+check "shim exits 0" "[ $? -eq 0 ]"
+"$G" bench-table "$T/b.json" >"$T/table" 2>"$T/terr"
+check "bench-table parses the JSON" "[ $? -eq 0 ]"
+for c in $(awk '$5 == "runs" {print $1}' "$T/list"); do
+  grep -q "^$c " "$T/table" || { echo "FAIL case $c missing from the table"; fail=1; }
+done
+check "every runnable case is in the table with 2 repetitions" \
+      "[ \$(awk '/Melem/ {on=1; next} on && NF == 0 {exit} on' '$T/table' | grep -c ' 2\$') -eq $runs ]"
+check "ratio tables to memcpy and oneDNN gelu_erf" \
+      "grep -q 'ratio to memcpy' '$T/table' && grep -q 'ratio to onednn-gelu_erf' '$T/table'"
+check "memcpy's ratio to itself is 1" "grep -A3 'ratio to memcpy' '$T/table' | grep -q '^memcpy  *1.000  *1.000'"
+
+"$B" --sizes=0 >/dev/null 2>"$T/e1"; rc=$?
+check "bad --sizes: exit 2, one line" "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e1') -eq 1 ]"
+"$G" bench-table "$T/none.json" >/dev/null 2>"$T/e2"; rc=$?
+check "missing file: exit 2, one line" "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e2') -eq 1 ] && grep -q 'cannot read' '$T/e2'"
+echo '{"schema": "gelulab-sweep/1"}' >"$T/other.json"
+"$G" bench-table "$T/other.json" >/dev/null 2>"$T/e3"; rc=$?
+check "not a benchmark file: exit 2" "[ $rc -eq 2 ] && grep -q 'not Google Benchmark JSON' '$T/e3'"
+"$G" bench-table >/dev/null 2>"$T/e4"; rc=$?
+check "no file: exit 2" "[ $rc -eq 2 ]"
+exit $fail
