@@ -3,7 +3,7 @@
 #   make / build  configure and build (build/, or build/san with SAN=1)
 #   make test     deps + build + ctest          (SAN=1: ASan+UBSan build in build/san)
 #   make bench    deps + build + throughput benchmarks: build/bench/bench.json and a table
-#   make report   deps + build + the report in build/report/
+#   make report   deps + build + sweeps + benchmarks + charts: build/report/REPORT.md (QUICK=1)
 #   make clean    remove build/
 SAN      ?= 0
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
@@ -53,8 +53,10 @@ bench: build
 	  --benchmark_display_aggregates_only=true $(BENCH_ARGS) > build/bench/console.txt
 	$(BUILD)/gelulab bench-table build/bench/bench.json | tee build/bench/table.txt
 
+# QUICK=1: sampled sweeps and a shorter benchmark (about 2 minutes)
+QUICK ?= 0
 report: build
-	reports/reference_report.sh $(BUILD)/gelulab build/report
+	reports/make_report.sh $(BUILD) build/report $(QUICK)
 
 clean:
 	rm -rf build

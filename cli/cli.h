@@ -9,6 +9,14 @@ int gl_cmd_sweep(int argc, char **argv);
 int gl_cmd_merge(int argc, char **argv);
 int gl_cmd_bench_table(int argc, char **argv);
 int gl_cmd_eval_lib(int argc, char **argv);
+int gl_cmd_facts(int argc, char **argv);
+int gl_cmd_report(int argc, char **argv);
+
+struct gl_sweep;
+struct gl_impl;
+/* Adds built-in kernel im to s as a sweep source (NEON through qemu); 0 added, 1 skipped (not
+ * runnable here; said on stderr unless quiet). */
+int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet);
 
 /* Print "gelulab CMD: MESSAGE" on stderr and return 2 (usage/input error). */
 int gl_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

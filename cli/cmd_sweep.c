@@ -70,7 +70,7 @@ static struct gl_kernel_src *add_kernel(struct gl_sweep *s)
 }
 
 /* Adds a built-in kernel; returns 0, 1 when skipped (not runnable here), -1 if unknown */
-static int add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet)
+int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet)
 {
     char cmd[1024];
     int f64 = s->fmt.id == GL_FMT_F64;
@@ -208,7 +208,7 @@ static int finish_kernels(struct sweep_args *a)
     s->nk = 0;
     for (int i = 0; i < n; i++) {
         if (given[i].impl) {
-            add_builtin(s, given[i].impl, 0);
+            gl_cli_add_builtin(s, given[i].impl, 0);
             continue;
         }
         struct gl_kernel_src *k = add_kernel(s);
@@ -228,7 +228,7 @@ static int finish_kernels(struct sweep_args *a)
         a->with_emulated || s->fmt.id != GL_FMT_F32 || s->mode != GL_SWEEP_EXHAUSTIVE;
     for (size_t i = 0; a->all && i < gl_impl_count(); i++) {
         const struct gl_impl *im = gl_impl_get(i);
-        if (im->isa != GL_ISA_NEON || emulated_too) add_builtin(s, im, 1);
+        if (im->isa != GL_ISA_NEON || emulated_too) gl_cli_add_builtin(s, im, 1);
     }
     if (a->all && !emulated_too)
         fprintf(stderr,

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# make report: data (sweeps, facts, benchmarks) into OUT/data/, then `gelulab report` reads only
+# those files and writes OUT/REPORT.md with its charts.
+#   usage: reports/make_report.sh BUILD_DIR OUT_DIR [QUICK]
+#   QUICK=1: binary32 sampled (every 61st pattern), binary64 quick, shorter benchmarks (~2 min)
+#   otherwise: exhaustive binary32 (all 2^32 inputs), the full benchmark (the longest stages)
+set -euo pipefail
+BUILD=${1:?usage: make_report.sh BUILD_DIR OUT_DIR [QUICK]}
+OUT=${2:?usage: make_report.sh BUILD_DIR OUT_DIR [QUICK]}
+QUICK=${3:-0}
+G=$BUILD/gelulab B=$BUILD/gelulab-bench D=$OUT/data
+mkdir -p "$D"
+t0=$(date +%s)
+stage() { echo "report: [$1/6] $2 ($(($(date +%s) - t0)) s so far)" >&2; }
+mode=exhaustive bench_args=()
+if [ "$QUICK" = 1 ]; then
+    mode=quick
+    bench_args=(--sizes=1024,4096,65536,1048576,16777216 --benchmark_repetitions=3
+                --benchmark_min_time=0.005 --benchmark_min_warmup_time=0.005)
+fi
+
+stage 1 "binary32 sweep of every built-in kernel, $mode"
+"$G" sweep --all --format f32 --mode "$mode" --progress --out "$D/f32.json" >"$D/f32.txt"
+stage 2 "bfloat16 and binary16 sweeps (all 65536 inputs)"
+"$G" sweep --all --format bf16 --out "$D/bf16.json" >"$D/bf16.txt"
+"$G" sweep --all --format f16 --out "$D/f16.json" >"$D/f16.txt"
+stage 3 "binary64 sampled sweep ($mode)"
+"$G" sweep --all --format f64 --mode "$mode" --progress --out "$D/f64.json" >"$D/f64.txt"
+stage 4 "reference facts, special values, error curves"
+pkg() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "not installed"; }
+"$G" facts --out "$D" --meta "commit=$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+    --meta "date=$(date -u +%Y-%m-%dT%H:%MZ)" --meta "report_mode=$mode" \
+    --meta "google_benchmark=$(pkg libbenchmark-dev)" --meta "sleef=$(pkg libsleef-dev)" \
+    --meta "onednn=$(pkg libdnnl-dev)" --meta "gnuplot=$(gnuplot --version 2>/dev/null || echo none)"
+stage 5 "throughput benchmarks (one core; Google Benchmark log in $D/bench.txt)"
+"$B" --benchmark_out="$D/bench.json" --benchmark_out_format=json \
+    --benchmark_display_aggregates_only=true "${bench_args[@]}" >"$D/bench.txt"
+stage 6 "charts and REPORT.md"
+"$G" report --in "$D" --out "$OUT"
+echo "report: done in $(($(date +%s) - t0)) s: $OUT/REPORT.md" >&2

@@ -1,0 +1,147 @@
+/* gelulab report (reports/report.h): loads the result files, derives the per-kernel rows and
+ * the Pareto front, then writes the charts and REPORT.md. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "report.h"
+#include "report_int.h"
+
+static int need(const char *in, const char *file, const char *made_by, char *err, size_t errlen)
+{
+    char p[1200];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", in, file);
+    if (stat(p, &st) == 0) return 0;
+    snprintf(err, errlen, "missing input %s (made by %s)", p, made_by);
+    return -1;
+}
+
+static int load_sweep(const struct rep *r, const char *file, struct gl_sweep *s, char *err,
+                      size_t errlen)
+{
+    char p[1200];
+    snprintf(p, sizeof p, "%s/%s", r->in, file);
+    return gl_sweep_read(s, p, err, errlen);
+}
+
+FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen)
+{
+    char p[1200];
+    snprintf(p, sizeof p, "%s/%s", r->out, name);
+    FILE *f = fopen(p, "w");
+    if (!f) snprintf(err, errlen, "cannot write %s", p);
+    return f;
+}
+
+const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key)
+{
+    const struct gl_json *s = gl_json_get(r->facts, section);
+    return s && key ? gl_json_get(s, key) : s;
+}
+
+double rep_eps(const struct rep *r, const char *name, size_t n)
+{
+    const struct gl_bench_row *row = gl_bench_find(&r->bench, name, n);
+    return row ? row->eps_median : 0;
+}
+
+static const struct gl_json *facts_kernel(const struct rep *r, const char *name)
+{
+    const struct gl_json *ks = rep_fact(r, "kernels", NULL);
+    for (size_t i = 0; ks && i < ks->n; i++) {
+        const struct gl_json *n = gl_json_get(&ks->items[i], "name");
+        if (n && n->text && !strcmp(n->text, name)) return &ks->items[i];
+    }
+    return NULL;
+}
+
+static double core_exact(const struct rep_kernel *k)
+{
+    return k->k->acc[1]->region[GL_REGION_CORE].max_ulp;
+}
+
+/* Pareto-optimal: no other benchmarked kernel is at least as cheap and as accurate (max ULP
+ * against exact GELU on the core) and strictly better in one. */
+static void pareto(struct rep *r)
+{
+    for (int i = 0; i < r->nrk; i++) {
+        struct rep_kernel *a = &r->rk[i];
+        a->pareto = a->cyc > 0;
+        for (int j = 0; j < r->nrk && a->pareto; j++) {
+            const struct rep_kernel *b = &r->rk[j];
+            if (j == i || b->cyc <= 0) continue;
+            if (b->cyc <= a->cyc && core_exact(b) <= core_exact(a) &&
+                (b->cyc < a->cyc || core_exact(b) < core_exact(a)))
+                a->pareto = 0;
+        }
+    }
+}
+
+static void derive(struct rep *r)
+{
+    r->nsizes = gl_bench_sizes(&r->bench, r->sizes, REP_MAXSIZES);
+    r->pareto_size = r->nsizes > 1 ? r->sizes[1] : r->nsizes ? r->sizes[0] : 0; /* 4 Ki */
+    r->nrk = r->f32.nk;
+    r->rk = calloc((size_t)r->nrk, sizeof *r->rk);
+    for (int i = 0; i < r->nrk; i++) {
+        struct rep_kernel *k = &r->rk[i];
+        k->k = &r->f32.k[i];
+        k->facts = facts_kernel(r, k->k->name);
+        const struct gl_json *fam = k->facts ? gl_json_get(k->facts, "family") : NULL,
+                             *isa = k->facts ? gl_json_get(k->facts, "isa") : NULL;
+        k->family = fam && fam->text ? fam->text : "external";
+        k->isa = isa && isa->text ? isa->text : "-";
+        for (size_t s = 0; s < r->nsizes; s++) k->eps[s] = rep_eps(r, k->k->name, r->sizes[s]);
+        const struct gl_bench_row *row = gl_bench_find(&r->bench, k->k->name, r->pareto_size);
+        k->cyc = row ? row->cyc_median : 0;
+        size_t len = strcspn(k->k->name, "/");
+        for (int j = 0; j < i && k->k->name[len] == '/'; j++)
+            if (!strncmp(r->f32.k[j].name, k->k->name, len + 1)) k->twin = 1;
+    }
+    pareto(r);
+}
+
+int gl_report(const char *in, const char *out, char *err, size_t errlen)
+{
+    static const char *const files[][2] = {
+        {"f32.json", "gelulab sweep --all --format f32 --out IN/f32.json"},
+        {"f32.binades.csv", "gelulab sweep --out IN/f32.json"},
+        {"f32.hist.csv", "gelulab sweep --out IN/f32.json"},
+        {"bf16.json", "gelulab sweep --all --format bf16 --out IN/bf16.json"},
+        {"f16.json", "gelulab sweep --all --format f16 --out IN/f16.json"},
+        {"f64.json", "gelulab sweep --all --format f64 --out IN/f64.json"},
+        {"bench.json", "gelulab-bench --benchmark_out=IN/bench.json --benchmark_out_format=json"},
+        {"facts.json", "gelulab facts --out IN"},
+        {"curves.csv", "gelulab facts --out IN"},
+        {"errors.csv", "gelulab facts --out IN"}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (need(in, files[i][0], files[i][1], err, errlen)) return -1;
+    struct rep r;
+    memset(&r, 0, sizeof r);
+    r.in = in, r.out = out;
+    mkdir(out, 0777);
+    char p[1200], jerr[200];
+    int rc = -1;
+    if (load_sweep(&r, "f32.json", &r.f32, err, errlen) || load_sweep(&r, "bf16.json", &r.bf16, err, errlen) ||
+        load_sweep(&r, "f16.json", &r.f16, err, errlen) || load_sweep(&r, "f64.json", &r.f64, err, errlen))
+        goto done;
+    snprintf(p, sizeof p, "%s/bench.json", in);
+    if (gl_bench_read(p, &r.bench, err, errlen)) goto done;
+    snprintf(p, sizeof p, "%s/facts.json", in);
+    char *text = gl_json_read_file(p, err, errlen);
+    if (!text) goto done;
+    r.facts = gl_json_parse(text, jerr, sizeof jerr);
+    free(text);
+    if (!r.facts || !rep_fact(&r, "claims", NULL) || !rep_fact(&r, "machine", NULL)) {
+        snprintf(err, errlen, "%s: %s", p, r.facts ? "not a gelulab facts file" : jerr);
+        goto done;
+    }
+    derive(&r);
+    rc = rep_charts(&r, err, errlen) || rep_markdown(&r, err, errlen) ? -1 : 0;
+done:
+    gl_sweep_free(&r.f32), gl_sweep_free(&r.bf16), gl_sweep_free(&r.f16), gl_sweep_free(&r.f64);
+    gl_bench_free(&r.bench);
+    if (r.facts) gl_json_free(r.facts);
+    free(r.rk);
+    return rc;
+}

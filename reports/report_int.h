@@ -1,0 +1,38 @@
+/* Internal to reports/: the loaded result files and what the report derives from them. */
+#ifndef GELULAB_REPORT_INT_H
+#define GELULAB_REPORT_INT_H
+#include <stdio.h>
+#include "gelulab/bench.h"
+#include "gelulab/sweep.h"
+#include "json.h"
+
+#define REP_MAXSIZES 8
+
+struct rep_kernel {
+    const struct gl_kernel_src *k; /* in the f32 sweep */
+    const struct gl_json *facts;   /* its entry in facts.json, or NULL */
+    const char *family, *isa;
+    double eps[REP_MAXSIZES]; /* median elements/s per bench size, 0: not benchmarked */
+    double cyc;               /* TSC cycles per element at the Pareto size, 0: none */
+    int twin;                 /* an ISA build of an algorithm already listed (same results) */
+    int pareto;
+};
+
+struct rep {
+    const char *in, *out;
+    struct gl_sweep f32, bf16, f16, f64;
+    struct gl_bench bench;
+    struct gl_json *facts;
+    struct rep_kernel *rk;
+    int nrk;
+    size_t sizes[REP_MAXSIZES], nsizes, pareto_size;
+};
+
+/* helpers */
+const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key);
+double rep_eps(const struct rep *r, const char *name, size_t n);
+FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen);
+
+int rep_charts(struct rep *r, char *err, size_t errlen);
+int rep_markdown(struct rep *r, char *err, size_t errlen);
+#endif

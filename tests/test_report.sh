@@ -1,0 +1,50 @@
+#!/bin/sh
+# The report generator on a small result set made here (a shard of the quick binary32 sweep, the
+# 16-bit sweeps of three kernels, a binary64 shard, facts, a tiny benchmark): every chart (PNG and
+# SVG) and every section is produced; a missing input gives a one-line error naming the file.
+# Usage: test_report.sh GELULAB GELULAB_BENCH
+set -u
+G=$1 B=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+D=$T/in O=$T/out
+mkdir -p "$D"
+K="--impl erf/scalar --impl tanh/scalar --impl relu --impl poly5/scalar"
+"$G" sweep $K --format f32 --mode quick --shard 1/64 --out "$D/f32.json" >/dev/null 2>&1
+"$G" sweep $K --format bf16 --out "$D/bf16.json" >/dev/null 2>&1
+"$G" sweep $K --format f16 --out "$D/f16.json" >/dev/null 2>&1
+"$G" sweep --impl erf/scalar --format f64 --mode quick --shard 1/16 --out "$D/f64.json" >/dev/null 2>&1
+"$G" facts --out "$D" --meta commit=test --meta date=today >/dev/null 2>"$T/ferr"
+check "facts exits 0" "[ $? -eq 0 ]"
+"$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-gelu_erf)/' \
+     --benchmark_repetitions=2 --benchmark_min_time=0.0001 --benchmark_min_warmup_time=0 \
+     --benchmark_out="$D/bench.json" --benchmark_out_format=json >/dev/null 2>&1
+
+"$G" report --in "$D" --out "$O" 2>"$T/err"
+check "report exits 0" "[ $? -eq 0 ]"
+for c in definitions binades hist pareto throughput errors_erf errors_tanh errors_relu errors_poly; do
+  check "chart $c.png and $c.svg" "[ -s '$O/$c.png' ] && [ -s '$O/$c.svg' ] && grep -q '<svg' '$O/$c.svg'"
+done
+for s in '## Summary' '## Pareto front' '## Definitions and errors' '## Special values' \
+         '## bfloat16 and binary16' '## binary64 (sampled)' '## Claims checked' '## Methods' \
+         '## Machine and toolchain'; do
+  check "section $s" "grep -q '^$s' '$O/REPORT.md'"
+done
+check "summary has a row per kernel" "[ \$(grep -cE '^\| (erf/scalar|tanh/scalar|relu|poly5/scalar)( \*)? \|' '$O/REPORT.md') -ge 4 ]"
+check "claims: GELU(-1) from the reference" "grep -q '| GELU(−1) ≈ −0.159 | -0.15865525393145' '$O/REPORT.md'"
+check "claims: the minimum of GELU" "grep -q 'minimum -0.169971' '$O/REPORT.md'"
+check "special values: relu(NaN) is flagged" "grep -E '^\| relu \|' '$O/REPORT.md' | head -n 3 | grep -q '\*\*0\*\*'"
+check "no chart reads outside IN/OUT" "! grep -l 'gelulab ' '$O'/charts/*.gp"
+
+rm "$D/bench.json"
+"$G" report --in "$D" --out "$O" 2>"$T/e2"; rc=$?
+check "missing bench.json: exit 2, one line naming it" \
+      "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e2') -eq 1 ] && grep -q 'missing input .*bench.json (made by gelulab-bench' '$T/e2'"
+"$G" report --in "$D" 2>/dev/null; rc=$?
+check "no --out: exit 2" "[ $rc -eq 2 ]"
+echo '{"x": 1}' >"$D/bench.json"
+"$G" report --in "$D" --out "$O" 2>"$T/e3"; rc=$?
+check "bad bench.json: exit 2" "[ $rc -eq 2 ] && grep -q 'not Google Benchmark JSON' '$T/e3'"
+exit $fail
