@@ -131,7 +131,7 @@ static int chart_binades(const struct rep *r, char *err, size_t errlen)
         return in ? -1 : (snprintf(err, errlen, "cannot read %s", p), -1);
     }
     char names[40][64], cur[64] = "";
-    int n = 0;
+    int n = 0, have[2] = {0, 0};
     while (fgets(line, sizeof line, in)) {
         char name[64], against[16];
         int sign, e;
@@ -148,12 +148,16 @@ static int chart_binades(const struct rep *r, char *err, size_t errlen)
             snprintf(names[n++], 64, "%s", name);
         }
         fprintf(out, "%d,%d,%.6g\n", sign, e - 127, mx > FLOOR_ULP ? mx : FLOOR_ULP);
+        have[sign & 1] = 1;
     }
     fclose(in);
     fclose(out);
     char body[12000], pl[2][5500] = {"", ""};
+    for (int s = 0; s < 2; s++) /* a side without inputs (a partial sweep): an empty frame */
+        if (!have[s])
+            snprintf(pl[s], sizeof pl[s], "[-150:128] [1e-3:1e8] 1e30 notitle");
     for (int s = 0; s < 2; s++)
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < n && have[s]; i++) {
             size_t l = strlen(pl[s]);
             snprintf(pl[s] + l, sizeof pl[s] - l, "%s'%s/charts/binades.dat' index %d using ($1==%d ? $2 : NaN):3 w lp pt 7 ps 0.4 t '%s'",
                      i ? ", " : "", r->out, i, s, names[i]);
@@ -212,6 +216,8 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     }
     fclose(out);
     char body[3000];
+    if (n == 0)
+        return render(r, "pareto", "set title 'Accuracy against cost'\nset label 'no kernel of the sweep was benchmarked' at graph 0.3,0.5\nplot [1:10] [1:10] 1e30 notitle\n", err, errlen);
     snprintf(body, sizeof body,
              "set title 'Accuracy against cost: max ULP against exact GELU on [-5, 5] (binary32 sweep) vs TSC cycles per element at %zu floats'\n"
              "set logscale xy\nset format y '10^{%%L}'\nset xlabel 'cycles per element (time-stamp counter, one core)'\n"
@@ -247,6 +253,7 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
         if (best) names[n++] = best->k->name;
     }
     char pl[6000] = "", body[8000];
+    if (n == 0) snprintf(pl, sizeof pl, "[1e3:1e8] [1:1e5] 1e30 notitle");
     for (int i = 0; i < n; i++) {
         if (i) fprintf(out, "\n\n");
         for (size_t s = 0; s < r->nsizes; s++)

@@ -191,7 +191,7 @@ static void md_claims(FILE *f, const struct rep *r)
     claim(f, "GELU is not monotonic", m, my < 0 && mx < 0);
     snprintf(m, sizeof m, "max |tanh form − exact| = %.4g at x = ±%.4f", td, fabs(tx));
     claim(f, "the tanh form is close to exact (within 10^-3)", m, td < 1e-3);
-    snprintf(m, sizeof m, "max |sigmoid form − exact| = %.4g at x = %.4f", sd, sx);
+    snprintf(m, sizeof m, "max |sigmoid form − exact| = %.4g at x = ±%.4f", sd, fabs(sx));
     claim(f, "the sigmoid form x·σ(1.702x) is close to exact (within 10^-3)", m, sd < 1e-3);
     double relu = rep_eps(r, "relu-vec", r->pareto_size), best = 0;
     const char *bn = "?";
