@@ -35,6 +35,7 @@ static const char sweep_help[] =
     "  --all          every built-in kernel this machine can run (NEON under qemu-aarch64,\n"
     "                 except in exhaustive f32 sweeps, where emulation would take hours)\n"
     "  --with-emulated  with --all: NEON kernels in exhaustive f32 sweeps too\n"
+    "  --no-emulated  with --all: no NEON kernels at all\n"
     "  --lib PATH --symbol SYM --defn D\n"
     "                 void SYM(const float *x, float *y, size_t n) from a shared library,\n"
     "                 run in a child process\n"
@@ -131,8 +132,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             a->all = 1;
             continue;
         }
-        if (!strcmp(o, "--with-emulated")) {
-            a->with_emulated = 1;
+        if (!strcmp(o, "--with-emulated") || !strcmp(o, "--no-emulated")) {
+            a->with_emulated = o[2] == 'w' ? 1 : -1;
             continue;
         }
         if (!strcmp(o, "--progress")) {
@@ -224,13 +225,14 @@ static int finish_kernels(struct sweep_args *a)
         if (k->kind == GL_SRC_LIB && probe_lib(s, k) != 0) return free(given), 2;
     }
     free(given);
-    int emulated_too =
-        a->with_emulated || s->fmt.id != GL_FMT_F32 || s->mode != GL_SWEEP_EXHAUSTIVE;
+    int emulated_too = a->with_emulated > 0 ||
+                       (a->with_emulated == 0 &&
+                        (s->fmt.id != GL_FMT_F32 || s->mode != GL_SWEEP_EXHAUSTIVE));
     for (size_t i = 0; a->all && i < gl_impl_count(); i++) {
         const struct gl_impl *im = gl_impl_get(i);
         if (im->isa != GL_ISA_NEON || emulated_too) gl_cli_add_builtin(s, im, 1);
     }
-    if (a->all && !emulated_too)
+    if (a->all && !emulated_too && a->with_emulated == 0)
         fprintf(stderr,
                 "gelulab sweep: --all leaves out the NEON kernels (qemu runs them at ~0.2-0.4 "
                 "us per input: hours for 2^32); --with-emulated includes them\n");

@@ -104,9 +104,9 @@ static int chart_errors(const struct rep *r, const char *family, char *err, size
     if (n == 0) return 0;
     for (int i = 0; i < n; i++) {
         size_t l1 = strlen(plot1), l2 = strlen(plot2);
-        snprintf(plot1 + l1, sizeof plot1 - l1, "%s'%s/charts/errors_%s.dat' index %d using 1:2 w l t '%s'",
+        snprintf(plot1 + l1, sizeof plot1 - l1, "%s'%s/charts/errors_%s.dat' index %d using 1:2 w l t '%s' noenhanced",
                  i ? ", " : "", r->out, family, i, names[i]);
-        snprintf(plot2 + l2, sizeof plot2 - l2, "%s'%s/charts/errors_%s.dat' index %d using 1:3 w l t '%s'",
+        snprintf(plot2 + l2, sizeof plot2 - l2, "%s'%s/charts/errors_%s.dat' index %d using 1:3 w l t '%s' noenhanced",
                  i ? ", " : "", r->out, family, i, names[i]);
     }
     snprintf(body, sizeof body,
@@ -159,7 +159,7 @@ static int chart_binades(const struct rep *r, char *err, size_t errlen)
     for (int s = 0; s < 2; s++)
         for (int i = 0; i < n && have[s]; i++) {
             size_t l = strlen(pl[s]);
-            snprintf(pl[s] + l, sizeof pl[s] - l, "%s'%s/charts/binades.dat' index %d using ($1==%d ? $2 : NaN):3 w lp pt 7 ps 0.4 t '%s'",
+            snprintf(pl[s] + l, sizeof pl[s] - l, "%s'%s/charts/binades.dat' index %d using ($1==%d ? $2 : NaN):3 w lp pt 7 ps 0.4 t '%s' noenhanced",
                      i ? ", " : "", r->out, i, s, names[i]);
         }
     snprintf(body, sizeof body,
@@ -184,7 +184,7 @@ static int chart_hist(const struct rep *r, char *err, size_t errlen)
         for (int b = 0; b < GL_HIST_BINS; b++)
             fprintf(out, "%d,%llu\n", b - 1, (unsigned long long)k->k->acc[0]->hist[b]);
         size_t l = strlen(pl);
-        snprintf(pl + l, sizeof pl - l, "%s'%s/charts/hist.dat' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 ps 0.5 t '%s'",
+        snprintf(pl + l, sizeof pl - l, "%s'%s/charts/hist.dat' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 ps 0.5 t '%s' noenhanced",
                  n ? ", " : "", r->out, n, k->k->name);
         n++;
     }
@@ -223,9 +223,9 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
              "set logscale xy\nset format y '10^{%%L}'\nset xlabel 'cycles per element (time-stamp counter, one core)'\n"
              "set ylabel 'max error against exact GELU on [-5, 5] (ULP)'\nset key top right\n"
              "plot '%s/charts/pareto.dat' using 1:2 w p pt 7 ps 1.2 lc rgb '#888888' t 'kernels', "
-             "'' using ($4 == 1 ? $1 : NaN):2 w lp pt 7 ps 1.6 lw 2 lc rgb '#d62728' t 'Pareto front', "
-             "'' using 1:2:3 w labels offset 0.8,0.6 left font ',9' notitle\n",
-             r->pareto_size, r->out);
+             "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.6 lw 2 lc rgb '#d62728' t 'Pareto front', "
+             "'%s/charts/pareto.dat' using 1:2:3 w labels offset 0.8,0.6 left font ',9' noenhanced notitle\n",
+             r->pareto_size, r->out, r->out, r->out);
     return render(r, "pareto", body, err, errlen);
 }
 
@@ -259,13 +259,13 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
         for (size_t s = 0; s < r->nsizes; s++)
             fprintf(out, "%zu,%.6g\n", r->sizes[s], rep_eps(r, names[i], r->sizes[s]) * 1e-6);
         size_t l = strlen(pl);
-        snprintf(pl + l, sizeof pl - l, "%s'%s/charts/throughput.dat' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 lw %d t '%s'",
+        snprintf(pl + l, sizeof pl - l, "%s'%s/charts/throughput.dat' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 lw %d t '%s' noenhanced",
                  i ? ", " : "", r->out, i, i < 2 ? 3 : 1, names[i]);
     }
     fclose(out);
     snprintf(body, sizeof body,
              "set title 'Throughput against array size (one core, median of repetitions)'\n"
-             "set logscale xy\nset format x '2^{%%L}'\nset xlabel 'array size (floats; L1, L2, L3, DRAM)'\n"
+             "set logscale x 2\nset logscale y\nset format x '2^{%%L}'\nset xlabel 'array size (floats; L1, L2, L3, DRAM)'\n"
              "set ylabel 'million elements per second'\nset key outside right font ',9'\nplot %s\n", pl);
     return render(r, "throughput", body, err, errlen);
 }
