@@ -4,6 +4,7 @@
 #   make test     deps + build + ctest          (SAN=1: ASan+UBSan build in build/san)
 #   make bench    deps + build + throughput benchmarks: build/bench/bench.json and a table
 #   make report   deps + build + sweeps + benchmarks + charts: build/report/REPORT.md (QUICK=1)
+#   make publish  copy the last full report into docs/report/ (the copy the README links)
 #   make clean    remove build/
 SAN      ?= 0
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
@@ -14,11 +15,11 @@ CMAKE_FLAGS ?=
 DEPS_PKGS := cmake make gcc g++ libmpfr-dev libgmp-dev libbenchmark-dev gnuplot-nox sollya \
              libsleef-dev libdnnl-dev qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross python3
 
-.PHONY: all build deps test bench report clean help coeffs
+.PHONY: all build deps test bench report publish clean help coeffs
 all: build
 
 help:
-	@sed -n '2,8p' Makefile | grep '^#' | sed 's/^# \{0,1\}//'
+	@sed -n '2,10p' Makefile | grep '^#' | sed 's/^# \{0,1\}//'
 
 deps:
 	@missing=""; for p in $(DEPS_PKGS); do \
@@ -57,6 +58,15 @@ bench: build
 QUICK ?= 0
 report: build
 	reports/make_report.sh $(BUILD) build/report $(QUICK)
+
+# Copy the last full (exhaustive) report into docs/report/, the published copy the README links.
+publish:
+	@test -f build/report/REPORT.md || { echo "make publish: no build/report/REPORT.md: run make report first" >&2; exit 2; }
+	@grep -q '^binary32 sweep: \*\*exhaustive\*\*' build/report/REPORT.md || \
+	  { echo "make publish: build/report holds a QUICK=1 report; publish only a full one (make report)" >&2; exit 2; }
+	rm -rf docs/report && mkdir -p docs/report
+	cp build/report/REPORT.md build/report/*.png build/report/*.svg docs/report/
+	@echo "make publish: docs/report/ refreshed; review and commit it"
 
 clean:
 	rm -rf build
