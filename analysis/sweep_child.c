@@ -137,7 +137,7 @@ int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, si
     return -1;
 }
 
-int gl_eval_lib_main(const char *path, const char *symbol)
+int gl_eval_lib_main(const char *path, const char *symbol, const struct gl_call_layout *lay)
 {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
@@ -157,11 +157,15 @@ int gl_eval_lib_main(const char *path, const char *symbol)
         n += r;
         if (n == cap) x = realloc(x, (cap *= 2) * sizeof *x);
     }
-    float *y = malloc((n ? n : 1) * sizeof *y);
-    if (!x || !y) return 2;
-    fn(x, y, n);
-    int ok = fwrite(y, sizeof *y, n, stdout) == n;
-    free(x);
-    free(y);
+    size_t off = lay ? lay->offset : 0, split = lay && lay->split ? lay->split : n;
+    /* the inputs at float offset `off` of a fresh buffer; results likewise, or in place */
+    float *xb = malloc((n + off + 1) * sizeof *xb), *yb = malloc((n + off + 1) * sizeof *yb);
+    if (!x || !xb || !yb) return 2;
+    memcpy(xb + off, x, n * sizeof *x);
+    float *out = lay && lay->inplace ? xb + off : yb + off;
+    for (int rep = 0; rep < (lay && lay->repeat ? 2 : 1); rep++)
+        for (size_t i = 0; i < n; i += split) fn(xb + off + i, out + i, n - i < split ? n - i : split);
+    int ok = fwrite(out, sizeof *out, n, stdout) == n;
+    free(x), free(xb), free(yb);
     return ok ? 0 : 1;
 }

@@ -17,6 +17,11 @@ struct gl_impl;
 /* Adds built-in kernel im to s as a sweep source (NEON through qemu); 0 added, 1 skipped (not
  * runnable here; said on stderr unless quiet). */
 int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet);
+struct gl_kernel_src;
+/* Runs a --lib kernel's worker on no input: 0, or 2 after "cannot use --lib ...: missing file
+ * or symbol" on stderr. */
+int gl_cli_probe_lib(const struct gl_sweep *s, const struct gl_kernel_src *k);
+int gl_cmd_validate(int argc, char **argv);
 
 /* Print "gelulab CMD: MESSAGE" on stderr and return 2 (usage/input error). */
 int gl_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

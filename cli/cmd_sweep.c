@@ -105,7 +105,7 @@ static int parse_shard(const char *v, long *k, long *n)
 }
 
 /* Checks a --lib kernel by running its worker on no input: a clear error before the sweep. */
-static int probe_lib(const struct gl_sweep *s, const struct gl_kernel_src *k)
+int gl_cli_probe_lib(const struct gl_sweep *s, const struct gl_kernel_src *k)
 {
     char cmd[1400], why[300];
     size_t pl = strcspn(k->cmd, "\n");
@@ -222,7 +222,7 @@ static int finish_kernels(struct sweep_args *a)
             return free(given),
                    gl_cli_error("sweep",
                                 "--lib/--exec kernels are binary32: not with --format f64");
-        if (k->kind == GL_SRC_LIB && probe_lib(s, k) != 0) return free(given), 2;
+        if (k->kind == GL_SRC_LIB && gl_cli_probe_lib(s, k) != 0) return free(given), 2;
     }
     free(given);
     int emulated_too = a->with_emulated > 0 ||
@@ -331,6 +331,11 @@ int gl_cmd_merge(int argc, char **argv)
 
 int gl_cmd_eval_lib(int argc, char **argv)
 {
-    if (argc != 3) return gl_cli_error("__eval-lib", "usage: gelulab __eval-lib PATH SYMBOL");
-    return gl_eval_lib_main(argv[1], argv[2]);
+    if (argc != 3 && argc != 7)
+        return gl_cli_error("__eval-lib", "usage: gelulab __eval-lib PATH SYMBOL [OFFSET SPLIT INPLACE REPEAT]");
+    struct gl_call_layout lay = {0, 0, 0, 0};
+    if (argc == 7)
+        lay.offset = strtoul(argv[3], NULL, 10), lay.split = strtoul(argv[4], NULL, 10),
+        lay.inplace = atoi(argv[5]), lay.repeat = atoi(argv[6]);
+    return gl_eval_lib_main(argv[1], argv[2], &lay);
 }

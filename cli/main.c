@@ -15,6 +15,7 @@ static const struct {
     {"list", gl_cmd_list, "the catalogue of built-in kernels and their documented bounds"},
     {"sweep", gl_cmd_sweep, "measure kernels' accuracy over an input space (exhaustive f32...)"},
     {"merge", gl_cmd_merge, "combine the result files of a sharded sweep"},
+    {"validate", gl_cmd_validate, "a CI gate: check one kernel against bounds, diagnose its bugs"},
     {"facts", gl_cmd_facts, "the report's reference facts, special values and error curves"},
     {"report", gl_cmd_report, "charts and REPORT.md from saved result files"},
     {"bench-table", gl_cmd_bench_table, "the throughput table of a benchmark run (make bench)"},

@@ -75,7 +75,16 @@ void gl_sweep_print_summary(const struct gl_sweep *s);
 int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, size_t out_bytes,
                  double timeout_s, char *why, size_t whylen);
 
-/* The library worker (gelulab __eval-lib PATH SYMBOL): float32 in on stdin, out on stdout. */
-int gl_eval_lib_main(const char *path, const char *symbol);
+/* How the library worker calls the kernel (gelulab validate's layout checks): inputs (and
+ * results) at a float offset into fresh buffers, results written over the inputs (x == y),
+ * calls of at most `split` elements (0: one call), or everything twice. All zero: one plain call. */
+struct gl_call_layout {
+    size_t offset, split;
+    int inplace;
+    int repeat; /* call twice and keep the second results (a determinism check) */
+};
+/* The library worker (gelulab __eval-lib PATH SYMBOL [OFFSET SPLIT INPLACE REPEAT]): float32 in on
+ * stdin, out on stdout; lay may be NULL. */
+int gl_eval_lib_main(const char *path, const char *symbol, const struct gl_call_layout *lay);
 
 #endif

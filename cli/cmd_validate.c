@@ -1,0 +1,232 @@
+/* gelulab validate — a CI gate for one activation kernel: the engine's sweep against bounds,
+ * then probes for the usual bugs (analysis/validate.c). Exit 0 every bound and check holds,
+ * 1 one fails, 2 usage, load or crash. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "gelulab/validate.h"
+
+static const char help[] =
+    "usage: gelulab validate (--lib PATH --symbol SYM | --exec 'CMD' | --impl NAME)\n"
+    "                        [--defn exact|tanh|sigmoid|silu] [--format f32|bf16|f16]\n"
+    "                        [--max-ulp U] [--max-abs A] [--region core|all]\n"
+    "                        [--mode exhaustive|quick] [--json FILE] [--timeout S]\n"
+    "\n"
+    "Checks one kernel, void SYM(const float *x, float *y, size_t n) from a shared library, an\n"
+    "external evaluator (docs/exec-protocol.md) or a built-in, against the correctly rounded\n"
+    "reference of the definition it claims (default exact) and reports, per region, max ULP\n"
+    "and abs error against that definition and against exact GELU with the worst inputs; then\n"
+    "diagnoses: special values (NaN, +-inf, +-0), cancellation in the negative tail, a\n"
+    "definition other than the one claimed, precision lost through a narrower format, results\n"
+    "that depend on length, position, in-place use or the call.\n"
+    "\n"
+    "Default bounds, on the region (default core, [-5, 5]; all: every input):\n"
+    "  f32: --max-ulp 4 --max-abs 2e-6;  bf16: 1 ULP, 0.0625;  f16: 1 ULP, 0.0078\n"
+    "Default mode: quick for f32 (every 61st of the 2^32 inputs, seconds), exhaustive for\n"
+    "bf16 and f16 (all 65536); --mode exhaustive sweeps all 2^32 binary32 inputs (minutes).\n"
+    "Exit: 0 pass, 1 a bound or check fails, 2 usage error, kernel cannot be loaded, crashes\n"
+    "or hangs (the message names the inputs).\n";
+
+struct vargs {
+    struct gl_sweep s;
+    struct gl_kernel_src *k;
+    double max_ulp, max_abs;
+    int region_all, mode_given;
+    const char *json;
+};
+
+static int parse(int argc, char **argv, struct vargs *a)
+{
+    struct gl_kernel_src *k = a->k;
+    char sym[200] = "";
+    int nsrc = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) return gl_cli_error("validate", "unknown argument or missing value: '%s'", o);
+        i++;
+        if (!strcmp(o, "--lib") || !strcmp(o, "--exec")) {
+            k->kind = o[2] == 'l' ? GL_SRC_LIB : GL_SRC_EXEC, nsrc++;
+            snprintf(k->cmd, sizeof k->cmd, "%s", v);
+            snprintf(k->name, sizeof k->name, "%s", v);
+        } else if (!strcmp(o, "--impl")) {
+            if (!(k->impl = gl_impl_find(v))) return gl_cli_error("validate", "no built-in kernel '%s' (see gelulab list)", v);
+            if (!gl_impl_available(k->impl)) return gl_cli_error("validate", "%s cannot run on this machine", v);
+            k->kind = GL_SRC_BUILTIN, k->defn = k->impl->defn, nsrc++;
+            snprintf(k->name, sizeof k->name, "%s", v);
+        } else if (!strcmp(o, "--symbol")) {
+            snprintf(sym, sizeof sym, "%s", v);
+        } else if (!strcmp(o, "--defn")) {
+            if (gl_defn_parse(v, &k->defn) != 0 || k->defn > GL_DEFN_SILU)
+                return gl_cli_error("validate", "unknown definition '%s' (exact, tanh, sigmoid, silu)", v);
+        } else if (!strcmp(o, "--format")) {
+            if (gl_format_parse(v, &a->s.fmt) != 0 || a->s.fmt.id == GL_FMT_MPFR || a->s.fmt.id == GL_FMT_F64)
+                return gl_cli_error("validate", "unknown format '%s' (f32, bf16, f16)", v);
+        } else if (!strcmp(o, "--max-ulp") || !strcmp(o, "--max-abs")) {
+            char *e;
+            double d = strtod(v, &e);
+            if (*e || !(d >= 0)) return gl_cli_error("validate", "bad %s '%s' (a number >= 0)", o, v);
+            *(o[6] == 'u' ? &a->max_ulp : &a->max_abs) = d;
+        } else if (!strcmp(o, "--region")) {
+            if (strcmp(v, "core") && strcmp(v, "all")) return gl_cli_error("validate", "unknown region '%s' (core, all)", v);
+            a->region_all = !strcmp(v, "all");
+        } else if (!strcmp(o, "--mode")) {
+            if (strcmp(v, "exhaustive") && strcmp(v, "quick")) return gl_cli_error("validate", "unknown mode '%s' (exhaustive, quick)", v);
+            a->s.mode = strcmp(v, "quick") ? GL_SWEEP_EXHAUSTIVE : GL_SWEEP_QUICK, a->mode_given = 1;
+        } else if (!strcmp(o, "--json")) {
+            a->json = v;
+        } else if (!strcmp(o, "--timeout")) {
+            if (!((a->s.timeout_s = atof(v)) > 0)) return gl_cli_error("validate", "bad --timeout '%s'", v);
+        } else {
+            return gl_cli_error("validate", "unknown option '%s' (see gelulab validate --help)", o);
+        }
+    }
+    if (nsrc != 1) return gl_cli_error("validate", "give exactly one kernel: --lib PATH --symbol SYM, --exec 'CMD' or --impl NAME");
+    if (k->kind == GL_SRC_LIB) {
+        if (!*sym) return gl_cli_error("validate", "--lib needs --symbol SYM");
+        const char *base = strrchr(k->cmd, '/') ? strrchr(k->cmd, '/') + 1 : k->cmd;
+        snprintf(k->name, sizeof k->name, "%.100s:%.50s", base, sym);
+        size_t l = strlen(k->cmd);
+        snprintf(k->cmd + l, sizeof k->cmd - l, "\n%s", sym);
+    } else if (*sym) {
+        return gl_cli_error("validate", "--symbol goes with --lib");
+    }
+    return 0;
+}
+
+static const char *status_word(enum gl_check_status st)
+{
+    return st == GL_CHECK_PASS ? "PASS" : st == GL_CHECK_WARN ? "WARN" : st == GL_CHECK_FAIL ? "FAIL" : "SKIP";
+}
+
+static void add_check(struct gl_validation *v, const char *name, int fail, const char *fmt, double a, double b)
+{
+    if (v->n == GL_MAX_CHECKS) return;
+    struct gl_check *c = &v->c[v->n++];
+    c->name = name, c->status = fail ? GL_CHECK_FAIL : GL_CHECK_PASS;
+    snprintf(c->text, sizeof c->text, fmt, a, b);
+}
+
+/* the bounds on the region, from the sweep */
+static void bound_checks(const struct vargs *a, struct gl_validation *v)
+{
+    const struct gl_acc *acc = a->k->acc[0];
+    const struct gl_stats *st = a->region_all ? &acc->all : &acc->region[GL_REGION_CORE];
+    const char *reg = a->region_all ? "all inputs" : "[-5, 5]";
+    char f[300];
+    snprintf(f, sizeof f, "max ULP on %s: %%.4g %s %%.4g (worst x = %a, result %a, reference %a)", reg,
+             st->max_ulp <= a->max_ulp ? "<=" : ">", st->worst.x, st->worst.y, st->worst.r);
+    add_check(v, "max-ulp", !(st->max_ulp <= a->max_ulp), f, st->max_ulp, a->max_ulp);
+    snprintf(f, sizeof f, "max abs error on %s: %%.4g %s %%.4g", reg, st->max_abs <= a->max_abs ? "<=" : ">");
+    add_check(v, "max-abs", !(st->max_abs <= a->max_abs), f, st->max_abs, a->max_abs);
+    snprintf(f, sizeof f, "non-finite results where the definition is finite, or the reverse, on %s: %%.0f%s", reg,
+             st->nonfinite ? " (NaN inputs excluded)" : "%.0s");
+    add_check(v, "nonfinite", st->nonfinite != 0, f, (double)st->nonfinite, 0);
+}
+
+static void print_regions(const struct gl_kernel_src *k)
+{
+    const char *regs[4] = {"tail_neg x < -5", "core [-5, 5]", "pos x > 5", "all"};
+    printf("%-22s %-16s %11s  %-16s %10s\n", "against", "region", "max ULP", "worst x", "max abs");
+    for (int a = 0; a < (k->defn == GL_DEFN_EXACT ? 1 : 2); a++)
+        for (int r = 0; r < 4; r++) {
+            const struct gl_stats *st = r < 3 ? &k->acc[a]->region[r] : &k->acc[a]->all;
+            if (!st->n) continue;
+            printf("%-22s %-16s %11.4g  %-16a %10.3g\n", r ? "" : a ? "exact GELU" : gl_defn_name(k->defn),
+                   regs[r], st->max_ulp, st->worst.x, st->max_abs);
+        }
+}
+
+static void write_json(const struct vargs *a, const struct gl_validation *v, int verdict)
+{
+    FILE *f = fopen(a->json, "w");
+    if (!f) {
+        fprintf(stderr, "gelulab validate: cannot write %s\n", a->json);
+        return;
+    }
+    const struct gl_kernel_src *k = a->k;
+    fprintf(f, "{\"schema\": \"gelulab-validate/1\", \"kernel\": \"%s\", \"defn\": \"%s\", \"format\": \"%s\",\n"
+               " \"mode\": \"%s\", \"inputs\": %llu, \"region\": \"%s\", \"max_ulp_bound\": %.17g, \"max_abs_bound\": %.17g,\n"
+               " \"verdict\": \"%s\",\n \"regions\": {",
+            k->name, gl_defn_name(k->defn), a->s.fmt.name, a->s.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick",
+            (unsigned long long)a->s.n_inputs, a->region_all ? "all" : "core", a->max_ulp, a->max_abs, verdict ? "fail" : "pass");
+    for (int x = 0; x < 2; x++)
+        for (int r = 0; r < 4; r++) {
+            const struct gl_stats *st = r < 3 ? &k->acc[x]->region[r] : &k->acc[x]->all;
+            fprintf(f, "%s\"%s_%s\": {\"max_ulp\": %.17g, \"max_abs\": %.17g, \"worst_x\": \"%a\", \"nonfinite\": %llu}",
+                    x || r ? ", " : "", x ? "exact" : "own", r < 3 ? gl_region_names[r] : "all", st->max_ulp, st->max_abs,
+                    st->worst.x, (unsigned long long)st->nonfinite);
+        }
+    fprintf(f, "},\n \"checks\": [");
+    for (int i = 0; i < v->n; i++) {
+        fprintf(f, "%s\n  {\"name\": \"%s\", \"status\": \"%s\", \"text\": \"", i ? "," : "", v->c[i].name,
+                status_word(v->c[i].status));
+        for (const char *p = v->c[i].text; *p; p++) {
+            if (*p == '"' || *p == '\\') fputc('\\', f);
+            fputc(*p, f);
+        }
+        fputs("\"}", f);
+    }
+    fprintf(f, "]}\n");
+    fclose(f);
+}
+
+int gl_cmd_validate(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return fputs(help, stdout), 0;
+    struct vargs a;
+    memset(&a, 0, sizeof a);
+    static char self[4096];
+    ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[l > 0 ? l : 0] = '\0';
+    struct gl_sweep *s = &a.s;
+    s->fmt = gl_format_f32, s->mode = GL_SWEEP_QUICK, s->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    s->shard_k = s->shard_n = 1, s->timeout_s = 120, s->self_exe = self, s->use_fast_ref = 1;
+    s->progress = isatty(2);
+    s->k = a.k = calloc(1, sizeof *s->k), s->nk = 1;
+    a.k->defn = GL_DEFN_EXACT, a.max_ulp = a.max_abs = -1;
+    int rc = parse(argc, argv, &a);
+    if (rc) return free(s->k), rc;
+    if (!a.mode_given && s->fmt.id != GL_FMT_F32) s->mode = GL_SWEEP_EXHAUSTIVE;
+    int f32 = s->fmt.id == GL_FMT_F32, bf16 = s->fmt.id == GL_FMT_BF16;
+    if (a.max_ulp < 0) a.max_ulp = f32 ? 4 : 1;
+    if (a.max_abs < 0) a.max_abs = f32 ? 2e-6 : bf16 ? 0.0625 : 0.0078;
+    if (a.k->kind == GL_SRC_LIB && gl_cli_probe_lib(s, a.k) != 0) return free(s->k), 2;
+    char msg[256];
+    if (gl_ref_selfcheck(msg, sizeof msg) != 0) s->use_fast_ref = 0;
+    printf("gelulab validate: %s claiming the %s definition; %s %s sweep\n", a.k->name, gl_defn_name(a.k->defn),
+           s->fmt.name, s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick");
+    fflush(stdout);
+    rc = gl_sweep_run(s);
+    if (a.k->failed) {
+        fprintf(stderr, "gelulab validate: %s\n", a.k->error);
+        gl_sweep_free(s);
+        return 2;
+    }
+    struct gl_validation v;
+    memset(&v, 0, sizeof v);
+    bound_checks(&a, &v);
+    if (gl_validate_probes(s, a.k, a.region_all, &v) != 0) {
+        fprintf(stderr, "gelulab validate: %s: %s\n", v.c[v.n - 1].name, v.c[v.n - 1].text);
+        gl_sweep_free(s);
+        return 2;
+    }
+    printf("%llu inputs; bounds on %s: max ULP <= %g, max abs <= %g%s\n\n", (unsigned long long)s->n_inputs,
+           a.region_all ? "all inputs" : "the core [-5, 5]", a.max_ulp, a.max_abs,
+           " (--max-ulp, --max-abs, --region)");
+    print_regions(a.k);
+    printf("\n");
+    int fails = 0;
+    for (int i = 0; i < v.n; i++) {
+        printf("%s  %-10s %s\n", status_word(v.c[i].status), v.c[i].name, v.c[i].text);
+        fails += v.c[i].status == GL_CHECK_FAIL;
+    }
+    printf("\nverdict: %s (%d of %d checks failed)\n", fails ? "FAIL" : "PASS", fails, v.n);
+    if (a.json) write_json(&a, &v, fails != 0);
+    gl_sweep_free(s);
+    return rc == 130 ? 130 : fails ? 1 : 0;
+}

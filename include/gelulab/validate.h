@@ -1,0 +1,41 @@
+/* gelulab — validation of one kernel (gelulab validate): the engine's sweep against bounds, plus
+ * probes for the bugs kernel authors hit: special values, cancellation in the negative tail, a
+ * definition other than the one claimed, precision lost through a narrower format, results that
+ * depend on length, position, in-place use or the call. Library kernels run in child
+ * processes (a crash or hang is an error naming the inputs); built-ins in process. */
+#ifndef GELULAB_VALIDATE_H
+#define GELULAB_VALIDATE_H
+
+#include "gelulab/sweep.h"
+
+enum gl_check_status { GL_CHECK_PASS, GL_CHECK_WARN, GL_CHECK_FAIL, GL_CHECK_SKIP };
+
+struct gl_check {
+    const char *name; /* "max-ulp", "max-abs", "nonfinite", "specials", "tail", "definition",
+                         "precision", "layout" */
+    enum gl_check_status status;
+    char text[600]; /* plain words, worst inputs as C %a */
+};
+
+#define GL_MAX_CHECKS 16
+
+struct gl_validation {
+    struct gl_check c[GL_MAX_CHECKS];
+    int n;
+    int crashed;       /* the kernel crashed or hung in a probe: c[] says where */
+    double defn_ulp[4]; /* max ULP on the core sample against exact, tanh, sigmoid, silu */
+};
+
+/* Kernel k (of sweep s: its self_exe, timeout) on x[0..n) into y, called with the given layout
+ * (library kernels: through the worker; external evaluators: one process per `split` inputs,
+ * offset and in-place do not apply). 0, or -1 with the reason in why. */
+int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, const float *x, float *y,
+                   size_t n, const struct gl_call_layout *lay, char *why, size_t whylen);
+
+/* The probes (everything but the sweep's bounds), appended to v; region_all: tail cancellation
+ * fails (instead of warning) when bounds apply to every input. 0, or -1 when the kernel crashed
+ * or hung (v says where). */
+int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, int region_all,
+                       struct gl_validation *v);
+
+#endif
