@@ -174,13 +174,13 @@ static void stats_merge(struct gl_stats *s, const struct gl_stats *t);
 static void block_slow(struct gl_acc *a, struct gl_stats *l, const struct gl_block *b, size_t i)
 {
     double y = b->y[i];
-    double ulp = b->scale[i] != 0 && isfinite(y)
-                     ? fabs((y - b->r[i].hi) - b->r[i].lo) * b->scale[i]
-                     : gl_ulp_error(y, b->r[i], b->fmt);
+    double ulp = b->scale[i] != 0 && isfinite(y) ? fabs((y - b->r[i].hi) - b->r[i].lo) * b->scale[i]
+                                                 : gl_ulp_error(y, b->r[i], b->fmt);
     struct sample p = make_sample(b->xbits[i], b->x[i], y, b->yr[i], b->r[i], ulp);
     stats_add(l, &p);
     a->hist[isinf(ulp) ? GL_HIST_BINS - 1 : gl_hist_bin(ulp)]++;
-    if (a->ntop < GL_TOPK || worse(ulp, p.w.xbits, a->top[GL_TOPK - 1].ulp, a->top[GL_TOPK - 1].xbits))
+    if (a->ntop < GL_TOPK ||
+        worse(ulp, p.w.xbits, a->top[GL_TOPK - 1].ulp, a->top[GL_TOPK - 1].xbits))
         top_insert(a, &p.w);
 }
 
@@ -235,7 +235,8 @@ static void fast_rel(struct fast_part *f, double d, double rh)
 
 static void fast_worst(struct fast_part *f, double u, uint64_t bits, size_t i)
 {
-    if (worse(u, bits, f->worst_ulp, f->worst_bits)) f->worst_ulp = u, f->worst_bits = bits, f->worst_i = i;
+    if (worse(u, bits, f->worst_ulp, f->worst_bits))
+        f->worst_ulp = u, f->worst_bits = bits, f->worst_i = i;
 }
 
 /* one input, the same arithmetic as a lane of the vector loop */
@@ -292,13 +293,16 @@ fast_block(const struct gl_block *b, double *restrict u, struct fast_part *f)
         for (int k = 0; k < 4; k++) f->hist[k][bn[k]]++;
         slow -= ~ok;
         cr -= ok & ((VL)y == (VL)yr);
-        faithful -= ok & ((y == yr) | ((v < 1) & (((y > yr) & (side > 0)) | ((y < yr) & (side < 0)))));
+        faithful -=
+            ok & ((y == yr) | ((v < 1) & (((y > yr) & (side > 0)) | ((y < yr) & (side < 0)))));
         sum += ok & fx;
         max_abs = VD_SEL(ok & (d > max_abs), d, max_abs);
         VL w = ok & ((uv > wu) | ((uv == wu) & ((bits ^ sign) < (wbits ^ sign))));
-        wu = VD_SEL(w, uv, wu), wbits = VL_SEL(w, bits, wbits), wi = VL_SEL(w, lane + (int64_t)i, wi);
+        wu = VD_SEL(w, uv, wu), wbits = VL_SEL(w, bits, wbits),
+        wi = VL_SEL(w, lane + (int64_t)i, wi);
         VL rel = ok & (d > f->rel_cut * (VD)((VL)hi & absmask)) & (hi != 0), any = rel;
-        any |= __builtin_shuffle(any, (VL){2, 3, 0, 1}), any |= __builtin_shuffle(any, (VL){1, 0, 3, 2});
+        any |= __builtin_shuffle(any, (VL){2, 3, 0, 1}),
+            any |= __builtin_shuffle(any, (VL){1, 0, 3, 2});
         for (int k = 0; any[0] && k < 4; k++)
             if (rel[k] && d[k] > f->rel_cut * fabs(hi[k])) fast_rel(f, d[k], hi[k]);
     }

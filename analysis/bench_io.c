@@ -61,7 +61,8 @@ static struct gl_bench_row *row_for(struct gl_bench *b, const char *name, size_t
 {
     for (size_t i = 0; i < b->nrows; i++)
         if (b->rows[i].n == n && !strcmp(b->rows[i].name, name)) return &b->rows[i];
-    if (b->nrows == *cap) b->rows = realloc(b->rows, (*cap = *cap ? 2 * *cap : 64) * sizeof *b->rows);
+    if (b->nrows == *cap)
+        b->rows = realloc(b->rows, (*cap = *cap ? 2 * *cap : 64) * sizeof *b->rows);
     struct gl_bench_row *r = &b->rows[b->nrows++];
     memset(r, 0, sizeof *r);
     snprintf(r->name, sizeof r->name, "%s", name);
@@ -81,14 +82,18 @@ static int read_runs(struct gl_bench *b, const struct gl_json *runs, char *err, 
     size_t cap = 0;
     for (size_t i = 0; i < runs->n; i++) {
         const struct gl_json *e = &runs->items[i], *type = gl_json_get(e, "run_type"),
-                             *run = gl_json_get(e, "run_name"), *eps = gl_json_get(e, "items_per_second"),
-                             *cyc = gl_json_get(e, "cycles_per_elem"), *label = gl_json_get(e, "label"),
+                             *run = gl_json_get(e, "run_name"),
+                             *eps = gl_json_get(e, "items_per_second"),
+                             *cyc = gl_json_get(e, "cycles_per_elem"),
+                             *label = gl_json_get(e, "label"),
                              *index = gl_json_get(e, "case_index");
         if (type && type->text && strcmp(type->text, "iteration")) continue; /* aggregates */
         char name[64];
         size_t n;
         if (!run || !run->text || !eps || split_name(run->text, name, sizeof name, &n) != 0) {
-            snprintf(err, errlen, "benchmark entry %zu is not a gelulab-bench run (name/size, items_per_second)", i);
+            snprintf(err, errlen,
+                     "benchmark entry %zu is not a gelulab-bench run (name/size, items_per_second)",
+                     i);
             return -1;
         }
         struct gl_bench_row *r = row_for(b, name, n, &cap);
@@ -133,8 +138,10 @@ int gl_bench_read(const char *path, struct gl_bench *b, char *err, size_t errlen
         rc = -1;
     }
     const struct gl_json *v;
-    if (ctx && (v = gl_json_get(ctx, "date")) && v->text) snprintf(b->date, sizeof b->date, "%s", v->text);
-    if (ctx && (v = gl_json_get(ctx, "host_name")) && v->text) snprintf(b->host, sizeof b->host, "%s", v->text);
+    if (ctx && (v = gl_json_get(ctx, "date")) && v->text)
+        snprintf(b->date, sizeof b->date, "%s", v->text);
+    if (ctx && (v = gl_json_get(ctx, "host_name")) && v->text)
+        snprintf(b->host, sizeof b->host, "%s", v->text);
     if (ctx && (v = gl_json_get(ctx, "num_cpus"))) b->num_cpus = (int)gl_json_num(v);
     if (ctx && (v = gl_json_get(ctx, "mhz_per_cpu"))) b->mhz = gl_json_num(v);
     gl_json_free(j);
@@ -248,7 +255,8 @@ void gl_bench_print(const struct gl_bench *b, const char *path)
             if (s == 0) cyc0 = r->cyc_median;
             cyc1 = r->cyc_median, reps = r->reps;
         }
-        printf("          | %8.2f %8.2f             | %5.1f%% | %d\n", cyc0, cyc1, 100 * maxcv, reps);
+        printf("          | %8.2f %8.2f             | %5.1f%% | %d\n", cyc0, cyc1, 100 * maxcv,
+               reps);
     }
     print_ratios(b, cases, nc, sizes, ns, "memcpy");
     print_ratios(b, cases, nc, sizes, ns, "onednn-gelu_erf");

@@ -95,7 +95,8 @@ static int parse_value(struct parser *ps, struct gl_json *j, int depth)
             return 0;
         }
     }
-    /* numbers; also NaN, Infinity and -Infinity, which Google Benchmark writes (strtod reads them) */
+    /* numbers; also NaN, Infinity and -Infinity, which Google Benchmark writes (strtod reads them)
+     */
     const char *special[] = {"NaN", "Infinity", "-Infinity"};
     size_t l = strspn(ps->p, "+-0123456789.eE");
     for (int i = 0; i < 3 && l <= 1; i++)

@@ -181,7 +181,7 @@ struct chunk_buf {
     double *scale[GL_DEFN_COUNT], *side[GL_DEFN_COUNT];
     /* runs of inputs with the same binade and region: run_start[0..nruns], last = n */
     uint64_t *run_start, nruns;
-    double *y; /* the kernel's results as doubles, rounded to the format */
+    double *y;            /* the kernel's results as doubles, rounded to the format */
     struct gl_acc **cacc; /* [kernel * 2 + against]: a lead's chunk statistics */
     enum role *role;
 };
@@ -320,8 +320,7 @@ static int has_twin(const struct gl_sweep *s, int k)
 }
 
 /* Kernel k's statistics on the block, against its definition and against exact GELU. */
-static void measure(struct gl_sweep *s, struct chunk_buf *b, struct gl_acc **acc, int k,
-                    uint64_t n)
+static void measure(struct gl_sweep *s, struct chunk_buf *b, struct gl_acc **acc, int k, uint64_t n)
 {
     results_to_double(s, b, n);
     for (int a = 0; a < (s->k[k].defn == GL_DEFN_EXACT ? 1 : 2); a++)
@@ -342,10 +341,10 @@ static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint6
         struct gl_kernel_src *ks = &s->k[k];
         int ok = !ks->failed && (!is_external(ks) || !run_external(s, ks, b, k, n, c, w->lock));
         int j = w->twin_of[k];
-        b->role[k] = !ok                                   ? NOT_RUN
-                     : j < k && b->role[j] != NOT_RUN      ? FOLLOW
-                     : w->twinned[k] && j == k             ? LEAD
-                                                           : DIRECT;
+        b->role[k] = !ok                              ? NOT_RUN
+                     : j < k && b->role[j] != NOT_RUN ? FOLLOW
+                     : w->twinned[k] && j == k        ? LEAD
+                                                      : DIRECT;
         if (b->role[k] == LEAD)
             for (int a = 0; a < 2; a++) gl_acc_init(b->cacc[2 * k + a]);
     }
@@ -378,8 +377,8 @@ static void chunk_pass(struct worker *w, struct chunk_buf *b, uint64_t c, uint64
 static void process_chunk(struct worker *w, struct chunk_buf *b, uint64_t c)
 {
     struct gl_sweep *s = w->s;
-    uint64_t lo = c * s->chunk_size, n = s->n_inputs - lo < s->chunk_size ? s->n_inputs - lo
-                                                                          : s->chunk_size;
+    uint64_t lo = c * s->chunk_size,
+             n = s->n_inputs - lo < s->chunk_size ? s->n_inputs - lo : s->chunk_size;
     start_chunk(w, b, c, n);
     chunk_pass(w, b, c, n, 1 << DIRECT | 1 << LEAD | 1 << FOLLOW);
     for (int k = 0; k < s->nk; k++) {
@@ -416,7 +415,8 @@ static void chunk_buf_init(struct chunk_buf *b, const struct gl_sweep *s)
     b->xf = malloc(bs * sizeof *b->xf), b->xd = malloc(bs * sizeof *b->xd);
     for (int d = 0; d < GL_DEFN_COUNT; d++) {
         b->yr[d] = malloc(bs * sizeof *b->yr[d]), b->r[d] = malloc(bs * sizeof *b->r[d]);
-        b->scale[d] = malloc(bs * sizeof *b->scale[d]), b->side[d] = malloc(bs * sizeof *b->side[d]);
+        b->scale[d] = malloc(bs * sizeof *b->scale[d]),
+        b->side[d] = malloc(bs * sizeof *b->side[d]);
     }
     b->binade = malloc(bs * sizeof *b->binade), b->region = malloc(bs * sizeof *b->region);
     b->run_start = malloc((bs + 1) * sizeof *b->run_start), b->y = malloc(bs * sizeof *b->y);

@@ -164,7 +164,8 @@ int gl_eval_lib_main(const char *path, const char *symbol, const struct gl_call_
     memcpy(xb + off, x, n * sizeof *x);
     float *out = lay && lay->inplace ? xb + off : yb + off;
     for (int rep = 0; rep < (lay && lay->repeat ? 2 : 1); rep++)
-        for (size_t i = 0; i < n; i += split) fn(xb + off + i, out + i, n - i < split ? n - i : split);
+        for (size_t i = 0; i < n; i += split)
+            fn(xb + off + i, out + i, n - i < split ? n - i : split);
     int ok = fwrite(out, sizeof *out, n, stdout) == n;
     free(x), free(xb), free(yb);
     return ok ? 0 : 1;

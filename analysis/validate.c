@@ -8,18 +8,20 @@
 #include "gelulab/metrics.h"
 #include "gelulab/validate.h"
 
-int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, const float *x, float *y,
-                   size_t n, const struct gl_call_layout *lay, char *why, size_t whylen)
+int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, const float *x,
+                   float *y, size_t n, const struct gl_call_layout *lay, char *why, size_t whylen)
 {
     struct gl_call_layout none = {0, 0, 0, 0};
     if (!lay) lay = &none;
     size_t split = lay->split ? lay->split : n ? n : 1;
     if (k->kind == GL_SRC_BUILTIN) { /* in process, the same layouts as the worker's */
-        float *xb = malloc((n + lay->offset + 1) * sizeof *xb), *yb = malloc((n + lay->offset + 1) * sizeof *yb);
+        float *xb = malloc((n + lay->offset + 1) * sizeof *xb),
+              *yb = malloc((n + lay->offset + 1) * sizeof *yb);
         memcpy(xb + lay->offset, x, n * sizeof *x);
         float *out = lay->inplace ? xb + lay->offset : yb + lay->offset;
         for (int rep = 0; rep < (lay->repeat ? 2 : 1); rep++)
-            for (size_t i = 0; i < n; i += split) k->impl->f32(xb + lay->offset + i, out + i, n - i < split ? n - i : split);
+            for (size_t i = 0; i < n; i += split)
+                k->impl->f32(xb + lay->offset + i, out + i, n - i < split ? n - i : split);
         memcpy(y, out, n * sizeof *y);
         free(xb), free(yb);
         return 0;
@@ -27,20 +29,24 @@ int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, cons
     if (k->kind == GL_SRC_LIB) {
         char cmd[1500];
         size_t pl = strcspn(k->cmd, "\n");
-        snprintf(cmd, sizeof cmd, "exec '%s' __eval-lib '%.*s' '%s' %zu %zu %d %d", s->self_exe, (int)pl, k->cmd,
-                 k->cmd + pl + 1, lay->offset, lay->split, lay->inplace, lay->repeat);
+        snprintf(cmd, sizeof cmd, "exec '%s' __eval-lib '%.*s' '%s' %zu %zu %d %d", s->self_exe,
+                 (int)pl, k->cmd, k->cmd + pl + 1, lay->offset, lay->split, lay->inplace,
+                 lay->repeat);
         return gl_run_child(cmd, x, n * sizeof *x, y, n * sizeof *y, s->timeout_s, why, whylen);
     }
     for (size_t i = 0; i < n; i += split) { /* external evaluator: a process per piece */
         size_t m = n - i < split ? n - i : split;
-        if (gl_run_child(k->cmd, x + i, m * sizeof *x, y + i, m * sizeof *y, s->timeout_s, why, whylen)) return -1;
+        if (gl_run_child(k->cmd, x + i, m * sizeof *x, y + i, m * sizeof *y, s->timeout_s, why,
+                         whylen))
+            return -1;
     }
     return 0;
 }
 
-static struct gl_check *add(struct gl_validation *v, const char *name, enum gl_check_status st, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static struct gl_check *add(struct gl_validation *v, const char *name, enum gl_check_status st, const char *fmt, ...)
+static struct gl_check *add(struct gl_validation *v, const char *name, enum gl_check_status st,
+                            const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static struct gl_check *add(struct gl_validation *v, const char *name, enum gl_check_status st,
+                            const char *fmt, ...)
 {
     if (v->n == GL_MAX_CHECKS) return &v->c[GL_MAX_CHECKS - 1];
     struct gl_check *c = &v->c[v->n++];
@@ -53,8 +59,9 @@ static struct gl_check *add(struct gl_validation *v, const char *name, enum gl_c
 }
 
 /* a call that must work: on failure, records it as the check's failure and returns -1 */
-static int call(const struct gl_sweep *s, const struct gl_kernel_src *k, const float *x, float *y, size_t n,
-                const struct gl_call_layout *lay, struct gl_validation *v, const char *check)
+static int call(const struct gl_sweep *s, const struct gl_kernel_src *k, const float *x, float *y,
+                size_t n, const struct gl_call_layout *lay, struct gl_validation *v,
+                const char *check)
 {
     char why[300];
     if (gl_kernel_call(s, k, x, y, n, lay, why, sizeof why) == 0) return 0;
@@ -71,15 +78,21 @@ static int same_bits(float a, float b)
 
 static void name_of(float v, char *b, size_t l)
 {
-    if (isnan(v)) snprintf(b, l, "NaN");
-    else if (isinf(v)) snprintf(b, l, "%sinf", v < 0 ? "-" : "+");
-    else if (v == 0) snprintf(b, l, "%s0", signbit(v) ? "-" : "+");
-    else snprintf(b, l, "%a", (double)v);
+    if (isnan(v))
+        snprintf(b, l, "NaN");
+    else if (isinf(v))
+        snprintf(b, l, "%sinf", v < 0 ? "-" : "+");
+    else if (v == 0)
+        snprintf(b, l, "%s0", signbit(v) ? "-" : "+");
+    else
+        snprintf(b, l, "%a", (double)v);
 }
 
-static int probe_specials(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_validation *v)
+static int probe_specials(const struct gl_sweep *s, const struct gl_kernel_src *k,
+                          struct gl_validation *v)
 {
-    const float in[5] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f}, want[5] = {NAN, INFINITY, -0.0f, 0.0f, -0.0f};
+    const float in[5] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f},
+                want[5] = {NAN, INFINITY, -0.0f, 0.0f, -0.0f};
     float out[5];
     if (call(s, k, in, out, 5, NULL, v, "specials")) return -1;
     char got[5][48], bad[400] = "";
@@ -87,25 +100,33 @@ static int probe_specials(const struct gl_sweep *s, const struct gl_kernel_src *
         zero_bad = !same_bits(out[3], want[3]) || !same_bits(out[4], want[4]) ||
                    (out[2] == 0 && !signbit(out[2]));
     for (int i = 0; i < 5; i++) name_of(out[i], got[i], sizeof got[i]);
-    if (nan_bad) snprintf(bad + strlen(bad), sizeof bad - strlen(bad), "NaN not propagated (NaN gives %s); ", got[0]);
+    if (nan_bad)
+        snprintf(bad + strlen(bad), sizeof bad - strlen(bad), "NaN not propagated (NaN gives %s); ",
+                 got[0]);
     if (inf_bad)
-        snprintf(bad + strlen(bad), sizeof bad - strlen(bad), "wrong value for an infinity (+inf gives %s, -inf gives %s; GELU gives +inf and -0); ",
-                 got[1], got[2]);
+        snprintf(
+            bad + strlen(bad), sizeof bad - strlen(bad),
+            "wrong value for an infinity (+inf gives %s, -inf gives %s; GELU gives +inf and -0); ",
+            got[1], got[2]);
     if (zero_bad)
-        snprintf(bad + strlen(bad), sizeof bad - strlen(bad), "wrong sign of zero (+0 gives %s, -0 gives %s, -inf gives %s; GELU keeps the sign: +0, -0, -0); ",
+        snprintf(bad + strlen(bad), sizeof bad - strlen(bad),
+                 "wrong sign of zero (+0 gives %s, -0 gives %s, -inf gives %s; GELU keeps the "
+                 "sign: +0, -0, -0); ",
                  got[3], got[4], got[2]);
     if (*bad) {
         bad[strlen(bad) - 2] = '\0';
         add(v, "specials", GL_CHECK_FAIL, "%s", bad);
     } else {
-        add(v, "specials", GL_CHECK_PASS, "NaN -> NaN, +inf -> +inf, -inf -> -0, +0 -> +0, -0 -> -0");
+        add(v, "specials", GL_CHECK_PASS,
+            "NaN -> NaN, +inf -> +inf, -inf -> -0, +0 -> +0, -0 -> -0");
     }
     return 0;
 }
 
 /* The negative tail: the x closest to 0 from which the kernel returns 0 (or -0) while its
  * definition is a nonzero binary32 number. */
-static int probe_tail(const struct gl_sweep *s, const struct gl_kernel_src *k, int region_all, struct gl_validation *v)
+static int probe_tail(const struct gl_sweep *s, const struct gl_kernel_src *k, int region_all,
+                      struct gl_validation *v)
 {
     enum { N = 4000 };
     float *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
@@ -114,17 +135,21 @@ static int probe_tail(const struct gl_sweep *s, const struct gl_kernel_src *k, i
     int first = -1;
     for (int i = 0; i < N && first < 0; i++) {
         double r = gl_ref_f32(k->defn, x[i], &gl_format_f32, NULL);
-        if (y[i] == 0 && fabs(r) >= 0x1p-126) first = i; /* a normal number lost, not an underflow */
+        if (y[i] == 0 && fabs(r) >= 0x1p-126)
+            first = i; /* a normal number lost, not an underflow */
     }
     if (first < 0) {
-        add(v, "tail", GL_CHECK_PASS, "no zero result where the definition is a normal binary32 number on [-41, -1]");
+        add(v, "tail", GL_CHECK_PASS,
+            "no zero result where the definition is a normal binary32 number on [-41, -1]");
     } else {
         struct gl_dd r;
         gl_ref_f32(k->defn, x[first], &gl_format_f32, &r);
         int in_region = region_all || x[first] >= -5;
         add(v, "tail", in_region ? GL_CHECK_FAIL : GL_CHECK_WARN,
-            "returns 0 from x = %a (%.4g) down, where GELU is a small negative number (%a there, %.3g ULP off): "
-            "cancellation in the negative tail (0.5x(1 + erf(x/sqrt2)) loses everything once erf rounds to -1; "
+            "returns 0 from x = %a (%.4g) down, where GELU is a small negative number (%a there, "
+            "%.3g ULP off): "
+            "cancellation in the negative tail (0.5x(1 + erf(x/sqrt2)) loses everything once erf "
+            "rounds to -1; "
             "x erfc(-x/sqrt2)/2 does not)%s",
             (double)x[first], (double)x[first], r.hi, gl_ulp_error(y[first], r, &gl_format_f32),
             in_region ? "" : "; outside the checked region (--region all to fail on it)");
@@ -134,7 +159,8 @@ static int probe_tail(const struct gl_sweep *s, const struct gl_kernel_src *k, i
 }
 
 /* Max ULP against each GELU definition on a sample of the core: which one it implements. */
-static int probe_definition(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_validation *v)
+static int probe_definition(const struct gl_sweep *s, const struct gl_kernel_src *k,
+                            struct gl_validation *v)
 {
     enum { N = 20001 };
     const enum gl_defn d[4] = {GL_DEFN_EXACT, GL_DEFN_TANH, GL_DEFN_SIGMOID, GL_DEFN_SILU};
@@ -154,21 +180,24 @@ static int probe_definition(const struct gl_sweep *s, const struct gl_kernel_src
         if (d[j] == k->defn) own = j;
     }
     char all[200];
-    snprintf(all, sizeof all, "exact %.3g, tanh %.3g, sigmoid %.3g, silu %.3g ULP", v->defn_ulp[0], v->defn_ulp[1],
-             v->defn_ulp[2], v->defn_ulp[3]);
+    snprintf(all, sizeof all, "exact %.3g, tanh %.3g, sigmoid %.3g, silu %.3g ULP", v->defn_ulp[0],
+             v->defn_ulp[1], v->defn_ulp[2], v->defn_ulp[3]);
     if (best != own && v->defn_ulp[best] * 4 < v->defn_ulp[own])
-        add(v, "definition", GL_CHECK_FAIL, "implements the %s definition, not the %s it claims: max error on [-5, 5] %s",
+        add(v, "definition", GL_CHECK_FAIL,
+            "implements the %s definition, not the %s it claims: max error on [-5, 5] %s",
             gl_defn_name(d[best]), gl_defn_name(k->defn), all);
     else
-        add(v, "definition", GL_CHECK_PASS, "matches the claimed %s definition best (max on [-5, 5]: %s)",
-            gl_defn_name(k->defn), all);
+        add(v, "definition", GL_CHECK_PASS,
+            "matches the claimed %s definition best (max on [-5, 5]: %s)", gl_defn_name(k->defn),
+            all);
     free(x), free(y);
     return 0;
 }
 
 /* Significant bits the results carry, and whether neighbouring inputs collapse (an input or
  * result rounded through binary16 or bfloat16 inside a binary32 kernel). */
-static int probe_precision(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_validation *v)
+static int probe_precision(const struct gl_sweep *s, const struct gl_kernel_src *k,
+                           struct gl_validation *v)
 {
     enum { N = 8192 };
     float *x = malloc(2 * N * sizeof *x), *y = malloc(2 * N * sizeof *y);
@@ -187,39 +216,62 @@ static int probe_precision(const struct gl_sweep *s, const struct gl_kernel_src 
         if (bits > maxbits) maxbits = bits;
     }
     for (int i = 0; i < N; i++) {
-        double r0 = gl_ref_f32(k->defn, x[2 * i], &gl_format_f32, NULL), r1 = gl_ref_f32(k->defn, x[2 * i + 1], &gl_format_f32, NULL);
+        double r0 = gl_ref_f32(k->defn, x[2 * i], &gl_format_f32, NULL),
+               r1 = gl_ref_f32(k->defn, x[2 * i + 1], &gl_format_f32, NULL);
         if (r0 != r1) differ++, collapsed += y[2 * i] == y[2 * i + 1];
     }
     if (maxbits <= 16)
-        add(v, "precision", GL_CHECK_FAIL, "results carry at most %d significant bits (binary32 has 24): rounded through %s inside the kernel?",
-            maxbits, maxbits <= 8 ? "bfloat16" : maxbits <= 11 ? "binary16" : "a narrower format");
+        add(v, "precision", GL_CHECK_FAIL,
+            "results carry at most %d significant bits (binary32 has 24): rounded through %s "
+            "inside the kernel?",
+            maxbits,
+            maxbits <= 8    ? "bfloat16"
+            : maxbits <= 11 ? "binary16"
+                            : "a narrower format");
     else if (differ && collapsed * 10 > differ * 9)
-        add(v, "precision", GL_CHECK_FAIL, "neighbouring inputs give the same result in %d of %d pairs where the definition differs: the input is rounded to a narrower format inside the kernel",
+        add(v, "precision", GL_CHECK_FAIL,
+            "neighbouring inputs give the same result in %d of %d pairs where the definition "
+            "differs: the input is rounded to a narrower format inside the kernel",
             collapsed, differ);
     else
-        add(v, "precision", GL_CHECK_PASS, "results use up to %d significant bits; neighbouring inputs are told apart", maxbits);
+        add(v, "precision", GL_CHECK_PASS,
+            "results use up to %d significant bits; neighbouring inputs are told apart", maxbits);
     free(x), free(y);
     return 0;
 }
 
 /* The same inputs called differently must give the same bits. */
-static int probe_layout(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_validation *v)
+static int probe_layout(const struct gl_sweep *s, const struct gl_kernel_src *k,
+                        struct gl_validation *v)
 {
     size_t n = k->kind == GL_SRC_EXEC ? 101 : 1003;
     float *x = malloc(n * sizeof *x), *y0 = malloc(n * sizeof *y0), *y = malloc(n * sizeof *y);
     for (size_t i = 0; i < n; i++) x[i] = -6.0f + 12.0f * (float)((i * 7919) % n) / (float)n;
     if (call(s, k, x, y0, n, NULL, v, "layout")) return free(x), free(y0), free(y), -1;
-    struct gl_call_layout lays[] = {{0, 0, 0, 1}, {0, 1, 0, 0}, {0, 3, 0, 0}, {0, 7, 0, 0}, {0, 8, 0, 0},
-                                    {0, 13, 0, 0}, {0, 16, 0, 0}, {0, 17, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0},
-                                    {3, 0, 0, 0}, {5, 0, 0, 0}, {7, 0, 0, 0}, {0, 0, 1, 0}, {3, 0, 1, 0}};
-    const char *what[] = {"a second call on the same arrays", "calls of n = 1", "calls of n = 3", "calls of n = 7", "calls of n = 8",
-                          "calls of n = 13", "calls of n = 16", "calls of n = 17", "arrays offset by 1 float",
-                          "arrays offset by 2 floats", "arrays offset by 3 floats", "arrays offset by 5 floats",
-                          "arrays offset by 7 floats", "in place (y == x)", "in place, offset by 3 floats"};
+    struct gl_call_layout lays[] = {{0, 0, 0, 1}, {0, 1, 0, 0},  {0, 3, 0, 0},  {0, 7, 0, 0},
+                                    {0, 8, 0, 0}, {0, 13, 0, 0}, {0, 16, 0, 0}, {0, 17, 0, 0},
+                                    {1, 0, 0, 0}, {2, 0, 0, 0},  {3, 0, 0, 0},  {5, 0, 0, 0},
+                                    {7, 0, 0, 0}, {0, 0, 1, 0},  {3, 0, 1, 0}};
+    const char *what[] = {"a second call on the same arrays",
+                          "calls of n = 1",
+                          "calls of n = 3",
+                          "calls of n = 7",
+                          "calls of n = 8",
+                          "calls of n = 13",
+                          "calls of n = 16",
+                          "calls of n = 17",
+                          "arrays offset by 1 float",
+                          "arrays offset by 2 floats",
+                          "arrays offset by 3 floats",
+                          "arrays offset by 5 floats",
+                          "arrays offset by 7 floats",
+                          "in place (y == x)",
+                          "in place, offset by 3 floats"};
     char bad[500] = "";
     int tried = 0, differ = 0;
     for (size_t t = 0; t < sizeof lays / sizeof lays[0]; t++) {
-        if (k->kind == GL_SRC_EXEC && (lays[t].offset || lays[t].inplace || (lays[t].split && lays[t].split != 13)))
+        if (k->kind == GL_SRC_EXEC &&
+            (lays[t].offset || lays[t].inplace || (lays[t].split && lays[t].split != 13)))
             continue; /* an external evaluator only sees a stream: a second run and pieces of 13 */
         if (k->kind == GL_SRC_EXEC && lays[t].repeat) lays[t].repeat = 0; /* a second process */
         tried++;
@@ -227,24 +279,34 @@ static int probe_layout(const struct gl_sweep *s, const struct gl_kernel_src *k,
         for (size_t i = 0; i < n; i++)
             if (!same_bits(y[i], y0[i])) {
                 if (differ++ < 3)
-                    snprintf(bad + strlen(bad), sizeof bad - strlen(bad), "%s gives %a instead of %a at x = %a; ", what[t],
-                             (double)y[i], (double)y0[i], (double)x[i]);
+                    snprintf(bad + strlen(bad), sizeof bad - strlen(bad),
+                             "%s gives %a instead of %a at x = %a; ", what[t], (double)y[i],
+                             (double)y0[i], (double)x[i]);
                 break;
             }
     }
     if (*bad) {
         bad[strlen(bad) - 2] = '\0';
         add(v, "layout", GL_CHECK_FAIL, "results depend on how the kernel is called (%s): %s",
-            strstr(bad, "second call") ? "not deterministic" : strstr(bad, "in place") && !strstr(bad, "calls of") ? "in-place breakage" : "length, position or vector tail", bad);
+            strstr(bad, "second call") ? "not deterministic"
+            : strstr(bad, "in place") && !strstr(bad, "calls of")
+                ? "in-place breakage"
+                : "length, position or vector tail",
+            bad);
     } else {
-        add(v, "layout", GL_CHECK_PASS, "the same bits on %zu inputs over %d ways of calling (lengths 1..17, offsets 1..7, in place, twice)%s",
-            n, tried, k->kind == GL_SRC_EXEC ? "; an external evaluator: second run and pieces of 13 only" : "");
+        add(v, "layout", GL_CHECK_PASS,
+            "the same bits on %zu inputs over %d ways of calling (lengths 1..17, offsets 1..7, in "
+            "place, twice)%s",
+            n, tried,
+            k->kind == GL_SRC_EXEC ? "; an external evaluator: second run and pieces of 13 only"
+                                   : "");
     }
     free(x), free(y0), free(y);
     return 0;
 }
 
-int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, int region_all, struct gl_validation *v)
+int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, int region_all,
+                       struct gl_validation *v)
 {
     if (probe_specials(s, k, v) || probe_tail(s, k, region_all, v) || probe_definition(s, k, v) ||
         probe_precision(s, k, v) || probe_layout(s, k, v))

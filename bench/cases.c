@@ -27,7 +27,7 @@ static void add_registry(void)
 {
     for (size_t i = 0; i < gl_impl_count(); i++) {
         const struct gl_impl *k = gl_impl_get(i);
-        const char *skip = k->isa == GL_ISA_NEON  ? "NEON: runs only under emulation here"
+        const char *skip = k->isa == GL_ISA_NEON   ? "NEON: runs only under emulation here"
                            : !gl_impl_available(k) ? "ISA not supported by this CPU"
                                                    : NULL;
         add(k->name, "gelulab", gl_defn_name(k->defn), gl_isa_name(k->isa), skip ? NULL : k->f32,
@@ -39,20 +39,19 @@ static void add_peers(void)
 {
     const char *no_sleef = "SLEEF not found at build time (Debian: libsleef-dev)";
     const char *no_avx512 = "ISA not supported by this CPU";
-    int sleef = gl_peer_sleef_built(), avx2 = __builtin_cpu_supports("avx2") &&
-                                              __builtin_cpu_supports("fma");
+    int sleef = gl_peer_sleef_built(),
+        avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     int avx512 = __builtin_cpu_supports("avx512f");
     add("sleef-erf/avx2", "peer", "exact", "avx2", sleef && avx2 ? gl_peer_sleef_erf_avx2 : NULL,
         !sleef ? no_sleef : "ISA not supported by this CPU", NULL);
-    add("sleef-erfc/avx2", "peer", "exact", "avx2",
-        sleef && avx2 ? gl_peer_sleef_erfc_avx2 : NULL,
+    add("sleef-erfc/avx2", "peer", "exact", "avx2", sleef && avx2 ? gl_peer_sleef_erfc_avx2 : NULL,
         !sleef ? no_sleef : "ISA not supported by this CPU", NULL);
     add("sleef-erf/avx512", "peer", "exact", "avx512",
         sleef && avx512 ? gl_peer_sleef_erf_avx512 : NULL, !sleef ? no_sleef : no_avx512, NULL);
     add("sleef-erfc/avx512", "peer", "exact", "avx512",
         sleef && avx512 ? gl_peer_sleef_erfc_avx512 : NULL, !sleef ? no_sleef : no_avx512, NULL);
-    const char *no_dnnl = gl_peer_onednn_built() ? NULL
-                                                 : "oneDNN not found at build time (libdnnl-dev)";
+    const char *no_dnnl =
+        gl_peer_onednn_built() ? NULL : "oneDNN not found at build time (libdnnl-dev)";
     add("onednn-gelu_erf", "peer", "exact", "jit", no_dnnl ? NULL : gl_peer_onednn_gelu_erf,
         no_dnnl, no_dnnl ? NULL : gl_peer_onednn_prepare_erf);
     add("onednn-gelu_tanh", "peer", "tanh", "jit", no_dnnl ? NULL : gl_peer_onednn_gelu_tanh,

@@ -23,8 +23,8 @@ struct gl_bench_case {
     const char *kind; /* "gelulab", "baseline", "peer" */
     const char *defn; /* "exact", "tanh", ... or "-" (memcpy) */
     const char *isa;
-    gl_bench_fn fn;         /* NULL: skipped */
-    const char *skip;       /* why it is skipped, when fn is NULL */
+    gl_bench_fn fn;            /* NULL: skipped */
+    const char *skip;          /* why it is skipped, when fn is NULL */
     void (*prepare)(size_t n); /* called once per size before timing (oneDNN: the primitive) */
 };
 

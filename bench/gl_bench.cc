@@ -27,7 +27,8 @@
 
 #include "cases.h"
 
-namespace {
+namespace
+{
 
 std::vector<float> inputs(size_t n)
 {
@@ -117,12 +118,12 @@ int usage(FILE *f)
     return f == stdout ? 0 : 2;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char **argv)
 {
     const char *omp = getenv("OMP_NUM_THREADS");
-    if (!omp || strcmp(omp, "1")) {  // oneDNN's OpenMP reads it at start-up: re-execute
+    if (!omp || strcmp(omp, "1")) { // oneDNN's OpenMP reads it at start-up: re-execute
         setenv("OMP_NUM_THREADS", "1", 1);
         execv("/proc/self/exe", argv);
         perror("gelulab-bench: re-executing with OMP_NUM_THREADS=1");
@@ -141,7 +142,8 @@ int main(int argc, char **argv)
                 char *end;
                 unsigned long long v = strtoull(p, &end, 10);
                 if (end == p || v == 0 || v > (1ull << 28) || (*end && *end != ',')) {
-                    fprintf(stderr, "gelulab-bench: bad --sizes '%s' (sizes 1..2^28, comma-separated)\n",
+                    fprintf(stderr,
+                            "gelulab-bench: bad --sizes '%s' (sizes 1..2^28, comma-separated)\n",
                             argv[i] + 8);
                     return 2;
                 }
@@ -153,7 +155,8 @@ int main(int argc, char **argv)
         }
     }
     std::string reps = "--benchmark_repetitions=5", warm = "--benchmark_min_warmup_time=0.1",
-                mint = "--benchmark_min_time=0.05", inter = "--benchmark_enable_random_interleaving=true";
+                mint = "--benchmark_min_time=0.05",
+                inter = "--benchmark_enable_random_interleaving=true";
     if (!has_flag(argc, argv, "--benchmark_repetitions")) args.push_back(&reps[0]);
     if (!has_flag(argc, argv, "--benchmark_min_warmup_time")) args.push_back(&warm[0]);
     if (!has_flag(argc, argv, "--benchmark_min_time")) args.push_back(&mint[0]);
@@ -161,12 +164,15 @@ int main(int argc, char **argv)
     int nargs = (int)args.size();
     args.push_back(nullptr);
 
-    if (gl_bench_pin() != 0) fprintf(stderr, "gelulab-bench: could not pin to one CPU (running unpinned)\n");
+    if (gl_bench_pin() != 0)
+        fprintf(stderr, "gelulab-bench: could not pin to one CPU (running unpinned)\n");
     size_t n_cases;
     const gl_bench_case *cases = gl_bench_cases(&n_cases);
     for (size_t i = 0; i < n_cases; i++) {
         const gl_bench_case *c = &cases[i];
-        if (list) printf("%-20s %-8s %-7s %-7s %s\n", c->name, c->kind, c->defn, c->isa, c->fn ? "runs" : c->skip);
+        if (list)
+            printf("%-20s %-8s %-7s %-7s %s\n", c->name, c->kind, c->defn, c->isa,
+                   c->fn ? "runs" : c->skip);
         if (!c->fn) {
             if (!list) fprintf(stderr, "gelulab-bench: skipped %s: %s\n", c->name, c->skip);
             continue;

@@ -29,7 +29,8 @@ int gl_cmd_bench_table(int argc, char **argv)
     if (!path) return gl_cli_error("bench-table", "missing FILE.json (see --help)");
     struct gl_bench b;
     char err[300];
-    if (gl_bench_read(path, &b, err, sizeof err) != 0) return gl_cli_error("bench-table", "%s", err);
+    if (gl_bench_read(path, &b, err, sizeof err) != 0)
+        return gl_cli_error("bench-table", "%s", err);
     gl_bench_print(&b, path);
     gl_bench_free(&b);
     return 0;

@@ -31,8 +31,10 @@ static void cpu_info(char *model, size_t ml, char *flags, size_t fl)
         char *c = strchr(line, ':');
         if (!c) continue;
         c[strcspn(c, "\n")] = '\0';
-        if (!strncmp(line, "model name", 10) && !strcmp(model, "unknown")) snprintf(model, ml, "%s", c + 2);
-        if (!strncmp(line, "flags", 5) && !strcmp(flags, "unknown")) snprintf(flags, fl, "%s", c + 2);
+        if (!strncmp(line, "model name", 10) && !strcmp(model, "unknown"))
+            snprintf(model, ml, "%s", c + 2);
+        if (!strncmp(line, "flags", 5) && !strcmp(flags, "unknown"))
+            snprintf(flags, fl, "%s", c + 2);
     }
     if (f) fclose(f);
 }
@@ -75,10 +77,11 @@ static void write_claims(FILE *f)
 {
     struct gl_facts_claims c;
     gl_facts_claims(&c);
-    fprintf(f, "  \"claims\": {\"gelu_m1\": %.17g, \"gelu_2\": %.17g, \"phi_1\": %.17g,\n"
-               "    \"min_x\": %.17g, \"min_y\": %.17g, \"tanh_m1\": %.17g, \"tanh_2\": %.17g,\n"
-               "    \"tanh_diff\": %.17g, \"tanh_diff_x\": %.17g,\n"
-               "    \"sigmoid_diff\": %.17g, \"sigmoid_diff_x\": %.17g},\n",
+    fprintf(f,
+            "  \"claims\": {\"gelu_m1\": %.17g, \"gelu_2\": %.17g, \"phi_1\": %.17g,\n"
+            "    \"min_x\": %.17g, \"min_y\": %.17g, \"tanh_m1\": %.17g, \"tanh_2\": %.17g,\n"
+            "    \"tanh_diff\": %.17g, \"tanh_diff_x\": %.17g,\n"
+            "    \"sigmoid_diff\": %.17g, \"sigmoid_diff_x\": %.17g},\n",
             c.gelu_m1, c.gelu_2, c.phi_1, c.min_x, c.min_y, c.tanh_m1, c.tanh_2, c.tanh_diff,
             c.tanh_diff_x, c.sigmoid_diff, c.sigmoid_diff_x);
     const struct gl_format *fmts[2] = {&gl_format_bf16, &gl_format_f16};
@@ -113,12 +116,15 @@ static void write_kernels(FILE *f, struct gl_sweep *s, FILE *errors)
         float out[5];
         char v[5][48];
         int ok = gl_facts_specials(ks, out) == 0;
-        for (int i = 0; i < 5; i++) ok ? special_name(out[i], v[i], sizeof v[i]) : snprintf(v[i], sizeof v[i], "?");
-        fprintf(f, "    {\"name\": \"%s\", \"defn\": \"%s\", \"isa\": \"%s\", \"family\": \"%s\",\n"
-                   "     \"specials\": [\"%s\", \"%s\", \"%s\", \"%s\", \"%s\"], \"documented\": \"%s\",\n"
-                   "     \"note\": \"%s\"}%s\n",
-                ks->name, gl_defn_name(ks->defn), gl_isa_name(ks->impl->isa), ks->impl->family, v[0],
-                v[1], v[2], v[3], v[4], ks->impl->specials, ks->impl->note, k + 1 < s->nk ? "," : "");
+        for (int i = 0; i < 5; i++)
+            ok ? special_name(out[i], v[i], sizeof v[i]) : snprintf(v[i], sizeof v[i], "?");
+        fprintf(
+            f,
+            "    {\"name\": \"%s\", \"defn\": \"%s\", \"isa\": \"%s\", \"family\": \"%s\",\n"
+            "     \"specials\": [\"%s\", \"%s\", \"%s\", \"%s\", \"%s\"], \"documented\": \"%s\",\n"
+            "     \"note\": \"%s\"}%s\n",
+            ks->name, gl_defn_name(ks->defn), gl_isa_name(ks->impl->isa), ks->impl->family, v[0],
+            v[1], v[2], v[3], v[4], ks->impl->specials, ks->impl->note, k + 1 < s->nk ? "," : "");
         if (ks->kind == GL_SRC_BUILTIN) gl_facts_errors(ks, errors, 8.0, 800, 256);
     }
     fprintf(f, "  ]\n");

@@ -28,7 +28,8 @@ int gl_cmd_report(int argc, char **argv)
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out = argv[++i];
         else
-            return gl_cli_error("report", "unknown or incomplete option '%s' (see --help)", argv[i]);
+            return gl_cli_error("report", "unknown or incomplete option '%s' (see --help)",
+                                argv[i]);
     }
     if (!in || !out) return gl_cli_error("report", "needs --in DIR and --out DIR (see --help)");
     char err[1400];

@@ -225,9 +225,9 @@ static int finish_kernels(struct sweep_args *a)
         if (k->kind == GL_SRC_LIB && gl_cli_probe_lib(s, k) != 0) return free(given), 2;
     }
     free(given);
-    int emulated_too = a->with_emulated > 0 ||
-                       (a->with_emulated == 0 &&
-                        (s->fmt.id != GL_FMT_F32 || s->mode != GL_SWEEP_EXHAUSTIVE));
+    int emulated_too =
+        a->with_emulated > 0 ||
+        (a->with_emulated == 0 && (s->fmt.id != GL_FMT_F32 || s->mode != GL_SWEEP_EXHAUSTIVE));
     for (size_t i = 0; a->all && i < gl_impl_count(); i++) {
         const struct gl_impl *im = gl_impl_get(i);
         if (im->isa != GL_ISA_NEON || emulated_too) gl_cli_add_builtin(s, im, 1);
@@ -332,7 +332,8 @@ int gl_cmd_merge(int argc, char **argv)
 int gl_cmd_eval_lib(int argc, char **argv)
 {
     if (argc != 3 && argc != 7)
-        return gl_cli_error("__eval-lib", "usage: gelulab __eval-lib PATH SYMBOL [OFFSET SPLIT INPLACE REPEAT]");
+        return gl_cli_error("__eval-lib",
+                            "usage: gelulab __eval-lib PATH SYMBOL [OFFSET SPLIT INPLACE REPEAT]");
     struct gl_call_layout lay = {0, 0, 0, 0};
     if (argc == 7)
         lay.offset = strtoul(argv[3], NULL, 10), lay.split = strtoul(argv[4], NULL, 10),

@@ -53,38 +53,50 @@ static int parse(int argc, char **argv, struct vargs *a)
             snprintf(k->cmd, sizeof k->cmd, "%s", v);
             snprintf(k->name, sizeof k->name, "%s", v);
         } else if (!strcmp(o, "--impl")) {
-            if (!(k->impl = gl_impl_find(v))) return gl_cli_error("validate", "no built-in kernel '%s' (see gelulab list)", v);
-            if (!gl_impl_available(k->impl)) return gl_cli_error("validate", "%s cannot run on this machine", v);
+            if (!(k->impl = gl_impl_find(v)))
+                return gl_cli_error("validate", "no built-in kernel '%s' (see gelulab list)", v);
+            if (!gl_impl_available(k->impl))
+                return gl_cli_error("validate", "%s cannot run on this machine", v);
             k->kind = GL_SRC_BUILTIN, k->defn = k->impl->defn, nsrc++;
             snprintf(k->name, sizeof k->name, "%s", v);
         } else if (!strcmp(o, "--symbol")) {
             snprintf(sym, sizeof sym, "%s", v);
         } else if (!strcmp(o, "--defn")) {
             if (gl_defn_parse(v, &k->defn) != 0 || k->defn > GL_DEFN_SILU)
-                return gl_cli_error("validate", "unknown definition '%s' (exact, tanh, sigmoid, silu)", v);
+                return gl_cli_error("validate",
+                                    "unknown definition '%s' (exact, tanh, sigmoid, silu)", v);
         } else if (!strcmp(o, "--format")) {
-            if (gl_format_parse(v, &a->s.fmt) != 0 || a->s.fmt.id == GL_FMT_MPFR || a->s.fmt.id == GL_FMT_F64)
+            if (gl_format_parse(v, &a->s.fmt) != 0 || a->s.fmt.id == GL_FMT_MPFR ||
+                a->s.fmt.id == GL_FMT_F64)
                 return gl_cli_error("validate", "unknown format '%s' (f32, bf16, f16)", v);
         } else if (!strcmp(o, "--max-ulp") || !strcmp(o, "--max-abs")) {
             char *e;
             double d = strtod(v, &e);
-            if (*e || !(d >= 0)) return gl_cli_error("validate", "bad %s '%s' (a number >= 0)", o, v);
+            if (*e || !(d >= 0))
+                return gl_cli_error("validate", "bad %s '%s' (a number >= 0)", o, v);
             *(o[6] == 'u' ? &a->max_ulp : &a->max_abs) = d;
         } else if (!strcmp(o, "--region")) {
-            if (strcmp(v, "core") && strcmp(v, "all")) return gl_cli_error("validate", "unknown region '%s' (core, all)", v);
+            if (strcmp(v, "core") && strcmp(v, "all"))
+                return gl_cli_error("validate", "unknown region '%s' (core, all)", v);
             a->region_all = !strcmp(v, "all");
         } else if (!strcmp(o, "--mode")) {
-            if (strcmp(v, "exhaustive") && strcmp(v, "quick")) return gl_cli_error("validate", "unknown mode '%s' (exhaustive, quick)", v);
-            a->s.mode = strcmp(v, "quick") ? GL_SWEEP_EXHAUSTIVE : GL_SWEEP_QUICK, a->mode_given = 1;
+            if (strcmp(v, "exhaustive") && strcmp(v, "quick"))
+                return gl_cli_error("validate", "unknown mode '%s' (exhaustive, quick)", v);
+            a->s.mode = strcmp(v, "quick") ? GL_SWEEP_EXHAUSTIVE : GL_SWEEP_QUICK,
+            a->mode_given = 1;
         } else if (!strcmp(o, "--json")) {
             a->json = v;
         } else if (!strcmp(o, "--timeout")) {
-            if (!((a->s.timeout_s = atof(v)) > 0)) return gl_cli_error("validate", "bad --timeout '%s'", v);
+            if (!((a->s.timeout_s = atof(v)) > 0))
+                return gl_cli_error("validate", "bad --timeout '%s'", v);
         } else {
             return gl_cli_error("validate", "unknown option '%s' (see gelulab validate --help)", o);
         }
     }
-    if (nsrc != 1) return gl_cli_error("validate", "give exactly one kernel: --lib PATH --symbol SYM, --exec 'CMD' or --impl NAME");
+    if (nsrc != 1)
+        return gl_cli_error(
+            "validate",
+            "give exactly one kernel: --lib PATH --symbol SYM, --exec 'CMD' or --impl NAME");
     if (k->kind == GL_SRC_LIB) {
         if (!*sym) return gl_cli_error("validate", "--lib needs --symbol SYM");
         const char *base = strrchr(k->cmd, '/') ? strrchr(k->cmd, '/') + 1 : k->cmd;
@@ -99,10 +111,14 @@ static int parse(int argc, char **argv, struct vargs *a)
 
 static const char *status_word(enum gl_check_status st)
 {
-    return st == GL_CHECK_PASS ? "PASS" : st == GL_CHECK_WARN ? "WARN" : st == GL_CHECK_FAIL ? "FAIL" : "SKIP";
+    return st == GL_CHECK_PASS   ? "PASS"
+           : st == GL_CHECK_WARN ? "WARN"
+           : st == GL_CHECK_FAIL ? "FAIL"
+                                 : "SKIP";
 }
 
-static void add_check(struct gl_validation *v, const char *name, int fail, const char *fmt, double a, double b)
+static void add_check(struct gl_validation *v, const char *name, int fail, const char *fmt,
+                      double a, double b)
 {
     if (v->n == GL_MAX_CHECKS) return;
     struct gl_check *c = &v->c[v->n++];
@@ -117,13 +133,15 @@ static void bound_checks(const struct vargs *a, struct gl_validation *v)
     const struct gl_stats *st = a->region_all ? &acc->all : &acc->region[GL_REGION_CORE];
     const char *reg = a->region_all ? "all inputs" : "[-5, 5]";
     char f[300];
-    snprintf(f, sizeof f, "max ULP on %s: %%.4g %s %%.4g (worst x = %a, result %a, reference %a)", reg,
-             st->max_ulp <= a->max_ulp ? "<=" : ">", st->worst.x, st->worst.y, st->worst.r);
+    snprintf(f, sizeof f, "max ULP on %s: %%.4g %s %%.4g (worst x = %a, result %a, reference %a)",
+             reg, st->max_ulp <= a->max_ulp ? "<=" : ">", st->worst.x, st->worst.y, st->worst.r);
     add_check(v, "max-ulp", !(st->max_ulp <= a->max_ulp), f, st->max_ulp, a->max_ulp);
-    snprintf(f, sizeof f, "max abs error on %s: %%.4g %s %%.4g", reg, st->max_abs <= a->max_abs ? "<=" : ">");
+    snprintf(f, sizeof f, "max abs error on %s: %%.4g %s %%.4g", reg,
+             st->max_abs <= a->max_abs ? "<=" : ">");
     add_check(v, "max-abs", !(st->max_abs <= a->max_abs), f, st->max_abs, a->max_abs);
-    snprintf(f, sizeof f, "non-finite results where the definition is finite, or the reverse, on %s: %%.0f%s", reg,
-             st->nonfinite ? " (NaN inputs excluded)" : "%.0s");
+    snprintf(f, sizeof f,
+             "non-finite results where the definition is finite, or the reverse, on %s: %%.0f%s",
+             reg, st->nonfinite ? " (NaN inputs excluded)" : "%.0s");
     add_check(v, "nonfinite", st->nonfinite != 0, f, (double)st->nonfinite, 0);
 }
 
@@ -135,7 +153,10 @@ static void print_regions(const struct gl_kernel_src *k)
         for (int r = 0; r < 4; r++) {
             const struct gl_stats *st = r < 3 ? &k->acc[a]->region[r] : &k->acc[a]->all;
             if (!st->n) continue;
-            printf("%-22s %-16s %11.4g  %-16a %10.3g\n", r ? "" : a ? "exact GELU" : gl_defn_name(k->defn),
+            printf("%-22s %-16s %11.4g  %-16a %10.3g\n",
+                   r   ? ""
+                   : a ? "exact GELU"
+                       : gl_defn_name(k->defn),
                    regs[r], st->max_ulp, st->worst.x, st->max_abs);
         }
 }
@@ -148,22 +169,29 @@ static void write_json(const struct vargs *a, const struct gl_validation *v, int
         return;
     }
     const struct gl_kernel_src *k = a->k;
-    fprintf(f, "{\"schema\": \"gelulab-validate/1\", \"kernel\": \"%s\", \"defn\": \"%s\", \"format\": \"%s\",\n"
-               " \"mode\": \"%s\", \"inputs\": %llu, \"region\": \"%s\", \"max_ulp_bound\": %.17g, \"max_abs_bound\": %.17g,\n"
-               " \"verdict\": \"%s\",\n \"regions\": {",
-            k->name, gl_defn_name(k->defn), a->s.fmt.name, a->s.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick",
-            (unsigned long long)a->s.n_inputs, a->region_all ? "all" : "core", a->max_ulp, a->max_abs, verdict ? "fail" : "pass");
+    fprintf(f,
+            "{\"schema\": \"gelulab-validate/1\", \"kernel\": \"%s\", \"defn\": \"%s\", "
+            "\"format\": \"%s\",\n"
+            " \"mode\": \"%s\", \"inputs\": %llu, \"region\": \"%s\", \"max_ulp_bound\": %.17g, "
+            "\"max_abs_bound\": %.17g,\n"
+            " \"verdict\": \"%s\",\n \"regions\": {",
+            k->name, gl_defn_name(k->defn), a->s.fmt.name,
+            a->s.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick",
+            (unsigned long long)a->s.n_inputs, a->region_all ? "all" : "core", a->max_ulp,
+            a->max_abs, verdict ? "fail" : "pass");
     for (int x = 0; x < 2; x++)
         for (int r = 0; r < 4; r++) {
             const struct gl_stats *st = r < 3 ? &k->acc[x]->region[r] : &k->acc[x]->all;
-            fprintf(f, "%s\"%s_%s\": {\"max_ulp\": %.17g, \"max_abs\": %.17g, \"worst_x\": \"%a\", \"nonfinite\": %llu}",
-                    x || r ? ", " : "", x ? "exact" : "own", r < 3 ? gl_region_names[r] : "all", st->max_ulp, st->max_abs,
-                    st->worst.x, (unsigned long long)st->nonfinite);
+            fprintf(f,
+                    "%s\"%s_%s\": {\"max_ulp\": %.17g, \"max_abs\": %.17g, \"worst_x\": \"%a\", "
+                    "\"nonfinite\": %llu}",
+                    x || r ? ", " : "", x ? "exact" : "own", r < 3 ? gl_region_names[r] : "all",
+                    st->max_ulp, st->max_abs, st->worst.x, (unsigned long long)st->nonfinite);
         }
     fprintf(f, "},\n \"checks\": [");
     for (int i = 0; i < v->n; i++) {
-        fprintf(f, "%s\n  {\"name\": \"%s\", \"status\": \"%s\", \"text\": \"", i ? "," : "", v->c[i].name,
-                status_word(v->c[i].status));
+        fprintf(f, "%s\n  {\"name\": \"%s\", \"status\": \"%s\", \"text\": \"", i ? "," : "",
+                v->c[i].name, status_word(v->c[i].status));
         for (const char *p = v->c[i].text; *p; p++) {
             if (*p == '"' || *p == '\\') fputc('\\', f);
             fputc(*p, f);
@@ -184,7 +212,8 @@ int gl_cmd_validate(int argc, char **argv)
     ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
     self[l > 0 ? l : 0] = '\0';
     struct gl_sweep *s = &a.s;
-    s->fmt = gl_format_f32, s->mode = GL_SWEEP_QUICK, s->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    s->fmt = gl_format_f32, s->mode = GL_SWEEP_QUICK,
+    s->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     s->shard_k = s->shard_n = 1, s->timeout_s = 120, s->self_exe = self, s->use_fast_ref = 1;
     s->progress = isatty(2);
     s->k = a.k = calloc(1, sizeof *s->k), s->nk = 1;
@@ -198,8 +227,9 @@ int gl_cmd_validate(int argc, char **argv)
     if (a.k->kind == GL_SRC_LIB && gl_cli_probe_lib(s, a.k) != 0) return free(s->k), 2;
     char msg[256];
     if (gl_ref_selfcheck(msg, sizeof msg) != 0) s->use_fast_ref = 0;
-    printf("gelulab validate: %s claiming the %s definition; %s %s sweep\n", a.k->name, gl_defn_name(a.k->defn),
-           s->fmt.name, s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick");
+    printf("gelulab validate: %s claiming the %s definition; %s %s sweep\n", a.k->name,
+           gl_defn_name(a.k->defn), s->fmt.name,
+           s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick");
     fflush(stdout);
     rc = gl_sweep_run(s);
     if (a.k->failed) {
@@ -215,9 +245,9 @@ int gl_cmd_validate(int argc, char **argv)
         gl_sweep_free(s);
         return 2;
     }
-    printf("%llu inputs; bounds on %s: max ULP <= %g, max abs <= %g%s\n\n", (unsigned long long)s->n_inputs,
-           a.region_all ? "all inputs" : "the core [-5, 5]", a.max_ulp, a.max_abs,
-           " (--max-ulp, --max-abs, --region)");
+    printf("%llu inputs; bounds on %s: max ULP <= %g, max abs <= %g%s\n\n",
+           (unsigned long long)s->n_inputs, a.region_all ? "all inputs" : "the core [-5, 5]",
+           a.max_ulp, a.max_abs, " (--max-ulp, --max-abs, --region)");
     print_regions(a.k);
     printf("\n");
     int fails = 0;

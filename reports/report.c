@@ -122,8 +122,10 @@ int gl_report(const char *in, const char *out, char *err, size_t errlen)
     mkdir(out, 0777);
     char p[1200], jerr[200];
     int rc = -1;
-    if (load_sweep(&r, "f32.json", &r.f32, err, errlen) || load_sweep(&r, "bf16.json", &r.bf16, err, errlen) ||
-        load_sweep(&r, "f16.json", &r.f16, err, errlen) || load_sweep(&r, "f64.json", &r.f64, err, errlen))
+    if (load_sweep(&r, "f32.json", &r.f32, err, errlen) ||
+        load_sweep(&r, "bf16.json", &r.bf16, err, errlen) ||
+        load_sweep(&r, "f16.json", &r.f16, err, errlen) ||
+        load_sweep(&r, "f64.json", &r.f64, err, errlen))
         goto done;
     snprintf(p, sizeof p, "%s/bench.json", in);
     if (gl_bench_read(p, &r.bench, err, errlen)) goto done;

@@ -19,27 +19,36 @@ static int render(const struct rep *r, const char *name, const char *body, char 
     const char *term[2][2] = {{"pngcairo size 1200,800 font 'Sans,11'", "png"},
                               {"svg size 1200,800 font 'Sans,11' dynamic", "svg"}};
     for (int t = 0; t < 2; t++)
-        fprintf(f, "reset\nset terminal %s\nset output '%s/%s.%s'\nset grid\nset datafile separator ','\n%s\nunset multiplot\nunset output\n",
+        fprintf(f,
+                "reset\nset terminal %s\nset output '%s/%s.%s'\nset grid\nset datafile separator "
+                "','\n%s\nunset multiplot\nunset output\n",
                 term[t][0], r->out, name, term[t][1], body);
     fclose(f);
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>'%s/charts/%s.log'", p, r->out, name);
     if (system(cmd) != 0)
-        return snprintf(err, errlen, "gnuplot failed on %s (see %s/charts/%s.log)", p, r->out, name), -1;
+        return snprintf(err, errlen, "gnuplot failed on %s (see %s/charts/%s.log)", p, r->out,
+                        name),
+               -1;
     return 0;
 }
 
 static int chart_definitions(const struct rep *r, char *err, size_t errlen)
 {
     char body[3000];
-    snprintf(body, sizeof body,
-             "set multiplot layout 2,1 title 'GELU definitions (correctly rounded binary64 reference)'\n"
-             "set xlabel 'x'\nset ylabel 'f(x)'\nset key top left\nset xrange [-6:6]\n"
-             "plot '%s/curves.csv' every ::1 using 1:2 w l lw 2 t 'exact  x{/Symbol F}(x)', '' every ::1 using 1:3 w l t 'tanh form', "
-             "'' every ::1 using 1:4 w l t 'sigmoid form x{/Symbol s}(1.702x)', '' every ::1 using 1:5 w l t 'SiLU x{/Symbol s}(x)'\n"
-             "set logscale y\nset format y '10^{%%L}'\nset ylabel '|difference| from exact GELU'\nset key top right\n"
-             "plot '%s/curves.csv' every ::1 using 1:(abs($6) > 0 ? abs($6) : 1e-20) w l lw 2 t '|tanh - exact|', "
-             "'' every ::1 using 1:(abs($7) > 0 ? abs($7) : 1e-20) w l lw 2 t '|sigmoid - exact|'\n",
-             r->in, r->in);
+    snprintf(
+        body, sizeof body,
+        "set multiplot layout 2,1 title 'GELU definitions (correctly rounded binary64 reference)'\n"
+        "set xlabel 'x'\nset ylabel 'f(x)'\nset key top left\nset xrange [-6:6]\n"
+        "plot '%s/curves.csv' every ::1 using 1:2 w l lw 2 t 'exact  x{/Symbol F}(x)', '' every "
+        "::1 using 1:3 w l t 'tanh form', "
+        "'' every ::1 using 1:4 w l t 'sigmoid form x{/Symbol s}(1.702x)', '' every ::1 using 1:5 "
+        "w l t 'SiLU x{/Symbol s}(x)'\n"
+        "set logscale y\nset format y '10^{%%L}'\nset ylabel '|difference| from exact GELU'\nset "
+        "key top right\n"
+        "plot '%s/curves.csv' every ::1 using 1:(abs($6) > 0 ? abs($6) : 1e-20) w l lw 2 t '|tanh "
+        "- exact|', "
+        "'' every ::1 using 1:(abs($7) > 0 ? abs($7) : 1e-20) w l lw 2 t '|sigmoid - exact|'\n",
+        r->in, r->in);
     return render(r, "definitions", body, err, errlen);
 }
 
@@ -58,7 +67,8 @@ static int families(const struct rep *r, const char **fam, int max)
 
 /* errors.csv rows of the family's kernels, as gnuplot index blocks; returns the block count and
  * the kernels' names in names */
-static int family_errors(const struct rep *r, const char *family, char names[][64], char *err, size_t errlen)
+static int family_errors(const struct rep *r, const char *family, char names[][64], char *err,
+                         size_t errlen)
 {
     char p[1200], line[512], dat[200];
     snprintf(p, sizeof p, "%s/errors.csv", r->in);
@@ -79,7 +89,8 @@ static int family_errors(const struct rep *r, const char *family, char names[][6
         if (sscanf(line, "%63[^,],%lf,%lf,%lf,%lf", name, &x, &a, &u, &ue) != 5) continue;
         int keep = 0;
         for (int i = 0; i < r->nrk; i++)
-            if (!r->rk[i].twin && !strcmp(r->rk[i].k->name, name) && !strcmp(r->rk[i].family, family))
+            if (!r->rk[i].twin && !strcmp(r->rk[i].k->name, name) &&
+                !strcmp(r->rk[i].family, family))
                 keep = 1;
         if (!keep) continue;
         if (strcmp(cur, name)) {
@@ -87,8 +98,8 @@ static int family_errors(const struct rep *r, const char *family, char names[][6
             snprintf(cur, sizeof cur, "%s", name);
             snprintf(names[n++], 64, "%s", name);
         }
-        fprintf(out, "%g,%.6g,%.6g,%.6g\n", x, a > FLOOR_ABS ? a : FLOOR_ABS, u > FLOOR_ULP ? u : FLOOR_ULP,
-                ue > FLOOR_ULP ? ue : FLOOR_ULP);
+        fprintf(out, "%g,%.6g,%.6g,%.6g\n", x, a > FLOOR_ABS ? a : FLOOR_ABS,
+                u > FLOOR_ULP ? u : FLOOR_ULP, ue > FLOOR_ULP ? ue : FLOOR_ULP);
         if (n == 16) break;
     }
     fclose(in);
@@ -104,15 +115,19 @@ static int chart_errors(const struct rep *r, const char *family, char *err, size
     if (n == 0) return 0;
     for (int i = 0; i < n; i++) {
         size_t l1 = strlen(plot1), l2 = strlen(plot2);
-        snprintf(plot1 + l1, sizeof plot1 - l1, "%s'%s/charts/errors_%s.dat' index %d using 1:2 w l t '%s' noenhanced",
+        snprintf(plot1 + l1, sizeof plot1 - l1,
+                 "%s'%s/charts/errors_%s.dat' index %d using 1:2 w l t '%s' noenhanced",
                  i ? ", " : "", r->out, family, i, names[i]);
-        snprintf(plot2 + l2, sizeof plot2 - l2, "%s'%s/charts/errors_%s.dat' index %d using 1:3 w l t '%s' noenhanced",
+        snprintf(plot2 + l2, sizeof plot2 - l2,
+                 "%s'%s/charts/errors_%s.dat' index %d using 1:3 w l t '%s' noenhanced",
                  i ? ", " : "", r->out, family, i, names[i]);
     }
     snprintf(body, sizeof body,
-             "set multiplot layout 2,1 title 'Family %s: largest error in cells of width 0.02 on [-8, 8] (256 binary32 inputs each), against its own definition'\n"
+             "set multiplot layout 2,1 title 'Family %s: largest error in cells of width 0.02 on "
+             "[-8, 8] (256 binary32 inputs each), against its own definition'\n"
              "set logscale y\nset format y '10^{%%L}'\nset key outside right\nset xlabel 'x'\n"
-             "set ylabel 'max absolute error'\nplot %s\nset ylabel 'max error (ULP, binary32)'\nplot %s\n",
+             "set ylabel 'max absolute error'\nplot %s\nset ylabel 'max error (ULP, "
+             "binary32)'\nplot %s\n",
              family, plot1, plot2);
     snprintf(name, sizeof name, "errors_%s", family);
     return render(r, name, body, err, errlen);
@@ -154,16 +169,18 @@ static int chart_binades(const struct rep *r, char *err, size_t errlen)
     fclose(out);
     char body[12000], pl[2][5500] = {"", ""};
     for (int s = 0; s < 2; s++) /* a side without inputs (a partial sweep): an empty frame */
-        if (!have[s])
-            snprintf(pl[s], sizeof pl[s], "[-150:128] [1e-3:1e8] 1e30 notitle");
+        if (!have[s]) snprintf(pl[s], sizeof pl[s], "[-150:128] [1e-3:1e8] 1e30 notitle");
     for (int s = 0; s < 2; s++)
         for (int i = 0; i < n && have[s]; i++) {
             size_t l = strlen(pl[s]);
-            snprintf(pl[s] + l, sizeof pl[s] - l, "%s'%s/charts/binades.dat' index %d using ($1==%d ? $2 : NaN):3 w lp pt 7 ps 0.4 t '%s' noenhanced",
+            snprintf(pl[s] + l, sizeof pl[s] - l,
+                     "%s'%s/charts/binades.dat' index %d using ($1==%d ? $2 : NaN):3 w lp pt 7 ps "
+                     "0.4 t '%s' noenhanced",
                      i ? ", " : "", r->out, i, s, names[i]);
         }
     snprintf(body, sizeof body,
-             "set multiplot layout 1,2 title 'Max ULP error per binade of x (binary32, exhaustive, own definition)'\n"
+             "set multiplot layout 1,2 title 'Max ULP error per binade of x (binary32, exhaustive, "
+             "own definition)'\n"
              "set logscale y\nset format y '10^{%%L}'\nset ylabel 'max error (ULP)'\nset key off\n"
              "set xlabel 'exponent of x (x < 0: |x| in [2^e, 2^{e+1}))'\nplot %s\n"
              "set key outside right font ',9'\nset xlabel 'exponent of x (x > 0)'\nplot %s\n",
@@ -184,15 +201,20 @@ static int chart_hist(const struct rep *r, char *err, size_t errlen)
         for (int b = 0; b < GL_HIST_BINS; b++)
             fprintf(out, "%d,%llu\n", b - 1, (unsigned long long)k->k->acc[0]->hist[b]);
         size_t l = strlen(pl);
-        snprintf(pl + l, sizeof pl - l, "%s'%s/charts/hist.dat' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 ps 0.5 t '%s' noenhanced",
+        snprintf(pl + l, sizeof pl - l,
+                 "%s'%s/charts/hist.dat' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 ps 0.5 t "
+                 "'%s' noenhanced",
                  n ? ", " : "", r->out, n, k->k->name);
         n++;
     }
     fclose(out);
     snprintf(body, sizeof body,
-             "set title 'ULP error histograms (binary32 sweep, own definition); bin b holds errors in (2^{b-1}, 2^b], b = -1: [0, 1/2]'\n"
-             "set logscale y\nset format y '10^{%%L}'\nset xlabel 'log_2 of the bin''s upper edge (ULP)'\n"
-             "set ylabel 'inputs'\nset key outside right font ',9'\nplot %s\n", pl);
+             "set title 'ULP error histograms (binary32 sweep, own definition); bin b holds errors "
+             "in (2^{b-1}, 2^b], b = -1: [0, 1/2]'\n"
+             "set logscale y\nset format y '10^{%%L}'\nset xlabel 'log_2 of the bin''s upper edge "
+             "(ULP)'\n"
+             "set ylabel 'inputs'\nset key outside right font ',9'\nplot %s\n",
+             pl);
     return render(r, "hist", body, err, errlen);
 }
 
@@ -212,19 +234,27 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     for (int i = 0; i < n; i++) {
         const struct rep_kernel *k = &r->rk[idx[i]];
         double u = k->k->acc[1]->region[GL_REGION_CORE].max_ulp;
-        fprintf(out, "%.6g,%.6g,%s,%d\n", k->cyc, u > FLOOR_ULP ? u : FLOOR_ULP, k->k->name, k->pareto);
+        fprintf(out, "%.6g,%.6g,%s,%d\n", k->cyc, u > FLOOR_ULP ? u : FLOOR_ULP, k->k->name,
+                k->pareto);
     }
     fclose(out);
     char body[3000];
     if (n == 0)
-        return render(r, "pareto", "set title 'Accuracy against cost'\nset label 'no kernel of the sweep was benchmarked' at graph 0.3,0.5\nplot [1:10] [1:10] 1e30 notitle\n", err, errlen);
+        return render(r, "pareto",
+                      "set title 'Accuracy against cost'\nset label 'no kernel of the sweep was "
+                      "benchmarked' at graph 0.3,0.5\nplot [1:10] [1:10] 1e30 notitle\n",
+                      err, errlen);
     snprintf(body, sizeof body,
-             "set title 'Accuracy against cost: max ULP against exact GELU on [-5, 5] (binary32 sweep) vs TSC cycles per element at %zu floats'\n"
-             "set logscale xy\nset format y '10^{%%L}'\nset xlabel 'cycles per element (time-stamp counter, one core)'\n"
+             "set title 'Accuracy against cost: max ULP against exact GELU on [-5, 5] (binary32 "
+             "sweep) vs TSC cycles per element at %zu floats'\n"
+             "set logscale xy\nset format y '10^{%%L}'\nset xlabel 'cycles per element (time-stamp "
+             "counter, one core)'\n"
              "set ylabel 'max error against exact GELU on [-5, 5] (ULP)'\nset key top right\n"
              "plot '%s/charts/pareto.dat' using 1:2 w p pt 7 ps 1.2 lc rgb '#888888' t 'kernels', "
-             "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.6 lw 2 lc rgb '#d62728' t 'Pareto front', "
-             "'%s/charts/pareto.dat' using 1:2:3 w labels offset 0.8,0.6 left font ',9' noenhanced notitle\n",
+             "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.6 lw 2 lc rgb "
+             "'#d62728' t 'Pareto front', "
+             "'%s/charts/pareto.dat' using 1:2:3 w labels offset 0.8,0.6 left font ',9' noenhanced "
+             "notitle\n",
              r->pareto_size, r->out, r->out, r->out);
     return render(r, "pareto", body, err, errlen);
 }
@@ -236,8 +266,9 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
     /* baselines, peers, and the fastest gelulab kernel of each family at the Pareto size */
     const char *names[64];
     int n = 0;
-    const char *fixed[] = {"memcpy", "relu-vec", "onednn-gelu_erf", "onednn-gelu_tanh", "sleef-erf/avx512",
-                           "sleef-erf/avx2", "sleef-erfc/avx2"};
+    const char *fixed[] = {"memcpy",           "relu-vec",         "onednn-gelu_erf",
+                           "onednn-gelu_tanh", "sleef-erf/avx512", "sleef-erf/avx2",
+                           "sleef-erfc/avx2"};
     for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
         if (rep_eps(r, fixed[i], r->pareto_size) > 0) names[n++] = fixed[i];
     const char *fam[32];
@@ -247,7 +278,8 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
         for (int i = 0; i < r->nrk; i++) {
             const struct rep_kernel *k = &r->rk[i];
             double e = rep_eps(r, k->k->name, r->pareto_size);
-            if (!strcmp(k->family, fam[f]) && e > 0 && (!best || e > rep_eps(r, best->k->name, r->pareto_size)))
+            if (!strcmp(k->family, fam[f]) && e > 0 &&
+                (!best || e > rep_eps(r, best->k->name, r->pareto_size)))
                 best = k;
         }
         if (best) names[n++] = best->k->name;
@@ -259,14 +291,18 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
         for (size_t s = 0; s < r->nsizes; s++)
             fprintf(out, "%zu,%.6g\n", r->sizes[s], rep_eps(r, names[i], r->sizes[s]) * 1e-6);
         size_t l = strlen(pl);
-        snprintf(pl + l, sizeof pl - l, "%s'%s/charts/throughput.dat' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 lw %d t '%s' noenhanced",
+        snprintf(pl + l, sizeof pl - l,
+                 "%s'%s/charts/throughput.dat' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 lw "
+                 "%d t '%s' noenhanced",
                  i ? ", " : "", r->out, i, i < 2 ? 3 : 1, names[i]);
     }
     fclose(out);
     snprintf(body, sizeof body,
              "set title 'Throughput against array size (one core, median of repetitions)'\n"
-             "set logscale x 2\nset logscale y\nset format x '2^{%%L}'\nset xlabel 'array size (floats; L1, L2, L3, DRAM)'\n"
-             "set ylabel 'million elements per second'\nset key outside right font ',9'\nplot %s\n", pl);
+             "set logscale x 2\nset logscale y\nset format x '2^{%%L}'\nset xlabel 'array size "
+             "(floats; L1, L2, L3, DRAM)'\n"
+             "set ylabel 'million elements per second'\nset key outside right font ',9'\nplot %s\n",
+             pl);
     return render(r, "throughput", body, err, errlen);
 }
 
@@ -275,8 +311,9 @@ int rep_charts(struct rep *r, char *err, size_t errlen)
     char p[1200];
     snprintf(p, sizeof p, "%s/charts", r->out);
     mkdir(p, 0777);
-    if (chart_definitions(r, err, errlen) || chart_binades(r, err, errlen) || chart_hist(r, err, errlen) ||
-        chart_pareto(r, err, errlen) || chart_throughput(r, err, errlen))
+    if (chart_definitions(r, err, errlen) || chart_binades(r, err, errlen) ||
+        chart_hist(r, err, errlen) || chart_pareto(r, err, errlen) ||
+        chart_throughput(r, err, errlen))
         return -1;
     const char *fam[32];
     int nf = families(r, fam, 32);

@@ -19,8 +19,18 @@
 #include <string.h>
 
 #define K(name) void name(const float *x, float *y, size_t n)
-K(v_good); K(v_nan_inf); K(v_no_nan); K(v_zero_sign); K(v_tail); K(v_tanh); K(v_fp16);
-K(v_vtail); K(v_inplace); K(v_nondet); K(v_crash); K(v_hang);
+K(v_good);
+K(v_nan_inf);
+K(v_no_nan);
+K(v_zero_sign);
+K(v_tail);
+K(v_tanh);
+K(v_fp16);
+K(v_vtail);
+K(v_inplace);
+K(v_nondet);
+K(v_crash);
+K(v_hang);
 
 static float good(float v)
 {
@@ -30,16 +40,40 @@ static float good(float v)
 static float tanh_form(float v)
 {
     double d = v;
-    return v == -INFINITY ? -0.0f : (float)(0.5 * d * (1 + tanh(0.7978845608028654 * (d + 0.044715 * d * d * d))));
+    return v == -INFINITY
+               ? -0.0f
+               : (float)(0.5 * d * (1 + tanh(0.7978845608028654 * (d + 0.044715 * d * d * d))));
 }
 
-K(v_good) { for (size_t i = 0; i < n; i++) y[i] = good(x[i]); }
-K(v_nan_inf) { for (size_t i = 0; i < n; i++) y[i] = x[i] == -INFINITY ? NAN : good(x[i]); }
-K(v_no_nan) { for (size_t i = 0; i < n; i++) y[i] = x[i] != x[i] ? 0.0f : good(x[i]); }
-K(v_zero_sign) { for (size_t i = 0; i < n; i++) y[i] = good(x[i]) + 0.0f; }
-K(v_tail) { for (size_t i = 0; i < n; i++) y[i] = isinf(x[i]) ? good(x[i]) : 0.5f * x[i] * (1.0f + erff(x[i] * 0x1.6a09e6p-1f)); }
-K(v_tanh) { for (size_t i = 0; i < n; i++) y[i] = tanh_form(x[i]); }
-K(v_fp16) { for (size_t i = 0; i < n; i++) y[i] = (float)(_Float16)good(x[i]); }
+K(v_good)
+{
+    for (size_t i = 0; i < n; i++) y[i] = good(x[i]);
+}
+K(v_nan_inf)
+{
+    for (size_t i = 0; i < n; i++) y[i] = x[i] == -INFINITY ? NAN : good(x[i]);
+}
+K(v_no_nan)
+{
+    for (size_t i = 0; i < n; i++) y[i] = x[i] != x[i] ? 0.0f : good(x[i]);
+}
+K(v_zero_sign)
+{
+    for (size_t i = 0; i < n; i++) y[i] = good(x[i]) + 0.0f;
+}
+K(v_tail)
+{
+    for (size_t i = 0; i < n; i++)
+        y[i] = isinf(x[i]) ? good(x[i]) : 0.5f * x[i] * (1.0f + erff(x[i] * 0x1.6a09e6p-1f));
+}
+K(v_tanh)
+{
+    for (size_t i = 0; i < n; i++) y[i] = tanh_form(x[i]);
+}
+K(v_fp16)
+{
+    for (size_t i = 0; i < n; i++) y[i] = (float)(_Float16)good(x[i]);
+}
 K(v_vtail)
 {
     size_t full = n / 8 * 8;
@@ -48,7 +82,8 @@ K(v_vtail)
 K(v_inplace) /* two passes: Phi(x) into y, then x * y; in place the second pass sees Phi */
 {
     for (size_t i = 0; i < n; i++)
-        y[i] = isinf(x[i]) ? (x[i] > 0 ? 1.0f : 0.0f) : (float)(0.5 * erfc(-(double)x[i] * 0x1.6a09e667f3bcdp-1));
+        y[i] = isinf(x[i]) ? (x[i] > 0 ? 1.0f : 0.0f)
+                           : (float)(0.5 * erfc(-(double)x[i] * 0x1.6a09e667f3bcdp-1));
     for (size_t i = 0; i < n; i++) y[i] = x[i] == -INFINITY ? -0.0f : x[i] * y[i];
 }
 static unsigned calls;

@@ -10,10 +10,10 @@
 #define GL_BENCH_MAXREP 64
 
 struct gl_bench_row {
-    char name[64];                  /* case: "erf/avx2", "memcpy", "onednn-gelu_erf" */
+    char name[64];                    /* case: "erf/avx2", "memcpy", "onednn-gelu_erf" */
     char kind[16], defn[16], isa[16]; /* from the benchmark's label */
-    size_t n;                       /* floats per call */
-    int index;                      /* the case's place in gelulab-bench's list */
+    size_t n;                         /* floats per call */
+    int index;                        /* the case's place in gelulab-bench's list */
     int reps;
     double eps[GL_BENCH_MAXREP], cyc[GL_BENCH_MAXREP]; /* elements/s, cycles/element */
     double eps_median, eps_cv, cyc_median;

@@ -8,10 +8,10 @@
 #include "gelulab/sweep.h"
 
 struct gl_facts_claims {
-    double gelu_m1, gelu_2, phi_1;     /* exact GELU(-1), GELU(2), Phi(1), binary64 CR */
-    double min_x, min_y;               /* GELU's minimum: GELU'(min_x) = 0 to the last double */
-    double tanh_m1, tanh_2;            /* the tanh form at -1 and 2 */
-    double tanh_diff, tanh_diff_x;     /* max |tanh form - exact| on [-10, 10] and where */
+    double gelu_m1, gelu_2, phi_1; /* exact GELU(-1), GELU(2), Phi(1), binary64 CR */
+    double min_x, min_y;           /* GELU's minimum: GELU'(min_x) = 0 to the last double */
+    double tanh_m1, tanh_2;        /* the tanh form at -1 and 2 */
+    double tanh_diff, tanh_diff_x; /* max |tanh form - exact| on [-10, 10] and where */
     double sigmoid_diff, sigmoid_diff_x;
 };
 

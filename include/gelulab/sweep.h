@@ -55,7 +55,8 @@ void gl_sweep_layout(struct gl_sweep *s);
 /* The inputs of chunk c (x as doubles, bits in xbits), returns how many. */
 uint64_t gl_sweep_chunk_inputs(const struct gl_sweep *s, uint64_t c, double *x, uint64_t *xbits);
 /* The inputs of index range [lo, hi) of the input space. */
-void gl_sweep_inputs(const struct gl_sweep *s, uint64_t lo, uint64_t hi, double *x, uint64_t *xbits);
+void gl_sweep_inputs(const struct gl_sweep *s, uint64_t lo, uint64_t hi, double *x,
+                     uint64_t *xbits);
 /* Runs the sweep; returns 0, or 2 when a kernel failed, or 130 when interrupted. */
 int gl_sweep_run(struct gl_sweep *s);
 void gl_sweep_free(struct gl_sweep *s);
@@ -77,7 +78,8 @@ int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, si
 
 /* How the library worker calls the kernel (gelulab validate's layout checks): inputs (and
  * results) at a float offset into fresh buffers, results written over the inputs (x == y),
- * calls of at most `split` elements (0: one call), or everything twice. All zero: one plain call. */
+ * calls of at most `split` elements (0: one call), or everything twice. All zero: one plain call.
+ */
 struct gl_call_layout {
     size_t offset, split;
     int inplace;
