@@ -179,7 +179,7 @@ size_t gl_bench_sizes(const struct gl_bench *b, size_t *sizes, size_t max)
     return k;
 }
 
-static void size_name(size_t n, char *buf, size_t len)
+void gl_bench_size_name(size_t n, char *buf, size_t len)
 {
     if (n >= (1u << 20) && n % (1u << 20) == 0)
         snprintf(buf, len, "%zuMi", n >> 20);
@@ -207,7 +207,7 @@ static void print_ratios(const struct gl_bench *b, const struct gl_bench_row *co
     printf("\nelements/s as a ratio to %s (same run):\n%-20s", base, "case");
     for (size_t s = 0; s < ns; s++) {
         char sn[16];
-        size_name(sizes[s], sn, sizeof sn);
+        gl_bench_size_name(sizes[s], sn, sizeof sn);
         printf(" %8s", sn);
     }
     putchar('\n');
@@ -235,7 +235,7 @@ void gl_bench_print(const struct gl_bench *b, const char *path)
     printf("%-20s %-8s %-7s %-7s", "case", "kind", "defn", "isa");
     for (size_t s = 0; s < ns; s++) {
         char sn[16];
-        size_name(sizes[s], sn, sizeof sn);
+        gl_bench_size_name(sizes[s], sn, sizeof sn);
         printf(" %8s", sn);
     }
     printf("  Melem/s | cyc/elem (smallest, largest) | max CV | reps\n");

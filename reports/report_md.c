@@ -14,16 +14,6 @@ static const char *str(const struct gl_json *j)
     return j && j->text ? j->text : "?";
 }
 
-static void size_label(size_t n, char *b, size_t l)
-{
-    if (n >= (1u << 20) && n % (1u << 20) == 0)
-        snprintf(b, l, "%zu Mi", n >> 20);
-    else if (n >= 1024 && n % 1024 == 0)
-        snprintf(b, l, "%zu Ki", n >> 10);
-    else
-        snprintf(b, l, "%zu", n);
-}
-
 static double pct(uint64_t a, uint64_t n)
 {
     return n ? 100.0 * (double)a / (double)n : 0;
@@ -49,7 +39,7 @@ static void md_header(FILE *f, const struct rep *r)
 static void md_summary(FILE *f, const struct rep *r)
 {
     char sl[16];
-    size_label(r->pareto_size, sl, sizeof sl);
+    gl_bench_size_name(r->pareto_size, sl, sizeof sl);
     fprintf(
         f,
         "## Summary\n\nMax ULP error per region (tail_neg: x < -5, core: [-5, 5], pos: x > 5) "
@@ -61,7 +51,7 @@ static void md_summary(FILE *f, const struct rep *r)
     fprintf(f, "| kernel | defn | ISA | own: core | own: all | exact: tail_neg | exact: core | "
                "exact: pos | max abs | %% CR |");
     for (size_t s = 0; s < r->nsizes; s++)
-        size_label(r->sizes[s], sl, sizeof sl), fprintf(f, " Melem/s %s |", sl);
+        gl_bench_size_name(r->sizes[s], sl, sizeof sl), fprintf(f, " Melem/s %s |", sl);
     fprintf(f,
             " cyc/elem | × relu-vec | × oneDNN erf |\n|---|---|---|---|---|---|---|---|---|---|");
     for (size_t s = 0; s < r->nsizes; s++) fprintf(f, "---|");

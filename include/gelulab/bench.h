@@ -35,6 +35,8 @@ void gl_bench_free(struct gl_bench *b);
 const struct gl_bench_row *gl_bench_find(const struct gl_bench *b, const char *name, size_t n);
 /* The distinct sizes, ascending (at most max); returns how many. */
 size_t gl_bench_sizes(const struct gl_bench *b, size_t *sizes, size_t max);
+/* "4Ki", "16Mi" or the number */
+void gl_bench_size_name(size_t n, char *buf, size_t len);
 /* Prints the tables (medians in Melem/s per size, CV, cycles/element, ratios to memcpy and to
  * oneDNN gelu_erf of the same run). */
 void gl_bench_print(const struct gl_bench *b, const char *path);
