@@ -201,14 +201,15 @@ static void block_commit(struct gl_acc *a, const struct gl_block *b, const struc
 
 /* ---- the fast path of a block ----
  * Vectorised (4 lanes; cloned for AVX2 on x86-64, since the engine is built for the baseline)
- * over the inputs whose ULP error u is below 2^28 (and finite): u, its histogram bin (four
- * histograms, one per lane, so that repeated bins do not wait on each other's increments), its
- * fixed-point value round(u 2^24) (u 2^24 + 1/2 truncated: the same integer as fixed_ulp, by the
- * 2^52 trick, exact below 2^52), correctly rounded and faithful counts, the maxima and the
- * block's worst input (largest u, smallest bits); the relative error is divided out only in
- * the lanes where it can exceed the maximum so far (a 2^-40 margin on the test keeps the
- * maximum exact). The other inputs get u = -1 and go through the general code; the top list
- * is scanned only when the block's worst input would enter it. */
+ * over the inputs whose ULP error u is finite (result and reference finite): u, its histogram
+ * bin (four histograms, one per lane, so that repeated bins do not wait on each other's
+ * increments), its fixed-point value round(u 2^24) (u 2^24 + 1/2 truncated: the same integer as
+ * fixed_ulp, by the 2^52 trick, exact below 2^52; lanes with u >= 2^28 call fixed_ulp), correctly
+ * rounded and faithful counts, the maxima and the block's worst input (largest u, smallest
+ * bits); the relative error is divided out only in the lanes where it can exceed the maximum so
+ * far (a 2^-40 margin on the test keeps the maximum exact). The other inputs get u = -1 and go
+ * through the general code; the top list is scanned only when the block's worst input would
+ * enter it. */
 #define FAST_MAXN 4096 /* inputs per call: lane sums of round(u 2^24) < 2^62 */
 #define FAST_LIM  0x1p28
 
@@ -233,6 +234,13 @@ static void fast_rel(struct fast_part *f, double d, double rh)
     if (rel > f->max_rel) f->max_rel = rel, f->rel_cut = rel * (1 - 0x1p-40);
 }
 
+static void fast_big(struct fast_part *f, double u) /* the fixed-point value of u >= 2^28 */
+{
+    uint64_t lo, hi;
+    fixed_ulp(u, &lo, &hi);
+    f->sum += (gl_u128)hi << 64 | lo;
+}
+
 static void fast_worst(struct fast_part *f, double u, uint64_t bits, size_t i)
 {
     if (worse(u, bits, f->worst_ulp, f->worst_bits))
@@ -245,17 +253,20 @@ static void fast_one(const struct gl_block *b, size_t i, double *u, struct fast_
     double y = b->y[i], yr = b->yr[i], side = b->side[i], rh = b->r[i].hi;
     double d = fabs((y - rh) - b->r[i].lo), v = d * b->scale[i];
     u[i] = -1.0;
-    if (!(v < FAST_LIM) || b->scale[i] == 0) { /* also NaN and infinite y */
+    if (!(v < INFINITY) || b->scale[i] == 0) { /* also NaN and infinite y */
         f->slow++;
         return;
     }
     uint64_t yb, rb;
     memcpy(&yb, &y, 8), memcpy(&rb, &yr, 8);
     u[i] = v;
-    f->hist[0][hist_bin_finite(v)]++;
+    f->hist[0][gl_hist_bin(v)]++;
     f->cr += yb == rb;
     f->faithful += y == yr || (v < 1 && ((y > yr && side > 0) || (y < yr && side < 0)));
-    f->sum += (uint64_t)(v * 0x1p24 + 0.5);
+    if (v < FAST_LIM)
+        f->sum += (uint64_t)(v * 0x1p24 + 0.5);
+    else
+        fast_big(f, v);
     f->max_ulp = v > f->max_ulp ? v : f->max_ulp;
     f->max_abs = d > f->max_abs ? d : f->max_abs;
     if (d > f->rel_cut * fabs(rh) && rh != 0) fast_rel(f, d, rh);
@@ -284,18 +295,23 @@ fast_block(const struct gl_block *b, double *restrict u, struct fast_part *f)
         memcpy(&bits, b->xbits + i, sizeof bits);
         VD hi = __builtin_shuffle(r0, r1, pair0), lo = __builtin_shuffle(r0, r1, pair0 + 1);
         VD d = (VD)((VL)((y - hi) - lo) & absmask), v = d * sc;
-        VL ok = (v < FAST_LIM) & (sc != 0);
+        VL ok = (v < INFINITY) & (sc != 0), big = ok & (v >= FAST_LIM);
         VD uv = VD_SEL(ok, v, minus1), t = v * 0x1p24 + 0.5, m = t + two52;
         VL fx = ((VL)m - (VL)two52) + (VL)((m - two52) > t); /* trunc(t) */
         VL bn = (((VL)v >> 52) - 1022) - (((VL)v & mant) != 0);
-        bn = VL_SEL(ok, bn & (bn > 0), (VL){0} + GL_HIST_BINS);
+        bn = VL_SEL(bn > GL_HIST_BINS - 1, (VL){0} + (GL_HIST_BINS - 1), bn & (bn > 0));
+        bn = VL_SEL(ok, bn, (VL){0} + GL_HIST_BINS);
         memcpy(u + i, &uv, sizeof uv);
         for (int k = 0; k < 4; k++) f->hist[k][bn[k]]++;
         slow -= ~ok;
         cr -= ok & ((VL)y == (VL)yr);
         faithful -=
             ok & ((y == yr) | ((v < 1) & (((y > yr) & (side > 0)) | ((y < yr) & (side < 0)))));
-        sum += ok & fx;
+        sum += ok & ~big & fx;
+        VL anybig = big | __builtin_shuffle(big, (VL){2, 3, 0, 1});
+        anybig |= __builtin_shuffle(anybig, (VL){1, 0, 3, 2});
+        for (int k = 0; anybig[0] && k < 4; k++)
+            if (big[k]) fast_big(f, v[k]);
         max_abs = VD_SEL(ok & (d > max_abs), d, max_abs);
         VL w = ok & ((uv > wu) | ((uv == wu) & ((bits ^ sign) < (wbits ^ sign))));
         wu = VD_SEL(w, uv, wu), wbits = VL_SEL(w, bits, wbits),

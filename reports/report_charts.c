@@ -209,8 +209,8 @@ static int chart_hist(const struct rep *r, char *err, size_t errlen)
     }
     fclose(out);
     snprintf(body, sizeof body,
-             "set title 'ULP error histograms (binary32 sweep, own definition); bin b holds errors "
-             "in (2^{b-1}, 2^b], b = -1: [0, 1/2]'\n"
+             "set title 'ULP error histograms (binary32 sweep, own definition): the point at b "
+             "counts errors in (2^{b-1}, 2^b]; b = -1: [0, 1/2]; b = 40: above 2^{39} or not finite'\n"
              "set logscale y\nset format y '10^{%%L}'\nset xlabel 'log_2 of the bin''s upper edge "
              "(ULP)'\n"
              "set ylabel 'inputs'\nset key outside right font ',9'\nplot %s\n",
