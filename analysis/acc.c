@@ -114,14 +114,6 @@ int gl_region_of(double x)
 static void add_sample(struct gl_acc *a, uint64_t xbits, int binade, int region, double x, double y,
                        double yr, struct gl_dd r, double ulp);
 
-void gl_acc_add_pre(struct gl_acc *a, const struct gl_format *fmt, uint64_t xbits, int binade,
-                    int region, double scale, double x, double y, double yr, struct gl_dd r)
-{
-    double ulp =
-        scale != 0 && isfinite(y) ? fabs((y - r.hi) - r.lo) * scale : gl_ulp_error(y, r, fmt);
-    add_sample(a, xbits, binade, region, x, y, yr, r, ulp);
-}
-
 void gl_acc_add(struct gl_acc *a, const struct gl_format *fmt, uint64_t xbits, int xsign, int xexp,
                 double x, double y, double yr, struct gl_dd r)
 {

@@ -54,14 +54,8 @@ void gl_acc_init(struct gl_acc *a);
  * rounded reference yr and the unrounded one r, in format fmt. */
 void gl_acc_add(struct gl_acc *a, const struct gl_format *fmt, uint64_t xbits, int xsign, int xexp,
                 double x, double y, double yr, struct gl_dd r);
-/* The same with the per-input quantities that depend only on x and the reference precomputed
- * once per chunk and shared by all kernels (the sweep's hot path): scale = 1/ulp(r) (0 when r
- * is not finite), region = gl_region of x (GL_REGIONS for NaN) plus 8 when |x| < 2^-10, binade =
- * sign * GL_BINADES + exponent field. Identical results to gl_acc_add. */
-void gl_acc_add_pre(struct gl_acc *a, const struct gl_format *fmt, uint64_t xbits, int binade,
-                    int region, double scale, double x, double y, double yr, struct gl_dd r);
 /* A run of inputs that share binade and region (the sweep's hot path): the same statistics as
- * gl_acc_add_pre on each, gathered in registers. side[i] = (r.hi - yr) + r.lo, where the
+ * gl_acc_add on each, gathered in registers. side[i] = (r.hi - yr) + r.lo, where the
  * unrounded reference lies from the rounded one (for the faithful test). */
 struct gl_block {
     const struct gl_format *fmt;
@@ -72,7 +66,8 @@ struct gl_block {
     const struct gl_dd *r;
 };
 void gl_acc_add_block(struct gl_acc *a, const struct gl_block *b);
-/* scale and region for gl_acc_add_pre */
+/* scale = 1/ulp(r) (0 when r is not finite) and region of x (GL_REGIONS for NaN, plus 8 when
+ * |x| < 2^-10), as gl_block wants them */
 double gl_ulp_scale(struct gl_dd r, const struct gl_format *fmt);
 int gl_region_of(double x);
 
