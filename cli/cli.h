@@ -11,6 +11,7 @@ int gl_cmd_bench_table(int argc, char **argv);
 int gl_cmd_eval_lib(int argc, char **argv);
 int gl_cmd_facts(int argc, char **argv);
 int gl_cmd_report(int argc, char **argv);
+int gl_cmd_moons(int argc, char **argv);
 
 struct gl_sweep;
 struct gl_impl;

@@ -1,0 +1,291 @@
+/* gelulab — the two-moons experiment's activations and network (include/gelulab/moons.h).
+ *
+ * Activations: forward through binary32 (a registry kernel, or the definition correctly rounded
+ * by gl_ref_f32), backward with the exact derivative of the definition in binary64:
+ *   exact    Phi(z) + z phi(z)
+ *   tanh     (1 + t)/2 + z (1 - t^2) k (1 + 3c z^2) / 2,  t = tanh(k (z + c z^3)), k = sqrt(2/pi),
+ *            c = 0.044715
+ *   sigmoid  s + a z s (1 - s), s = sigma(a z), a = 1.702 (a = 1: SiLU)
+ *   relu     1 for z > 0, else 0
+ * Network: fully connected layers, row-major weights (out x in) then biases, in one array; the
+ * loss is the mean binary cross-entropy of the logit, max(z, 0) - z y + log1p(exp(-|z|)), whose
+ * derivative is sigma(z) - y; backpropagation in the plain order (a fixed summation order). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gelulab/format.h"
+#include "gelulab/moons.h"
+#include "gelulab/reference.h"
+
+static const struct {
+    const char *name;
+    enum gl_act_kind kind;
+    enum gl_defn defn;
+} act_defns[] = {
+    {"relu", GL_ACT_RELU, GL_DEFN_EXACT},     {"gelu-exact", GL_ACT_DEFN, GL_DEFN_EXACT},
+    {"gelu-tanh", GL_ACT_DEFN, GL_DEFN_TANH}, {"gelu-sigmoid", GL_ACT_DEFN, GL_DEFN_SIGMOID},
+    {"silu", GL_ACT_DEFN, GL_DEFN_SILU},
+};
+#define N_ACT_DEFNS (sizeof act_defns / sizeof act_defns[0])
+
+int gl_act_parse(const char *name, struct gl_act *a, char *err, size_t errlen)
+{
+    memset(a, 0, sizeof *a);
+    if (strlen(name) >= sizeof a->name) {
+        snprintf(err, errlen, "activation name too long: '%s'", name);
+        return -1;
+    }
+    strcpy(a->name, name);
+    for (size_t i = 0; i < N_ACT_DEFNS; i++)
+        if (!strcmp(name, act_defns[i].name)) {
+            a->kind = act_defns[i].kind, a->defn = act_defns[i].defn;
+            return 0;
+        }
+    const struct gl_impl *k = gl_impl_find(name);
+    if (!k) {
+        snprintf(err, errlen,
+                 "unknown activation '%s' (relu, gelu-exact, gelu-tanh, gelu-sigmoid, silu, or a "
+                 "kernel from 'gelulab list')",
+                 name);
+        return -1;
+    }
+    if (!k->f32 || !gl_impl_available(k)) {
+        snprintf(err, errlen, "kernel '%s' cannot run in this process (%s)", name,
+                 k->isa == GL_ISA_NEON ? "NEON runs under emulation only"
+                                       : "ISA not supported here");
+        return -1;
+    }
+    a->kind = GL_ACT_KERNEL, a->defn = k->defn, a->impl = k;
+    if (!strcmp(k->family, "relu")) a->kind = GL_ACT_RELU; /* its derivative is the step */
+    return 0;
+}
+
+static int act_is_relu(const struct gl_act *a)
+{
+    return a->kind == GL_ACT_RELU;
+}
+
+static double sigma(double z)
+{
+    if (z >= 0) return 1 / (1 + exp(-z));
+    double e = exp(z);
+    return e / (1 + e);
+}
+
+/* The definition in binary64 (gradient checks): libm, no rounding to binary32. */
+static double defn64(const struct gl_act *a, double z)
+{
+    if (act_is_relu(a)) return z > 0 ? z : 0;
+    switch (a->defn) {
+    case GL_DEFN_EXACT:
+        return 0.5 * z * erfc(-z * M_SQRT1_2);
+    case GL_DEFN_TANH: {
+        double k = sqrt(2 / M_PI);
+        return 0.5 * z * (1 + tanh(k * (z + 0.044715 * z * z * z)));
+    }
+    case GL_DEFN_SIGMOID:
+        return z * sigma(1.702 * z);
+    case GL_DEFN_SILU:
+        return z * sigma(z);
+    default:
+        return NAN;
+    }
+}
+
+void gl_act_forward(const struct gl_act *a, const double *z, double *h, float *tmp, size_t n)
+{
+    if (a->binary64) {
+        for (size_t i = 0; i < n; i++) h[i] = defn64(a, z[i]);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) tmp[i] = (float)z[i];
+    if (a->kind == GL_ACT_KERNEL || (a->kind == GL_ACT_RELU && a->impl))
+        a->impl->f32(tmp, tmp, n);
+    else if (a->kind == GL_ACT_RELU)
+        for (size_t i = 0; i < n; i++) tmp[i] = tmp[i] > 0 ? tmp[i] : 0;
+    else
+        for (size_t i = 0; i < n; i++)
+            tmp[i] = (float)gl_ref_f32(a->defn, tmp[i], &gl_format_f32, NULL);
+    for (size_t i = 0; i < n; i++) h[i] = tmp[i];
+}
+
+double gl_act_deriv(const struct gl_act *a, double z)
+{
+    if (act_is_relu(a)) return z > 0 ? 1 : 0;
+    switch (a->defn) {
+    case GL_DEFN_EXACT:
+        return 0.5 * erfc(-z * M_SQRT1_2) + z * exp(-0.5 * z * z) / sqrt(2 * M_PI);
+    case GL_DEFN_TANH: {
+        double k = sqrt(2 / M_PI), c = 0.044715, t = tanh(k * (z + c * z * z * z));
+        return 0.5 * (1 + t) + 0.5 * z * (1 - t * t) * k * (1 + 3 * c * z * z);
+    }
+    case GL_DEFN_SIGMOID: {
+        double s = sigma(1.702 * z);
+        return s + 1.702 * z * s * (1 - s);
+    }
+    case GL_DEFN_SILU: {
+        double s = sigma(z);
+        return s + z * s * (1 - s);
+    }
+    default:
+        return NAN;
+    }
+}
+
+static int same_algo(const char *a, const char *b, size_t len)
+{
+    return !strncmp(a, b, len) && b[len] == '/';
+}
+
+int gl_act_default_list(const char **names, int max)
+{
+    int n = 0;
+    for (size_t i = 0; i < N_ACT_DEFNS && n < max; i++) names[n++] = act_defns[i].name;
+    /* per algorithm ("erf" of "erf/avx2"), its build for the widest ISA this process runs */
+    for (size_t i = 0; i < gl_impl_count() && n < max; i++) {
+        const char *name = gl_impl_get(i)->name, *slash = strchr(name, '/');
+        size_t len = slash ? (size_t)(slash - name) : 0, j;
+        for (j = 0; slash && j < i; j++)
+            if (same_algo(name, gl_impl_get(j)->name, len)) break;
+        if (!slash || j < i) continue; /* not an ISA family, or its algorithm is done */
+        const struct gl_impl *best = NULL;
+        for (j = i; j < gl_impl_count(); j++) {
+            const struct gl_impl *o = gl_impl_get(j);
+            if (same_algo(name, o->name, len) && o->f32 && gl_impl_available(o) &&
+                (!best || o->isa > best->isa))
+                best = o;
+        }
+        if (best) names[n++] = best->name;
+    }
+    if (n < max && gl_impl_find("lut-f16")) names[n++] = "lut-f16";
+    return n;
+}
+
+/* ---- the network ---- */
+
+static double uniform_pm(struct gl_rng *r, double b)
+{
+    return b * (2 * gl_rng_uniform(r) - 1);
+}
+
+int gl_mlp_init(struct gl_mlp *m, const int *hidden, int nhidden, size_t batch, struct gl_rng *r)
+{
+    memset(m, 0, sizeof *m);
+    if (nhidden < 0 || nhidden >= GL_MLP_MAXLAYERS || batch < 1) return -1;
+    m->nlayers = nhidden + 1;
+    m->width[0] = 2, m->width[m->nlayers] = 1;
+    int wmax = 2;
+    for (int l = 0; l < nhidden; l++) {
+        if (hidden[l] < 1 || hidden[l] > 4096) return -1;
+        m->width[l + 1] = hidden[l];
+        if (hidden[l] > wmax) wmax = hidden[l];
+    }
+    for (int l = 0; l < m->nlayers; l++) {
+        m->off[l] = m->nparams;
+        m->nparams += (size_t)m->width[l + 1] * (m->width[l] + 1);
+    }
+    m->cap = batch;
+    m->p = calloc(4 * m->nparams, sizeof *m->p);
+    m->d0 = calloc(batch * wmax, sizeof *m->d0);
+    m->d1 = calloc(batch * wmax, sizeof *m->d1);
+    m->tmp = calloc(batch * wmax, sizeof *m->tmp);
+    int ok = m->p && m->d0 && m->d1 && m->tmp;
+    for (int l = 0; l <= m->nlayers; l++) {
+        if (l < m->nlayers) ok = ok && (m->z[l] = calloc(batch * m->width[l + 1], sizeof(double)));
+        ok = ok && (m->h[l] = calloc(batch * m->width[l], sizeof(double)));
+    }
+    if (!ok) {
+        gl_mlp_free(m);
+        return -1;
+    }
+    m->g = m->p + m->nparams, m->m = m->g + m->nparams, m->v = m->m + m->nparams;
+    for (int l = 0; l < m->nlayers; l++) { /* nn.Linear: weight, then bias */
+        int in = m->width[l], out = m->width[l + 1];
+        double b = 1 / sqrt(in), *w = m->p + m->off[l];
+        for (int i = 0; i < out * in + out; i++) w[i] = uniform_pm(r, b);
+    }
+    return 0;
+}
+
+void gl_mlp_free(struct gl_mlp *m)
+{
+    free(m->p), free(m->d0), free(m->d1), free(m->tmp);
+    for (int l = 0; l <= GL_MLP_MAXLAYERS; l++) {
+        if (l < GL_MLP_MAXLAYERS) free(m->z[l]);
+        free(m->h[l]);
+    }
+    memset(m, 0, sizeof *m);
+}
+
+void gl_mlp_forward(struct gl_mlp *m, const struct gl_act *a, const double *x, size_t n,
+                    double *out)
+{
+    memcpy(m->h[0], x, 2 * n * sizeof *x);
+    for (int l = 0; l < m->nlayers; l++) {
+        int in = m->width[l], o = m->width[l + 1];
+        const double *w = m->p + m->off[l], *b = w + (size_t)o * in, *h = m->h[l];
+        double *z = m->z[l];
+        for (size_t i = 0; i < n; i++)
+            for (int j = 0; j < o; j++) {
+                double s = b[j];
+                for (int k = 0; k < in; k++) s += w[j * in + k] * h[i * in + k];
+                z[i * o + j] = s;
+            }
+        if (l + 1 < m->nlayers) gl_act_forward(a, z, m->h[l + 1], m->tmp, n * o);
+    }
+    if (out) memcpy(out, m->z[m->nlayers - 1], n * sizeof *out);
+}
+
+double gl_mlp_bce(double z, int y, double *dz)
+{
+    if (dz) *dz = sigma(z) - y;
+    return fmax(z, 0) - z * y + log1p(exp(-fabs(z)));
+}
+
+double gl_mlp_loss_grad(struct gl_mlp *m, const struct gl_act *a, const double *x,
+                        const unsigned char *y, size_t n)
+{
+    gl_mlp_forward(m, a, x, n, NULL);
+    const double *zl = m->z[m->nlayers - 1];
+    double loss = 0, *delta = m->d0, *next = m->d1;
+    for (size_t i = 0; i < n; i++) {
+        loss += gl_mlp_bce(zl[i], y[i], &delta[i]);
+        delta[i] /= (double)n;
+    }
+    memset(m->g, 0, m->nparams * sizeof *m->g);
+    for (int l = m->nlayers - 1; l >= 0; l--) {
+        int in = m->width[l], o = m->width[l + 1];
+        const double *w = m->p + m->off[l], *h = m->h[l];
+        double *gw = m->g + m->off[l], *gb = gw + (size_t)o * in;
+        for (size_t i = 0; i < n; i++)
+            for (int j = 0; j < o; j++) {
+                double d = delta[i * o + j];
+                gb[j] += d;
+                for (int k = 0; k < in; k++) gw[j * in + k] += d * h[i * in + k];
+            }
+        if (l == 0) break;
+        const double *zp = m->z[l - 1];
+        for (size_t i = 0; i < n; i++)
+            for (int k = 0; k < in; k++) {
+                double s = 0;
+                for (int j = 0; j < o; j++) s += w[j * in + k] * delta[i * o + j];
+                next[i * in + k] = s * gl_act_deriv(a, zp[i * in + k]);
+            }
+        double *t = delta;
+        delta = next, next = t;
+    }
+    return loss / (double)n;
+}
+
+void gl_mlp_adam(struct gl_mlp *m, double lr)
+{
+    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    m->step++;
+    double bc1 = 1 - pow(b1, (double)m->step), bc2 = 1 - pow(b2, (double)m->step);
+    double step = lr / bc1, sbc2 = sqrt(bc2);
+    for (size_t i = 0; i < m->nparams; i++) {
+        m->m[i] = b1 * m->m[i] + (1 - b1) * m->g[i];
+        m->v[i] = b2 * m->v[i] + (1 - b2) * m->g[i] * m->g[i];
+        m->p[i] -= step * m->m[i] / (sqrt(m->v[i]) / sbc2 + eps);
+    }
+}
