@@ -3,7 +3,7 @@
 # those files and writes OUT/REPORT.md with its charts.
 #   usage: reports/make_report.sh BUILD_DIR OUT_DIR [QUICK]
 #   QUICK=1: binary32 sampled (every 61st pattern, NEON left out), binary64 quick, shorter
-#            benchmarks (no 16 Mi size, 3 repetitions): about 2 minutes
+#            benchmarks (no 16 Mi size, 3 repetitions), two moons with 20 seeds: about 2 minutes
 #   otherwise: exhaustive binary32 (all 2^32 inputs), the full benchmark (the longest stages)
 set -euo pipefail
 BUILD=${1:?usage: make_report.sh BUILD_DIR OUT_DIR [QUICK]}
@@ -12,10 +12,10 @@ QUICK=${3:-0}
 G=$BUILD/gelulab B=$BUILD/gelulab-bench D=$OUT/data
 mkdir -p "$D"
 t0=$(date +%s)
-stage() { echo "report: [$1/6] $2 ($(($(date +%s) - t0)) s so far)" >&2; }
-mode=exhaustive bench_args=() f32_args=()
+stage() { echo "report: [$1/7] $2 ($(($(date +%s) - t0)) s so far)" >&2; }
+mode=exhaustive bench_args=() f32_args=() moons_seeds=30
 if [ "$QUICK" = 1 ]; then # NEON under emulation only in the 16-bit sweeps; no 16 Mi benchmark
-    mode=quick f32_args=(--no-emulated)
+    mode=quick f32_args=(--no-emulated) moons_seeds=20
     bench_args=(--sizes=1024,4096,65536,1048576 --benchmark_repetitions=3
                 --benchmark_min_time=0.005 --benchmark_min_warmup_time=0.005)
 fi
@@ -36,6 +36,8 @@ pkg() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "not installed"; 
 stage 5 "throughput benchmarks (one core; Google Benchmark log in $D/bench.txt)"
 "$B" --benchmark_out="$D/bench.json" --benchmark_out_format=json \
     --benchmark_display_aggregates_only=true "${bench_args[@]}" >"$D/bench.txt"
-stage 6 "charts and REPORT.md"
+stage 6 "two-moons experiment ($moons_seeds seeds per activation)"
+"$G" moons --seeds "$moons_seeds" --progress --out "$D/moons.json" >"$D/moons.txt"
+stage 7 "charts and REPORT.md"
 "$G" report --in "$D" --out "$OUT"
 echo "report: done in $(($(date +%s) - t0)) s: $OUT/REPORT.md" >&2

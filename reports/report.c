@@ -113,7 +113,8 @@ int gl_report(const char *in, const char *out, char *err, size_t errlen)
         {"bench.json", "gelulab-bench --benchmark_out=IN/bench.json --benchmark_out_format=json"},
         {"facts.json", "gelulab facts --out IN"},
         {"curves.csv", "gelulab facts --out IN"},
-        {"errors.csv", "gelulab facts --out IN"}};
+        {"errors.csv", "gelulab facts --out IN"},
+        {"moons.json", "gelulab moons --out IN/moons.json"}};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (need(in, files[i][0], files[i][1], err, errlen)) return -1;
     struct rep r;
@@ -138,12 +139,22 @@ int gl_report(const char *in, const char *out, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", p, r.facts ? "not a gelulab facts file" : jerr);
         goto done;
     }
+    snprintf(p, sizeof p, "%s/moons.json", in);
+    if (!(text = gl_json_read_file(p, err, errlen))) goto done;
+    r.moons = gl_json_parse(text, jerr, sizeof jerr);
+    free(text);
+    const struct gl_json *schema = r.moons ? gl_json_get(r.moons, "schema") : NULL;
+    if (!schema || !schema->text || strcmp(schema->text, "gelulab-moons/1")) {
+        snprintf(err, errlen, "%s: %s", p, r.moons ? "not a gelulab moons file" : jerr);
+        goto done;
+    }
     derive(&r);
     rc = rep_charts(&r, err, errlen) || rep_markdown(&r, err, errlen) ? -1 : 0;
 done:
     gl_sweep_free(&r.f32), gl_sweep_free(&r.bf16), gl_sweep_free(&r.f16), gl_sweep_free(&r.f64);
     gl_bench_free(&r.bench);
     if (r.facts) gl_json_free(r.facts);
+    if (r.moons) gl_json_free(r.moons);
     free(r.rk);
     return rc;
 }

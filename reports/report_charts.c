@@ -9,8 +9,7 @@
 #define FLOOR_ULP 1e-3 /* zero errors drawn at this height on log scales */
 #define FLOOR_ABS 1e-12
 
-/* Writes OUT/charts/NAME.gp rendering BODY to NAME.png and NAME.svg, and runs gnuplot. */
-static int render(const struct rep *r, const char *name, const char *body, char *err, size_t errlen)
+int rep_render(const struct rep *r, const char *name, const char *body, char *err, size_t errlen)
 {
     char p[1200], cmd[2600];
     snprintf(p, sizeof p, "%s/charts/%s.gp", r->out, name);
@@ -49,7 +48,7 @@ static int chart_definitions(const struct rep *r, char *err, size_t errlen)
         "- exact|', "
         "'' every ::1 using 1:(abs($7) > 0 ? abs($7) : 1e-20) w l lw 2 t '|sigmoid - exact|'\n",
         r->in, r->in);
-    return render(r, "definitions", body, err, errlen);
+    return rep_render(r, "definitions", body, err, errlen);
 }
 
 /* families of the listed (non-twin) built-in kernels, in order of first appearance */
@@ -130,7 +129,7 @@ static int chart_errors(const struct rep *r, const char *family, char *err, size
              "binary32)'\nplot %s\n",
              family, plot1, plot2);
     snprintf(name, sizeof name, "errors_%s", family);
-    return render(r, name, body, err, errlen);
+    return rep_render(r, name, body, err, errlen);
 }
 
 /* max ULP per binade (own definition), negative and positive x, one line per algorithm */
@@ -185,7 +184,7 @@ static int chart_binades(const struct rep *r, char *err, size_t errlen)
              "set xlabel 'exponent of x (x < 0: |x| in [2^e, 2^{e+1}))'\nplot %s\n"
              "set key outside right font ',9'\nset xlabel 'exponent of x (x > 0)'\nplot %s\n",
              pl[1], pl[0]);
-    return render(r, "binades", body, err, errlen);
+    return rep_render(r, "binades", body, err, errlen);
 }
 
 static int chart_hist(const struct rep *r, char *err, size_t errlen)
@@ -215,7 +214,7 @@ static int chart_hist(const struct rep *r, char *err, size_t errlen)
              "(ULP)'\n"
              "set ylabel 'inputs'\nset key outside right font ',9'\nplot %s\n",
              pl);
-    return render(r, "hist", body, err, errlen);
+    return rep_render(r, "hist", body, err, errlen);
 }
 
 static int chart_pareto(const struct rep *r, char *err, size_t errlen)
@@ -240,7 +239,7 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     fclose(out);
     char body[3000];
     if (n == 0)
-        return render(r, "pareto",
+        return rep_render(r, "pareto",
                       "set title 'Accuracy against cost'\nset label 'no kernel of the sweep was "
                       "benchmarked' at graph 0.3,0.5\nplot [1:10] [1:10] 1e30 notitle\n",
                       err, errlen);
@@ -256,7 +255,7 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
              "'%s/charts/pareto.dat' using 1:2:3 w labels offset 0.8,0.6 left font ',9' noenhanced "
              "notitle\n",
              r->pareto_size, r->out, r->out, r->out);
-    return render(r, "pareto", body, err, errlen);
+    return rep_render(r, "pareto", body, err, errlen);
 }
 
 static int chart_throughput(const struct rep *r, char *err, size_t errlen)
@@ -303,7 +302,7 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
              "(floats; L1, L2, L3, DRAM)'\n"
              "set ylabel 'million elements per second'\nset key outside right font ',9'\nplot %s\n",
              pl);
-    return render(r, "throughput", body, err, errlen);
+    return rep_render(r, "throughput", body, err, errlen);
 }
 
 int rep_charts(struct rep *r, char *err, size_t errlen)
@@ -313,7 +312,7 @@ int rep_charts(struct rep *r, char *err, size_t errlen)
     mkdir(p, 0777);
     if (chart_definitions(r, err, errlen) || chart_binades(r, err, errlen) ||
         chart_hist(r, err, errlen) || chart_pareto(r, err, errlen) ||
-        chart_throughput(r, err, errlen))
+        chart_throughput(r, err, errlen) || rep_moons_chart(r, err, errlen))
         return -1;
     const char *fam[32];
     int nf = families(r, fam, 32);

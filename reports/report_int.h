@@ -23,6 +23,7 @@ struct rep {
     struct gl_sweep f32, bf16, f16, f64;
     struct gl_bench bench;
     struct gl_json *facts;
+    struct gl_json *moons; /* moons.json: the two-moons experiment */
     struct rep_kernel *rk;
     int nrk;
     size_t sizes[REP_MAXSIZES], nsizes, pareto_size;
@@ -32,6 +33,11 @@ struct rep {
 const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key);
 double rep_eps(const struct rep *r, const char *name, size_t n);
 FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen);
+
+/* Writes OUT/charts/NAME.gp rendering BODY to NAME.png and NAME.svg, and runs gnuplot. */
+int rep_render(const struct rep *r, const char *name, const char *body, char *err, size_t errlen);
+int rep_moons_chart(const struct rep *r, char *err, size_t errlen);
+void rep_moons_md(FILE *f, const struct rep *r);
 
 int rep_charts(struct rep *r, char *err, size_t errlen);
 int rep_markdown(struct rep *r, char *err, size_t errlen);

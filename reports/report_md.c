@@ -281,6 +281,7 @@ int rep_markdown(struct rep *r, char *err, size_t errlen)
     md_specials(f, r);
     md_formats(f, r);
     md_claims(f, r);
+    rep_moons_md(f, r);
     md_methods(f, r);
     if (fclose(f) != 0) return snprintf(err, errlen, "cannot write %s/REPORT.md", r->out), -1;
     return 0;

@@ -22,22 +22,33 @@ check "facts exits 0" "[ $? -eq 0 ]"
      --benchmark_repetitions=2 --benchmark_min_time=0.0001 --benchmark_min_warmup_time=0 \
      --benchmark_out="$D/bench.json" --benchmark_out_format=json >/dev/null 2>&1
 
+"$G" moons --samples 200 --epochs 3 --hidden 8 --seeds 3 --act relu,gelu-exact,erf/scalar \
+     --out "$D/moons.json" >/dev/null 2>&1
+check "moons exits 0" "[ $? -eq 0 ]"
+
 "$G" report --in "$D" --out "$O" 2>"$T/err"
 check "report exits 0" "[ $? -eq 0 ]"
-for c in definitions binades hist pareto throughput errors_erf errors_tanh errors_relu errors_poly; do
+for c in definitions binades hist pareto throughput moons errors_erf errors_tanh errors_relu errors_poly; do
   check "chart $c.png and $c.svg" "[ -s '$O/$c.png' ] && [ -s '$O/$c.svg' ] && grep -q '<svg' '$O/$c.svg'"
 done
 for s in '## Summary' '## Pareto front' '## Definitions and errors' '## Special values' \
          '## bfloat16 and binary16' '## binary64 (sampled)' '## Claims checked' '## Methods' \
-         '## Machine and toolchain'; do
+         '## Downstream: the two-moons experiment' '## Machine and toolchain'; do
   check "section $s" "grep -q '^$s' '$O/REPORT.md'"
 done
 check "summary has a row per kernel" "[ \$(grep -cE '^\| (erf/scalar|tanh/scalar|relu|poly5/scalar)( \*)? \|' '$O/REPORT.md') -ge 4 ]"
 check "claims: GELU(-1) from the reference" "grep -q '| GELU(−1) ≈ −0.159 | -0.15865525393145' '$O/REPORT.md'"
 check "claims: the minimum of GELU" "grep -q 'minimum -0.169971' '$O/REPORT.md'"
 check "special values: relu(NaN) is flagged" "grep -E '^\| relu \|' '$O/REPORT.md' | head -n 3 | grep -q '\*\*0\*\*'"
+check "moons: a row per activation" "[ \$(grep -cE '^\| (relu|gelu-exact|erf/scalar) \| (relu|definition|kernel) ' '$O/REPORT.md') -eq 3 ]"
+check "moons: the GELU-vs-ReLU answer" "grep -q '^\*\*Does GELU beat ReLU here?\*\* Test accuracy of gelu-exact minus relu' '$O/REPORT.md'"
 check "no chart reads outside IN/OUT" "! grep -l 'gelulab ' '$O'/charts/*.gp"
 
+mv "$D/moons.json" "$T/moons.json"
+"$G" report --in "$D" --out "$O" 2>"$T/e1"; rc=$?
+check "missing moons.json: exit 2, one line naming it" \
+      "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e1') -eq 1 ] && grep -q 'missing input .*moons.json (made by gelulab moons' '$T/e1'"
+mv "$T/moons.json" "$D/moons.json"
 rm "$D/bench.json"
 "$G" report --in "$D" --out "$O" 2>"$T/e2"; rc=$?
 check "missing bench.json: exit 2, one line naming it" \

@@ -76,7 +76,7 @@ struct gl_mlp {
         *v;     /* parameters (W row-major out x in, then b, per layer), gradient, Adam */
     size_t cap; /* batch capacity of the buffers below */
     double *z[GL_MLP_MAXLAYERS], *h[GL_MLP_MAXLAYERS + 1]; /* pre-/post-activation per layer */
-    double *d0, *d1;                                       /* backward scratch */
+    double *d0, *d1, *wt; /* backward scratch; a transposed weight matrix */
     float *tmp;
     long step; /* Adam steps taken */
 };

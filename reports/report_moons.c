@@ -1,0 +1,202 @@
+/* The report's two-moons section and chart, from moons.json (docs/moons.md): per activation the
+ * test accuracy and final training loss over the seeds, the paired comparisons against
+ * gelu-exact and relu, and the two answers (GELU against ReLU; approximations against exact
+ * GELU) worded from the comparisons' Holm-adjusted p-values. */
+#include <math.h>
+#include <string.h>
+#include "report_int.h"
+
+static double jnum(const struct gl_json *o, const char *k)
+{
+    const struct gl_json *j = o ? gl_json_get(o, k) : NULL;
+    return j ? gl_json_num(j) : NAN;
+}
+
+static const char *jstr(const struct gl_json *o, const char *k)
+{
+    const struct gl_json *j = o ? gl_json_get(o, k) : NULL;
+    return j && j->text ? j->text : "";
+}
+
+/* summary[metric] of activation a */
+static const struct gl_json *summary(const struct gl_json *a, const char *metric)
+{
+    const struct gl_json *s = gl_json_get(a, "summary");
+    return s ? gl_json_get(s, metric) : NULL;
+}
+
+static const struct gl_json *comparison(const struct rep *r, const char *a, const char *b,
+                                        const char *metric)
+{
+    const struct gl_json *cs = gl_json_get(r->moons, "comparisons");
+    for (size_t i = 0; cs && i < cs->n; i++) {
+        const struct gl_json *c = &cs->items[i];
+        if (!strcmp(jstr(c, "a"), a) && !strcmp(jstr(c, "b"), b) &&
+            !strcmp(jstr(c, "metric"), metric))
+            return c;
+    }
+    return NULL;
+}
+
+static int significant(const struct gl_json *c)
+{
+    const struct gl_json *s = c ? gl_json_get(c, "significant") : NULL;
+    return s && s->text && !strcmp(s->text, "true");
+}
+
+int rep_moons_chart(const struct rep *r, char *err, size_t errlen)
+{
+    FILE *out = rep_open(r, "charts/moons.dat", err, errlen);
+    if (!out) return -1;
+    const struct gl_json *acts = gl_json_get(r->moons, "activations");
+    int n = 0;
+    for (size_t i = 0; acts && i < acts->n; i++, n++) {
+        const struct gl_json *a = &acts->items[i], *s = summary(a, "test_acc");
+        const struct gl_json *c = comparison(r, jstr(a, "name"), "gelu-exact", "test_acc");
+        const struct gl_json *d = c ? gl_json_get(c, "diff") : NULL;
+        fprintf(out, "%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", jstr(a, "name"), 100 * jnum(s, "mean"),
+                100 * jnum(s, "ci_lo"), 100 * jnum(s, "ci_hi"), d ? 100 * jnum(d, "mean") : 0,
+                d ? 100 * jnum(d, "ci_lo") : 0, d ? 100 * jnum(d, "ci_hi") : 0);
+    }
+    fclose(out);
+    const struct gl_json *cfg = gl_json_get(r->moons, "config");
+    char body[3000];
+    snprintf(
+        body, sizeof body,
+        "set multiplot layout 1,2 title 'Two moons: test accuracy over %g seeds (mean and "
+        "95%% interval), MLP trained with each activation'\n"
+        "set datafile separator ','\nset yrange [-0.5:%d.5] reverse\nset ytics nomirror\n"
+        "set key off\nset grid x\n"
+        "set xlabel 'test accuracy (%%)'\n"
+        "plot '%s/charts/moons.dat' using 2:0:3:4:ytic(1) with xerrorbars pt 7 ps 1.2 lw 2 "
+        "lc rgb '#1f77b4' noenhanced\n"
+        "set xlabel 'test accuracy minus gelu-exact''s, same seed (percentage points)'\n"
+        "set ytics format ''\nset arrow from 0, graph 0 to 0, graph 1 nohead lc rgb '#888888'\n"
+        "plot '%s/charts/moons.dat' using 5:0:6:7 with xerrorbars pt 7 ps 1.2 lw 2 lc rgb "
+        "'#d62728'\n",
+        jnum(cfg, "seeds"), n - 1, r->out, r->out);
+    return rep_render(r, "moons", body, err, errlen);
+}
+
+static void md_config(FILE *f, const struct gl_json *cfg)
+{
+    const struct gl_json *h = gl_json_get(cfg, "hidden");
+    fprintf(f, "Two-moons data (%g points, noise %g, %g %% kept for testing), an MLP 2",
+            jnum(cfg, "samples"), jnum(cfg, "noise"), 100 * jnum(cfg, "test_fraction"));
+    for (size_t i = 0; h && i < h->n; i++) fprintf(f, "-%g", gl_json_num(&h->items[i]));
+    fprintf(
+        f,
+        "-1 trained with Adam (lr %g, batch %g) for %g epochs on binary cross-entropy, once per "
+        "activation and seed; **%g seeds** (from %g)%s. The same seed gives every activation "
+        "the same data, initial weights and batch order, so the comparisons are paired. The "
+        "network runs in binary64 and the activation through binary32 (the kernel's result, or "
+        "the definition correctly rounded); the backward pass uses the exact derivative of the "
+        "activation's definition. Accuracy in %%, means ± sd over seeds, 95 %% Student-t "
+        "intervals; p: paired t-test, Holm-adjusted within each baseline and metric.\n\n",
+        jnum(cfg, "lr"), jnum(cfg, "batch"), jnum(cfg, "epochs"), jnum(cfg, "seeds"),
+        jnum(cfg, "first_seed"),
+        !strcmp(jstr(cfg, "interrupted"), "true") ? " (interrupted: fewer than requested)" : "");
+}
+
+static void md_cmp(FILE *f, const struct gl_json *c, double scale)
+{
+    const struct gl_json *d = c ? gl_json_get(c, "diff") : NULL;
+    if (!d) {
+        fprintf(f, " – | – |");
+        return;
+    }
+    fprintf(f, " %+.3g [%+.3g, %+.3g] | %.3g%s |", scale * jnum(d, "mean"),
+            scale * jnum(d, "ci_lo"), scale * jnum(d, "ci_hi"), jnum(c, "p_holm"),
+            significant(c) ? " **yes**" : "");
+}
+
+static void md_table(FILE *f, const struct rep *r)
+{
+    const struct gl_json *acts = gl_json_get(r->moons, "activations");
+    fprintf(f, "| activation | kind | test accuracy | 95 %% CI | final train loss | vs gelu-exact: "
+               "Δ accuracy [95 %% CI] | p (Holm), significant | test predictions differing | "
+               "vs relu: Δ accuracy [95 %% CI] | p (Holm), significant |\n"
+               "|---|---|---|---|---|---|---|---|---|---|\n");
+    for (size_t i = 0; acts && i < acts->n; i++) {
+        const struct gl_json *a = &acts->items[i], *s = summary(a, "test_acc"),
+                             *l = summary(a, "train_loss");
+        const char *name = jstr(a, "name");
+        fprintf(f, "| %s | %s %s | %.2f ± %.2f | [%.2f, %.2f] | %.4f ± %.4f |", name,
+                jstr(a, "kind"), jstr(a, "defn"), 100 * jnum(s, "mean"), 100 * jnum(s, "sd"),
+                100 * jnum(s, "ci_lo"), 100 * jnum(s, "ci_hi"), jnum(l, "mean"), jnum(l, "sd"));
+        const struct gl_json *ce = comparison(r, name, "gelu-exact", "test_acc");
+        md_cmp(f, ce, 100);
+        if (ce)
+            fprintf(f, " %.2f %% |", 100 * jnum(ce, "disagreement"));
+        else
+            fprintf(f, " – |");
+        md_cmp(f, comparison(r, name, "relu", "test_acc"), 100);
+        fputc('\n', f);
+    }
+}
+
+/* the activations whose comparison against base on metric is significant, as a list */
+static int list_significant(const struct rep *r, const char *base, const char *metric, char *buf,
+                            size_t len, int *ncmp)
+{
+    const struct gl_json *cs = gl_json_get(r->moons, "comparisons");
+    int n = 0;
+    *ncmp = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; cs && i < cs->n; i++) {
+        const struct gl_json *c = &cs->items[i];
+        if (strcmp(jstr(c, "b"), base) || strcmp(jstr(c, "metric"), metric)) continue;
+        ++*ncmp;
+        if (!significant(c)) continue;
+        size_t l = strlen(buf);
+        snprintf(buf + l, len - l, "%s%s (%+.3g)", n ? ", " : "", jstr(c, "a"),
+                 (strcmp(metric, "test_acc") ? 1 : 100) * jnum(gl_json_get(c, "diff"), "mean"));
+        n++;
+    }
+    return n;
+}
+
+static void md_answers(FILE *f, const struct rep *r)
+{
+    const struct gl_json *g = comparison(r, "gelu-exact", "relu", "test_acc"),
+                         *gl = comparison(r, "gelu-exact", "relu", "train_loss");
+    if (g) {
+        const struct gl_json *d = gl_json_get(g, "diff"), *dl = gl ? gl_json_get(gl, "diff") : NULL;
+        fprintf(f,
+                "\n**Does GELU beat ReLU here?** Test accuracy of gelu-exact minus relu: %+.3f "
+                "percentage points, 95 %% interval [%+.3f, %+.3f], paired t-test p = %.3g (Holm "
+                "%.3g): **%s**; gelu-exact was better on %g seeds, equal on %g, worse on %g.",
+                100 * jnum(d, "mean"), 100 * jnum(d, "ci_lo"), 100 * jnum(d, "ci_hi"), jnum(g, "p"),
+                jnum(g, "p_holm"),
+                significant(g) ? (jnum(d, "mean") > 0 ? "GELU is better, significantly"
+                                                      : "GELU is worse, significantly")
+                               : "no significant difference",
+                jnum(g, "wins"), jnum(g, "ties"), jnum(g, "losses"));
+        if (dl)
+            fprintf(f, " Final training loss, gelu-exact minus relu: %+.4f [%+.4f, %+.4f] (%s).",
+                    jnum(dl, "mean"), jnum(dl, "ci_lo"), jnum(dl, "ci_hi"),
+                    significant(gl) ? "significant" : "not significant");
+        fputc('\n', f);
+    }
+    char acc[2000], loss[2000];
+    int na, nl, nca, ncl;
+    na = list_significant(r, "gelu-exact", "test_acc", acc, sizeof acc, &nca);
+    nl = list_significant(r, "gelu-exact", "train_loss", loss, sizeof loss, &ncl);
+    if (!nca) return;
+    fprintf(f,
+            "\n**Do the approximations change the outcome?** Against gelu-exact, %d of %d "
+            "activations differ significantly in test accuracy%s%s; %d of %d in final training "
+            "loss%s%s. \"Test predictions differing\" is the share of test points that the model "
+            "trained with the activation classifies differently from the gelu-exact model of the "
+            "same seed.\n",
+            na, nca, na ? ": " : "", acc, nl, ncl, nl ? ": " : "", loss);
+}
+
+void rep_moons_md(FILE *f, const struct rep *r)
+{
+    fprintf(f, "\n## Downstream: the two-moons experiment\n\n");
+    md_config(f, gl_json_get(r->moons, "config"));
+    md_table(f, r);
+    md_answers(f, r);
+    fprintf(f, "\n![Two moons: test accuracy per activation](moons.png)\n");
+}
