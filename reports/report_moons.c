@@ -121,9 +121,11 @@ static void md_table(FILE *f, const struct rep *r)
         const struct gl_json *a = &acts->items[i], *s = summary(a, "test_acc"),
                              *l = summary(a, "train_loss");
         const char *name = jstr(a, "name");
-        fprintf(f, "| %s | %s %s | %.2f ± %.2f | [%.2f, %.2f] | %.4f ± %.4f |", name,
-                jstr(a, "kind"), jstr(a, "defn"), 100 * jnum(s, "mean"), 100 * jnum(s, "sd"),
-                100 * jnum(s, "ci_lo"), 100 * jnum(s, "ci_hi"), jnum(l, "mean"), jnum(l, "sd"));
+        int rl = !strcmp(jstr(a, "kind"), "relu");
+        fprintf(f, "| %s | %s%s%s | %.2f ± %.2f | [%.2f, %.2f] | %.4f ± %.4f |", name,
+                jstr(a, "kind"), rl ? "" : ", ", rl ? "" : jstr(a, "defn"), 100 * jnum(s, "mean"),
+                100 * jnum(s, "sd"), 100 * jnum(s, "ci_lo"), 100 * jnum(s, "ci_hi"),
+                jnum(l, "mean"), jnum(l, "sd"));
         const struct gl_json *ce = comparison(r, name, "gelu-exact", "test_acc");
         md_cmp(f, ce, 100);
         if (ce)
@@ -183,13 +185,14 @@ static void md_answers(FILE *f, const struct rep *r)
     na = list_significant(r, "gelu-exact", "test_acc", acc, sizeof acc, &nca);
     nl = list_significant(r, "gelu-exact", "train_loss", loss, sizeof loss, &ncl);
     if (!nca) return;
-    fprintf(f,
-            "\n**Do the approximations change the outcome?** Against gelu-exact, %d of %d "
-            "activations differ significantly in test accuracy%s%s; %d of %d in final training "
-            "loss%s%s. \"Test predictions differing\" is the share of test points that the model "
-            "trained with the activation classifies differently from the gelu-exact model of the "
-            "same seed.\n",
-            na, nca, na ? ": " : "", acc, nl, ncl, nl ? ": " : "", loss);
+    fprintf(
+        f,
+        "\n**Do the approximations change the outcome?** Against gelu-exact, %d of the %d "
+        "other activations differ significantly in test accuracy%s%s; %d of %d in final training "
+        "loss%s%s. \"Test predictions differing\" is the share of test points that the model "
+        "trained with the activation classifies differently from the gelu-exact model of the "
+        "same seed.\n",
+        na, nca, na ? ": " : "", acc, nl, ncl, nl ? ": " : "", loss);
 }
 
 void rep_moons_md(FILE *f, const struct rep *r)
