@@ -125,7 +125,7 @@ static struct sample make_sample(uint64_t xbits, double x, double y, double yr, 
                                  double ulp)
 {
     struct sample p;
-    p.w = (struct gl_worst){ulp, xbits, x, y, r.hi};
+    p.w = (struct gl_worst){ulp, xbits, x, y, r.hi + r.lo};
     p.abs = gl_abs_error(y, r);
     p.rel = isfinite(p.abs) && r.hi != 0 && isfinite(r.hi) ? p.abs / fabs(r.hi) : 0;
     p.cr = memcmp(&y, &yr, sizeof y) == 0 || (isnan(y) && isnan(yr));
@@ -373,7 +373,8 @@ void gl_acc_add_block(struct gl_acc *a, const struct gl_block *b)
     if (f.worst_ulp >= 0) {
         size_t i = f.worst_i;
         if (worse(f.worst_ulp, f.worst_bits, l.worst.ulp, l.worst.xbits))
-            l.worst = (struct gl_worst){f.worst_ulp, f.worst_bits, b->x[i], b->y[i], b->r[i].hi};
+            l.worst = (struct gl_worst){f.worst_ulp, f.worst_bits, b->x[i], b->y[i],
+                                        b->r[i].hi + b->r[i].lo};
         if (a->ntop < GL_TOPK ||
             worse(f.worst_ulp, f.worst_bits, a->top[GL_TOPK - 1].ulp, a->top[GL_TOPK - 1].xbits))
             fast_top(a, b, u, f.worst_i);

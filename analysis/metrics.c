@@ -26,10 +26,13 @@ static long floor_log2(double v)
 static long ulp_exp(struct gl_dd r, const struct gl_format *fmt)
 {
     long k = fmt->emin_sub; /* r = 0: the floor applies */
-    if (r.hi != 0) {
-        long e = floor_log2(r.hi);
-        /* r = hi + lo: at |hi| = 2^e exactly, a lo of the opposite sign puts |r| below 2^e */
-        if (r.lo != 0 && signbit(r.lo) != signbit(r.hi) && fabs(r.hi) == gl_pow2(e)) e--;
+    /* r = hi + lo need not be normalised (|lo| can exceed half an ulp of hi, and hi + lo can lie
+     * in another binade than hi): the binade of s = RN(hi + lo), corrected by the exact
+     * remainder t (TwoSum) when s is a power of two and r lies just below it. */
+    double s = r.hi + r.lo, bp = s - r.hi, t = (r.hi - (s - bp)) + (r.lo - bp);
+    if (s != 0) {
+        long e = floor_log2(s);
+        if (t != 0 && signbit(t) != signbit(s) && fabs(s) == gl_pow2(e)) e--;
         if (e - fmt->prec + 1 > k) k = e - fmt->prec + 1;
     }
     return k;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "gelulab/metrics.h"
 #include "gelulab/reference.h"
 
 static uint64_t rng = 0x853c49e6748fea9bull;
@@ -137,9 +138,25 @@ static void test_formats(void)
     }
 }
 
+/* ULP of an unnormalised double-double reference: r = hi + lo with hi = 2^-23 - 2^-46 and
+ * lo = 3 2^-47, so r = 2^-23 + 2^-47 lies in the binade above hi, where a binary32 ulp is
+ * 2^-46: y = 2^-23 + 2^-46 is 0.5 ULP away (measured with hi's binade it would read 1.0).
+ * And r just below a power of two: hi = 2^-23, lo = -2^-60: ulp 2^-47. */
+static void test_ulp_binade(void)
+{
+    struct gl_dd up = {0x1.fffffcp-24, 0x1.8p-46}, down = {0x1p-23, -0x1p-60};
+    double u = gl_ulp_error(0x1.000002p-23, up, &gl_format_f32);
+    CHECK(u == 0.5, "r above the binade of hi: %.17g ULP, want 0.5", u);
+    u = gl_ulp_error(0x1p-23, down, &gl_format_f32);
+    CHECK(u == 0x1p-60 / 0x1p-47, "r just below 2^-23: %a ULP, want 2^-13", u);
+    struct gl_dd norm = {0x1.000002p-23, 0};
+    CHECK(gl_ulp_error(0x1p-23, norm, &gl_format_f32) == 1, "one ulp above 2^-23");
+}
+
 int main(void)
 {
     test_formats();
+    test_ulp_binade();
     test_parse();
     test_round();
     gl_ref_release();

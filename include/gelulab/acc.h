@@ -24,7 +24,7 @@ typedef unsigned __int128 gl_u128;
 struct gl_worst {
     double ulp;     /* +inf: non-finite result where the reference is finite (or vice versa) */
     uint64_t xbits; /* x's bits in the sweep's format */
-    double x, y, r; /* input, kernel result, unrounded reference (hi part) */
+    double x, y, r; /* input, kernel result, unrounded reference (hi + lo, rounded to binary64) */
 };
 
 struct gl_stats {
