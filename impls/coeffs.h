@@ -44,5 +44,20 @@ static const float gl_PHI_POLY7[18] = {
     -0x1.97f612p-3f, -0x1.2dc92cp-8f, 0x1.2b5f9p-3f, 0x1.95de62p-4f,
     -0x1.3df034p-5f, -0x1.0d735ap-4f, -0x1.3c8916p-11f, 0x1.50861ep-6f,
     0x1.c7fd18p-10f, -0x1.68eecp-9f};
+/* EXP_D: exp(r), relative, binary64 on [-log(2)/2, log(2)/2], degree 6,
+   sup-norm error 0x1.2cf6fep-29 */
+#define GL_EXP_D_DEGREE 6
+static const double gl_EXP_D[7] = {
+    0x1p0, 0x1.0000009bd9724p0, 0x1.fffffd1a5813cp-2,
+    0x1.55540aa7df008p-3, 0x1.55575cf93c22p-5, 0x1.126cfa61a24dbp-7,
+    0x1.6b7441c82e88ap-10};
+/* ERFC_W_D: log(erfc(z)/t) + z^2 as ERFC_W, absolute, binary64 on w in [2^-30, 0.8496], degree 10,
+   sup-norm error 0x1.22558cp-27 */
+#define GL_ERFC_W_D_DEGREE 10
+static const double gl_ERFC_W_D[11] = {
+    0x0p+0, -0x1.41bafec90268ep0, -0x1.367502ec17f98p-2,
+    0x1.48d97ad6c6dc4p-3, 0x1.98327b7e73e4cp-3, 0x1.2469b52054b57p-5,
+    -0x1.62ce3918ddbcp-5, 0x1.c7654605e5607p-8, -0x1.4f314a661269p-2,
+    0x1.9027a854a89a8p-2, -0x1.06b67f65b31a1p-3};
 
 #endif

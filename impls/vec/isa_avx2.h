@@ -9,3 +9,12 @@ static inline V vfma(V a, V b, V c)
 {
     return (V)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c);
 }
+/* binary64 lanes (the accurate family): VDW doubles, and as many floats in a VF */
+#define VDW 4
+typedef double VD __attribute__((vector_size(4 * 8)));
+typedef int64_t VDI __attribute__((vector_size(4 * 8)));
+typedef float VF __attribute__((vector_size(4 * 4)));
+static inline VD vfmad(VD a, VD b, VD c)
+{
+    return (VD)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)c);
+}

@@ -9,3 +9,12 @@ static inline V vfma(V a, V b, V c)
 {
     return (V)vfmaq_f32((float32x4_t)c, (float32x4_t)a, (float32x4_t)b);
 }
+/* binary64 lanes (the accurate family): VDW doubles, and as many floats in a VF */
+#define VDW 2
+typedef double VD __attribute__((vector_size(2 * 8)));
+typedef int64_t VDI __attribute__((vector_size(2 * 8)));
+typedef float VF __attribute__((vector_size(2 * 4)));
+static inline VD vfmad(VD a, VD b, VD c)
+{
+    return (VD)vfmaq_f64((float64x2_t)c, (float64x2_t)a, (float64x2_t)b);
+}

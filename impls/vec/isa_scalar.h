@@ -15,3 +15,12 @@ static inline V vfma(V a, V b, V c)
 {
     return (V){fmaf(a[0], b[0], c[0])};
 }
+/* binary64 lanes (the accurate family): VDW doubles, and as many floats in a VF */
+#define VDW 1
+typedef double VD __attribute__((vector_size(1 * 8)));
+typedef int64_t VDI __attribute__((vector_size(1 * 8)));
+typedef float VF __attribute__((vector_size(1 * 4)));
+static inline VD vfmad(VD a, VD b, VD c)
+{
+    return (VD){fma(a[0], b[0], c[0])};
+}

@@ -1,0 +1,113 @@
+/* gelu-accurate (registry: accurate/ISA): exact GELU x Phi(x) for binary32 inputs, within
+ * 0.679 ULP of the exact value for every binary32 input, the negative tail included down to
+ * underflow. Included by vec/kernels.h once per ISA; the binary64 lanes (VD, VDW, vfmad) come
+ * from the ISA header, so every ISA performs the same roundings (the same bits).
+ *
+ * Method. The input is widened to binary64 (exact) and everything runs in binary64:
+ *   xc = max(x, -15.5), a = min(|xc|, 15.5), h = a/(2 sqrt 2) = z/2 with z = a/sqrt 2,
+ *   t = 1/(1 + h), w = h t;  erfc(z) = t exp(-z^2 + P(w)), P = GL_ERFC_W_D (degree 10, Sollya,
+ *   impls/coeffs.sollya), where -z^2 = -a^2/2 is exact (a^2 has at most 48 bits);
+ *   Q = erfc(z)/2 = t exp(-a^2/2 + P(w) - ln 2) = Phi(-a), exp our own (Cody-Waite with fma,
+ *   degree-6 GL_EXP_D, 2^n put in the exponent field: n >= -190, never subnormal);
+ *   y = xc Q for xc < 0, xc (1 - Q) otherwise (so +-0 keep their sign); y rounded once to
+ *   binary32. x < -15.5 (and -inf): xc = -15.5 and y ~ -2^-176, which rounds to -0, as the exact
+ *   GELU (< 2^-170 in magnitude) does; x > 15.5: Q < 2^-176 and y = x; NaN propagates.
+ * Error bound, as a relative error e of Q (first order; Sollya's sup norms, rounded up):
+ *   P's fit             0x1.22558cp-27 = 8.450e-9 (absolute in the exponent: relative in erfc)
+ *   exp's fit           0x1.2cf6fep-29 = 2.190e-9 (relative)
+ *   binary64 roundings  < 2^-44: the exponent s = -a^2/2 + P - ln 2 (|s| < 128) is rounded to
+ *                       2^-47 absolute; the Estrin steps of P and exp, h, t, w, the reduction,
+ *                       the products and the ln 2 constant add below 2^-48 each (about 40).
+ *   e <= 1.0640e-8.  x < 0: x Q has relative error e; x >= 0: x (1 - Q) has e Q/(1 - Q) <= e
+ *   (Q <= 1/2), plus 2^-53 for 1 - Q and for the product. Rounding to binary32 adds at most half
+ *   an ULP; a relative error e is at most e 2^24 ULP of a binary32 result (less for subnormals).
+ *   Bound: 0.5 + 1.0640e-8 2^24 + 2^-28 = 0.6786 ULP. The exhaustive sweep of all 2^32 inputs
+ *   measures 0.6732 (impls/registry.c).
+ * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
+
+static inline __attribute__((always_inline)) VD vdupd(double a)
+{
+    VD v;
+    for (int i = 0; i < VDW; i++) v[i] = a;
+    return v;
+}
+static inline __attribute__((always_inline)) VD vseld(VDI m, VD a, VD b)
+{
+    return (VD)(((VDI)a & m) | ((VDI)b & ~m));
+}
+/* Estrin's scheme (degree <= 15): pairs c[2i] + c[2i+1] u, then pairs of pairs with u^2, u^4,
+ * u^8: a dependency chain of 4 fma instead of `degree` (the out-of-order core overlaps the rest).
+ */
+static inline __attribute__((always_inline)) VD vpolyd(VD u, const double *c, int degree)
+{
+    VD q[16], pw = u;
+    int n = 0;
+    for (int i = 0; i <= degree; i += 2, n++)
+        q[n] = i + 1 <= degree ? vfmad(vdupd(c[i + 1]), u, vdupd(c[i])) : vdupd(c[i]);
+    while (n > 1) {
+        pw = pw * pw;
+        int m = 0;
+        for (int i = 0; i < n; i += 2, m++) q[m] = i + 1 < n ? vfmad(q[i + 1], pw, q[i]) : q[i];
+        n = m;
+    }
+    return q[0];
+}
+
+/* e^s for s in [-130, 1]: s = n ln2 + r, |r| <= ln2/2 + 2^-40, n = round(s / ln2) by the
+ * 1.5 2^52 shift, r by two fma with ln2 = hi + lo; e^r by GL_EXP_D; 2^n into the exponent field. */
+static inline __attribute__((always_inline)) VD vexpd(VD s)
+{
+    const double shift = 0x1.8p52;
+    VD kd = vfmad(s, vdupd(0x1.71547652b82fep0), vdupd(shift));
+    VD n = kd - shift;
+    VD r = vfmad(n, vdupd(-0x1.62e42fefa39efp-1), s);
+    r = vfmad(n, vdupd(-0x1.abc9e3b39803fp-56), r);
+    VD p = vpolyd(r, gl_EXP_D, GL_EXP_D_DEGREE);
+    VD scale = (VD)(((VDI)kd + 1023) << 52);
+    return p * scale;
+}
+
+static inline __attribute__((always_inline)) VD gelu_accurate(VD x)
+{
+    VD xc = vseld(x < -15.5, vdupd(-15.5), x); /* -inf too; NaN stays */
+    VD a = (VD)((VDI)xc & 0x7fffffffffffffffLL);
+    a = vseld(a < 15.5, a, vdupd(15.5)); /* +inf; NaN: 15.5 (the result is NaN anyway) */
+    VD h = a * 0x1.6a09e667f3bcdp-2;     /* 1 / (2 sqrt 2) */
+    VD t = 1.0 / (1.0 + h);
+    VD p = vpolyd(h * t, gl_ERFC_W_D, GL_ERFC_W_D_DEGREE);
+    VD q = t * vexpd(vfmad(a * a, vdupd(-0.5), p - 0x1.62e42fefa39efp-1)); /* Phi(-|x|) */
+    return xc * vseld(xc < 0.0, q, 1.0 - q); /* the sign of a zero kept */
+}
+
+/* The kernel ABI over binary64 lanes: two vectors of VDW per step (independent chains for the
+ * out-of-order core), then one, then the tail through a zeroed vector. */
+#define GL_DEFINE_KERNEL_D(algo, fn)                                                               \
+    static inline void GL_CAT(algo##_step, GL_ISA_SUFFIX)(const float *x, float *y)                \
+    {                                                                                              \
+        VF f;                                                                                      \
+        memcpy(&f, x, sizeof f);                                                                   \
+        f = __builtin_convertvector(fn(__builtin_convertvector(f, VD)), VF);                       \
+        memcpy(y, &f, sizeof f);                                                                   \
+    }                                                                                              \
+    GL_KERNEL_ATTR void GL_KNAME(algo)(const float *x, float *y, size_t n)                         \
+    {                                                                                              \
+        size_t i = 0;                                                                              \
+        for (; i + 2 * VDW <= n; i += 2 * VDW) {                                                   \
+            VF f0, f1;                                                                             \
+            memcpy(&f0, x + i, sizeof f0);                                                         \
+            memcpy(&f1, x + i + VDW, sizeof f1);                                                   \
+            VD d0 = fn(__builtin_convertvector(f0, VD)), d1 = fn(__builtin_convertvector(f1, VD)); \
+            f0 = __builtin_convertvector(d0, VF), f1 = __builtin_convertvector(d1, VF);            \
+            memcpy(y + i, &f0, sizeof f0);                                                         \
+            memcpy(y + i + VDW, &f1, sizeof f1);                                                   \
+        }                                                                                          \
+        for (; i + VDW <= n; i += VDW) GL_CAT(algo##_step, GL_ISA_SUFFIX)(x + i, y + i);           \
+        if (i < n) {                                                                               \
+            float bx[VDW] = {0}, by[VDW];                                                          \
+            memcpy(bx, x + i, (n - i) * sizeof(float));                                            \
+            GL_CAT(algo##_step, GL_ISA_SUFFIX)(bx, by);                                            \
+            memcpy(y + i, by, (n - i) * sizeof(float));                                            \
+        }                                                                                          \
+    }
+
+GL_DEFINE_KERNEL_D(accurate, gelu_accurate)
