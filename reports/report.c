@@ -91,6 +91,9 @@ static void derive(struct rep *r)
                              *isa = k->facts ? gl_json_get(k->facts, "isa") : NULL;
         k->family = fam && fam->text ? fam->text : "external";
         k->isa = isa && isa->text ? isa->text : "-";
+        const struct gl_bench_row *b = gl_bench_find(&r->bench, k->k->name, r->pareto_size);
+        if (!k->facts && b && !strcmp(b->kind, "peer")) /* a peer swept through --lib */
+            k->family = "peer", k->isa = b->isa;
         for (size_t s = 0; s < r->nsizes; s++) k->eps[s] = rep_eps(r, k->k->name, r->sizes[s]);
         const struct gl_bench_row *row = gl_bench_find(&r->bench, k->k->name, r->pareto_size);
         k->cyc = row ? row->cyc_median : 0;

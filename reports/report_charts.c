@@ -207,13 +207,14 @@ static int chart_hist(const struct rep *r, char *err, size_t errlen)
         n++;
     }
     fclose(out);
-    snprintf(body, sizeof body,
-             "set title 'ULP error histograms (binary32 sweep, own definition): the point at b "
-             "counts errors in (2^{b-1}, 2^b]; b = -1: [0, 1/2]; b = 40: above 2^{39} or not finite'\n"
-             "set logscale y\nset format y '10^{%%L}'\nset xlabel 'log_2 of the bin''s upper edge "
-             "(ULP)'\n"
-             "set ylabel 'inputs'\nset key outside right font ',9'\nplot %s\n",
-             pl);
+    snprintf(
+        body, sizeof body,
+        "set title 'ULP error histograms (binary32 sweep, own definition): the point at b "
+        "counts errors in (2^{b-1}, 2^b]; b = -1: [0, 1/2]; b = 40: above 2^{39} or not finite'\n"
+        "set logscale y\nset format y '10^{%%L}'\nset xlabel 'log_2 of the bin''s upper edge "
+        "(ULP)'\n"
+        "set ylabel 'inputs'\nset key outside right font ',9'\nplot %s\n",
+        pl);
     return rep_render(r, "hist", body, err, errlen);
 }
 
@@ -233,28 +234,32 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     for (int i = 0; i < n; i++) {
         const struct rep_kernel *k = &r->rk[idx[i]];
         double u = k->k->acc[1]->region[GL_REGION_CORE].max_ulp;
-        fprintf(out, "%.6g,%.6g,%s,%d\n", k->cyc, u > FLOOR_ULP ? u : FLOOR_ULP, k->k->name,
-                k->pareto);
+        fprintf(out, "%.6g,%.6g,%s,%d,%d\n", k->cyc, u > FLOOR_ULP ? u : FLOOR_ULP, k->k->name,
+                !strcmp(k->family, "peer"), k->pareto);
     }
     fclose(out);
     char body[3000];
     if (n == 0)
-        return rep_render(r, "pareto",
-                      "set title 'Accuracy against cost'\nset label 'no kernel of the sweep was "
-                      "benchmarked' at graph 0.3,0.5\nplot [1:10] [1:10] 1e30 notitle\n",
-                      err, errlen);
-    snprintf(body, sizeof body,
-             "set title 'Accuracy against cost: max ULP against exact GELU on [-5, 5] (binary32 "
-             "sweep) vs TSC cycles per element at %zu floats'\n"
-             "set logscale xy\nset format y '10^{%%L}'\nset xlabel 'cycles per element (time-stamp "
-             "counter, one core)'\n"
-             "set ylabel 'max error against exact GELU on [-5, 5] (ULP)'\nset key top right\n"
-             "plot '%s/charts/pareto.dat' using 1:2 w p pt 7 ps 1.2 lc rgb '#888888' t 'kernels', "
-             "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.6 lw 2 lc rgb "
-             "'#d62728' t 'Pareto front', "
-             "'%s/charts/pareto.dat' using 1:2:3 w labels offset 0.8,0.6 left font ',9' noenhanced "
-             "notitle\n",
-             r->pareto_size, r->out, r->out, r->out);
+        return rep_render(
+            r, "pareto",
+            "set title 'Accuracy against cost'\nset label 'no kernel of the sweep was "
+            "benchmarked' at graph 0.3,0.5\nplot [1:10] [1:10] 1e30 notitle\n",
+            err, errlen);
+    snprintf(
+        body, sizeof body,
+        "set title 'Accuracy against cost: max ULP against exact GELU on [-5, 5] (binary32 "
+        "sweep) vs TSC cycles per element at %zu floats'\n"
+        "set logscale xy\nset format y '10^{%%L}'\nset xlabel 'cycles per element (time-stamp "
+        "counter, one core)'\n"
+        "set ylabel 'max error against exact GELU on [-5, 5] (ULP)'\nset key top right\n"
+        "plot '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 1.2 lc rgb "
+        "'#888888' t 'kernels (gelulab)', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.8 lc rgb "
+        "'#1f77b4' t 'peers (oneDNN, SLEEF)', "
+        "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.6 lw 2 lc rgb "
+        "'#d62728' t 'Pareto front', "
+        "'%s/charts/pareto.dat' using 1:2:3 w labels offset 0.8,0.6 left font ',9' noenhanced "
+        "notitle\n",
+        r->pareto_size, r->out, r->out, r->out);
     return rep_render(r, "pareto", body, err, errlen);
 }
 

@@ -46,7 +46,8 @@ static void md_summary(FILE *f, const struct rep *r)
         "against the kernel's own definition and against exact GELU; max absolute error over all "
         "finite inputs; %% correctly rounded (own definition); throughput in million elements/s "
         "per array size; TSC cycles/element and ratios at %s floats. `*` marks the Pareto front "
-        "(no kernel both cheaper and more accurate against exact GELU on the core).\n\n",
+        "(no kernel both cheaper and more accurate against exact GELU on the core). Peers "
+        "(oneDNN, SLEEF) are the benchmark's own code, swept through `libgelulab-peers.so`.\n\n",
         sl);
     fprintf(f, "| kernel | defn | ISA | own: core | own: all | exact: tail_neg | exact: core | "
                "exact: pos | max abs | %% CR |");

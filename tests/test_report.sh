@@ -12,7 +12,12 @@ check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
 D=$T/in O=$T/out
 mkdir -p "$D"
 K="--impl erf/scalar --impl tanh/scalar --impl relu --impl poly5/scalar"
-"$G" sweep $K --format f32 --mode quick --shard 1/64 --out "$D/f32.json" >/dev/null 2>&1
+P=$(dirname "$B")/libgelulab-peers.so # a peer swept through --lib, as make report does
+PEER=""
+if nm -D "$P" 2>/dev/null | grep -q ' T gl_peer_lib_onednn_gelu_erf$'; then
+  PEER="--lib $P --symbol gl_peer_lib_onednn_gelu_erf --defn exact --name onednn-gelu_erf"
+fi
+OMP_NUM_THREADS=1 "$G" sweep $K $PEER --format f32 --mode quick --shard 1/64 --out "$D/f32.json" >/dev/null 2>&1
 "$G" sweep $K --format bf16 --out "$D/bf16.json" >/dev/null 2>&1
 "$G" sweep $K --format f16 --out "$D/f16.json" >/dev/null 2>&1
 "$G" sweep --impl erfc-stable --impl relu --format f64 --mode quick --shard 1/16 --out "$D/f64.json" >/dev/null 2>&1
@@ -42,6 +47,10 @@ check "claims: the minimum of GELU" "grep -q 'minimum -0.169971' '$O/REPORT.md'"
 check "special values: relu(NaN) is flagged" "grep -E '^\| relu \|' '$O/REPORT.md' | head -n 3 | grep -q '\*\*0\*\*'"
 check "moons: a row per activation" "[ \$(grep -cE '^\| (relu|gelu-exact|erf/scalar) \| (relu|definition, exact|kernel, exact) ' '$O/REPORT.md') -eq 3 ]"
 check "moons: the GELU-vs-ReLU answer" "grep -q '^\*\*Does GELU beat ReLU here?\*\* Test accuracy of gelu-exact minus relu' '$O/REPORT.md'"
+if [ -n "$PEER" ]; then
+  check "the peer in the summary and on the Pareto chart" \
+        "grep -qE '^\| onednn-gelu_erf( \*)? \| exact \| jit ' '$O/REPORT.md' && grep -q ',onednn-gelu_erf,1,' '$O/charts/pareto.dat'"
+fi
 check "no chart reads outside IN/OUT" "! grep -l 'gelulab ' '$O'/charts/*.gp"
 
 mv "$D/moons.json" "$T/moons.json"
