@@ -1,4 +1,5 @@
 /* A small JSON reader (analysis/json.h): recursive descent, depth-limited. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,4 +182,14 @@ char *gl_json_read_file(const char *path, char *err, size_t errlen)
     fclose(f);
     buf[n] = '\0';
     return buf;
+}
+
+void gl_json_put_double(FILE *f, double v)
+{
+    if (isnan(v))
+        fputs("\"nan\"", f);
+    else if (isinf(v))
+        fputs(v > 0 ? "\"inf\"" : "\"-inf\"", f);
+    else
+        fprintf(f, "%.17g", v);
 }

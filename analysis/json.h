@@ -5,6 +5,7 @@
 #define GL_ANALYSIS_JSON_H
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum gl_json_type {
     GL_JSON_NULL,
@@ -32,4 +33,7 @@ const struct gl_json *gl_json_get(const struct gl_json *obj, const char *key); /
 double gl_json_num(const struct gl_json *j);   /* NUM, or STR "inf"/"-inf"/"nan"/hex-float */
 uint64_t gl_json_u64(const struct gl_json *j); /* NUM or STR */
 unsigned __int128 gl_json_u128(const struct gl_json *j);
+/* v with 17 significant digits (an exact round trip); NaN and infinities as the strings "nan",
+ * "inf", "-inf" (which gl_json_num reads back). */
+void gl_json_put_double(FILE *f, double v);
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "gelulab/moons.h"
 #include "gelulab/stats.h"
+#include "json.h"
 
 enum { M_TEST_ACC, M_TRAIN_ACC, M_TRAIN_LOSS, M_TEST_LOSS, N_METRICS };
 static const char *const metric_name[N_METRICS] = {"test_acc", "train_acc", "train_loss",
@@ -89,26 +90,16 @@ static struct cmp *comparisons(const struct gl_moons_exp *e, int *n)
     return c;
 }
 
-static void num(FILE *f, double v)
-{
-    if (isnan(v))
-        fputs("NaN", f);
-    else if (isinf(v))
-        fputs(v > 0 ? "Infinity" : "-Infinity", f);
-    else
-        fprintf(f, "%.17g", v);
-}
-
 static void sample_json(FILE *f, const char *key, const struct gl_sample *s)
 {
     fprintf(f, "\"%s\": {\"n\": %d, \"mean\": ", key, s->n);
-    num(f, s->mean);
+    gl_json_put_double(f, s->mean);
     fputs(", \"sd\": ", f);
-    num(f, s->sd);
+    gl_json_put_double(f, s->sd);
     fputs(", \"ci_lo\": ", f);
-    num(f, s->ci_lo);
+    gl_json_put_double(f, s->ci_lo);
     fputs(", \"ci_hi\": ", f);
-    num(f, s->ci_hi);
+    gl_json_put_double(f, s->ci_hi);
     fputs("}", f);
 }
 
@@ -116,13 +107,13 @@ static void write_config(FILE *f, const struct gl_moons_exp *e)
 {
     const struct gl_moons_cfg *c = &e->cfg;
     fprintf(f, "  \"config\": {\"samples\": %zu, \"noise\": ", c->samples);
-    num(f, c->noise);
+    gl_json_put_double(f, c->noise);
     fputs(", \"test_fraction\": ", f);
-    num(f, c->test_frac);
+    gl_json_put_double(f, c->test_frac);
     fputs(", \"hidden\": [", f);
     for (int i = 0; i < c->nhidden; i++) fprintf(f, "%s%d", i ? ", " : "", c->hidden[i]);
     fprintf(f, "], \"batch\": %zu, \"epochs\": %d, \"lr\": ", c->batch, c->epochs);
-    num(f, c->lr);
+    gl_json_put_double(f, c->lr);
     fprintf(f,
             ", \"optimizer\": \"Adam beta1 0.9 beta2 0.999 eps 1e-8\", \"first_seed\": %llu, "
             "\"seeds_requested\": %d, \"seeds\": %d, \"interrupted\": %s},\n",
@@ -157,7 +148,7 @@ static void write_act(FILE *f, const struct gl_moons_exp *e, int a, double *v)
                 (unsigned long long)(e->first_seed + (uint64_t)s));
         for (int m = 0; m < N_METRICS; m++) {
             fprintf(f, ", \"%s\": ", metric_name[m]);
-            num(f, metric_of(r, m));
+            gl_json_put_double(f, metric_of(r, m));
         }
         fputs("}", f);
     }
@@ -173,7 +164,7 @@ static void write_cmp(FILE *f, const struct gl_moons_exp *e, const struct cmp *c
     double vals[] = {c->t.t, c->t.p, c->p_holm, c->disagree};
     for (int i = 0; i < 4; i++) {
         fprintf(f, ", \"%s\": ", keys[i]);
-        num(f, vals[i]);
+        gl_json_put_double(f, vals[i]);
     }
     fprintf(f, ", \"significant\": %s, \"wins\": %d, \"ties\": %d, \"losses\": %d}%s\n",
             c->p_holm < 0.05 ? "true" : "false", c->t.wins, c->t.ties, c->t.losses,

@@ -14,16 +14,6 @@ static const char *kind_name(enum gl_src_kind k)
     return k == GL_SRC_BUILTIN ? "builtin" : k == GL_SRC_LIB ? "lib" : "exec";
 }
 
-static void put_double(FILE *f, double v) /* exact round trip; non-finite values as strings */
-{
-    if (isnan(v))
-        fputs("\"nan\"", f);
-    else if (isinf(v))
-        fputs(v > 0 ? "\"inf\"" : "\"-inf\"", f);
-    else
-        fprintf(f, "%.17g", v);
-}
-
 static void put_u128(FILE *f, gl_u128 v)
 {
     char buf[48], *p = buf + sizeof buf - 1;
@@ -50,7 +40,7 @@ static void put_json_string(FILE *f, const char *s)
 static void put_worst(FILE *f, const struct gl_worst *w)
 {
     fputs("{\"ulp\": ", f);
-    put_double(f, w->ulp);
+    gl_json_put_double(f, w->ulp);
     fprintf(f, ", \"bits\": \"0x%llx\", \"x\": \"%a\", \"y\": \"%a\", \"ref\": \"%a\"}",
             (unsigned long long)w->xbits, w->x, w->y, w->r);
 }
@@ -60,10 +50,10 @@ static void put_stats(FILE *f, const struct gl_stats *s)
     fprintf(f, "{\"n\": %llu, \"correctly_rounded\": %llu, \"faithful\": %llu, \"nonfinite\": %llu",
             (unsigned long long)s->n, (unsigned long long)s->correctly_rounded,
             (unsigned long long)s->faithful, (unsigned long long)s->nonfinite);
-    fputs(", \"max_ulp\": ", f), put_double(f, s->max_ulp);
-    fputs(", \"max_abs\": ", f), put_double(f, s->max_abs);
-    fputs(", \"max_rel\": ", f), put_double(f, s->max_rel);
-    fputs(", \"mean_ulp\": ", f), put_double(f, gl_stats_mean_ulp(s));
+    fputs(", \"max_ulp\": ", f), gl_json_put_double(f, s->max_ulp);
+    fputs(", \"max_abs\": ", f), gl_json_put_double(f, s->max_abs);
+    fputs(", \"max_rel\": ", f), gl_json_put_double(f, s->max_rel);
+    fputs(", \"mean_ulp\": ", f), gl_json_put_double(f, gl_stats_mean_ulp(s));
     fputs(", \"sum_ulp_fx\": ", f), put_u128(f, s->sum_ulp_fx);
     fputs(", \"worst\": ", f), put_worst(f, &s->worst);
     fputc('}', f);
@@ -93,7 +83,7 @@ static void put_acc(FILE *f, const struct gl_acc *a)
             const struct gl_binade *b = &a->binade[s][e];
             if (!b->n) continue;
             fprintf(f, "%s[%d, %d, ", first ? "" : ", ", s, e);
-            put_double(f, b->max_ulp);
+            gl_json_put_double(f, b->max_ulp);
             fputs(", ", f);
             put_u128(f, b->sum_ulp_fx);
             fprintf(f, ", %llu]", (unsigned long long)b->n);
