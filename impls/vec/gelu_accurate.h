@@ -73,9 +73,7 @@ static inline __attribute__((always_inline)) VD gelu_accurate(VD x)
     VD a = (VD)((VDI)xc & 0x7fffffffffffffffLL);
     a = vseld(a < 15.5, a, vdupd(15.5)); /* +inf; NaN: 15.5 (the result is NaN anyway) */
     VD h = a * 0x1.6a09e667f3bcdp-2;     /* 1 / (2 sqrt 2) */
-    VD d = 1.0 + h;
-    VD t = __builtin_convertvector(1.0f / __builtin_convertvector(d, VF), VD);
-    t = vfmad(t, vfmad(-d, t, vdupd(1.0)), t); /* Newton: 2^-23 -> 2^-46 */
+    VD t = 1.0 / (1.0 + h);
     VD p = vpolyd(h * t, gl_ERFC_W_D, GL_ERFC_W_D_DEGREE);
     VD q = t * vexpd(vfmad(a * a, vdupd(-0.5), p - 0x1.62e42fefa39efp-1)); /* Phi(-|x|) */
     return xc * vseld(xc < 0.0, q, 1.0 - q); /* the sign of a zero kept */
