@@ -251,7 +251,7 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
         "sweep) vs TSC cycles per element at %zu floats'\n"
         "set logscale xy\nset format y '10^{%%L}'\nset xlabel 'cycles per element (time-stamp "
         "counter, one core)'\n"
-        "set ylabel 'max error against exact GELU on [-5, 5] (ULP)'\nset key top right\n"
+        "set ylabel 'max error against exact GELU on [-5, 5] (ULP)'\nset key bottom left box opaque\n"
         "plot '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 1.2 lc rgb "
         "'#888888' t 'kernels (gelulab)', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.8 lc rgb "
         "'#1f77b4' t 'peers (oneDNN, SLEEF)', "

@@ -106,9 +106,17 @@ static void md_pareto(FILE *f, const struct rep *r)
             fprintf(f, "- **%s** (%s): %.2f cycles/element, %.3g ULP\n", r->rk[i].k->name,
                     gl_defn_name(r->rk[i].k->defn), r->rk[i].cyc,
                     r->rk[i].k->acc[1]->region[GL_REGION_CORE].max_ulp);
-    fprintf(f, "\nPeers (SLEEF, oneDNN) appear in the throughput figures; their accuracy is not "
-               "swept in this report.\n\n"
-               "![Pareto](pareto.png)\n\n![Throughput](throughput.png)\n");
+    int peers = 0;
+    for (int i = 0; i < r->nrk; i++) peers += !strcmp(r->rk[i].family, "peer");
+    if (peers)
+        fprintf(f,
+                "\nThe %d peers (oneDNN, SLEEF) were swept like the kernels: they are in the "
+                "list above when nothing beats them, and drawn apart on the chart.\n",
+                peers);
+    else
+        fprintf(f, "\nPeers (SLEEF, oneDNN) appear in the throughput figures only: their "
+                   "accuracy was not swept for this report (libgelulab-peers.so not built).\n");
+    fprintf(f, "\n![Pareto](pareto.png)\n\n![Throughput](throughput.png)\n");
 }
 
 static void md_charts(FILE *f, const struct rep *r)
