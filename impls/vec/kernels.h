@@ -161,4 +161,5 @@ GL_DEFINE_KERNEL(poly3, gelu_POLY3)
 GL_DEFINE_KERNEL(poly5, gelu_POLY5)
 GL_DEFINE_KERNEL(poly7, gelu_POLY7)
 
-#include "gelu_accurate.h" /* binary64 lanes: the accurate family */
+#include "gelu_accurate.h"  /* binary64 lanes: the accurate family */
+#include "gelu_tanh_fast.h" /* binary64 lanes: the tanh definition */
