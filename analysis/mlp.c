@@ -72,30 +72,21 @@ static double sigma(double z)
     return e / (1 + e);
 }
 
-/* The definition in binary64 (gradient checks): libm, no rounding to binary32. */
-static double defn64(const struct gl_act *a, double z)
+/* The definition in binary64 (gradient checks): the C-library kernels' binary64 versions
+ * (impls/libm_kernels.c), no rounding to binary32. */
+static gl_kernel_f64 defn64(const struct gl_act *a)
 {
-    if (act_is_relu(a)) return z > 0 ? z : 0;
-    switch (a->defn) {
-    case GL_DEFN_EXACT:
-        return 0.5 * z * erfc(-z * M_SQRT1_2);
-    case GL_DEFN_TANH: {
-        double k = sqrt(2 / M_PI);
-        return 0.5 * z * (1 + tanh(k * (z + 0.044715 * z * z * z)));
-    }
-    case GL_DEFN_SIGMOID:
-        return z * sigma(1.702 * z);
-    case GL_DEFN_SILU:
-        return z * sigma(z);
-    default:
-        return NAN;
-    }
+    static const char *const name[GL_DEFN_COUNT] = {[GL_DEFN_EXACT] = "erfc-stable",
+                                                    [GL_DEFN_TANH] = "tanh-libm",
+                                                    [GL_DEFN_SIGMOID] = "sigmoid-libm",
+                                                    [GL_DEFN_SILU] = "silu-libm"};
+    return gl_impl_find(act_is_relu(a) ? "relu" : name[a->defn])->f64;
 }
 
 void gl_act_forward(const struct gl_act *a, const double *z, double *h, float *tmp, size_t n)
 {
     if (a->binary64) {
-        for (size_t i = 0; i < n; i++) h[i] = defn64(a, z[i]);
+        defn64(a)(z, h, n);
         return;
     }
     for (size_t i = 0; i < n; i++) tmp[i] = (float)z[i];
