@@ -5,10 +5,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "gelulab/moons.h"
 #include "gelulab/reference.h"
 #include "gelulab/stats.h"
+#include "progress.h"
 
 void gl_moons_cfg_default(struct gl_moons_cfg *c)
 {
@@ -98,7 +98,8 @@ void gl_moons_run_free(struct gl_moons_run *r)
 
 struct job_queue {
     struct gl_moons_exp *e;
-    atomic_int next, done, failed;
+    atomic_int next, failed;
+    atomic_ulong done;
     atomic_uchar *finished; /* per run */
 };
 
@@ -122,22 +123,6 @@ static void *worker(void *arg)
     return NULL;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static void show_progress(const struct gl_moons_exp *e, int done, double t0)
-{
-    int total = e->nseeds * e->nacts;
-    double t = now_s() - t0, eta = done ? t * (total - done) / done : 0;
-    fprintf(stderr, "%smoons: %d/%d training runs (%5.1f%%) %6.1f s, ETA %6.1f s%s",
-            e->progress == 1 ? "\r" : "", done, total, 100.0 * done / (total ? total : 1), t, eta,
-            e->progress == 1 ? " " : "\n");
-}
-
 int gl_moons_exp_run(struct gl_moons_exp *e)
 {
     int total = e->nseeds * e->nacts, nt = e->threads < 1 ? 1 : e->threads;
@@ -151,20 +136,11 @@ int gl_moons_exp_run(struct gl_moons_exp *e)
         return -1;
     }
     for (int t = 0; t < nt; t++) pthread_create(&th[t], NULL, worker, &q);
-    double t0 = now_s(), last = t0;
-    while (e->progress && atomic_load(&q.done) < total && !(e->stop && *e->stop)) {
-        if (e->progress == 1 || now_s() - last >= 10) {
-            show_progress(e, atomic_load(&q.done), t0);
-            last = now_s();
-        }
-        struct timespec ms = {0, 200000000};
-        nanosleep(&ms, NULL);
-    }
+    struct gl_progress prog;
+    gl_progress_start(&prog, e->progress, "moons", "training runs", (uint64_t)total);
+    gl_progress_wait(&prog, &q.done, e->stop);
     for (int t = 0; t < nt; t++) pthread_join(th[t], NULL);
-    if (e->progress) {
-        show_progress(e, atomic_load(&q.done), t0);
-        if (e->progress == 1) fputc('\n', stderr);
-    }
+    gl_progress_end(&prog, atomic_load(&q.done));
     /* keep whole seeds only: every activation of a kept seed finished (paired comparisons) */
     e->seeds_done = 0;
     for (int s = 0; s < e->nseeds; s++) {

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "gelulab/sweep.h"
+#include "progress.h"
 
 #define F64_STRATA 4094
 
@@ -451,24 +452,6 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-/* progress 1: a bar redrawn in place (terminal); 2: a line every 10 s (logs) */
-static void show_progress(const struct gl_sweep *s, uint64_t done, uint64_t total, double t0)
-{
-    double t = now_s() - t0, eta = done ? t * (double)(total - done) / (double)done : 0;
-    fprintf(stderr, "%ssweep %s %s: %llu/%llu chunks (%5.1f%%) %6.1f s, ETA %6.1f s%s",
-            s->progress == 1 ? "\r" : "", s->fmt.name,
-            s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick", (unsigned long long)done,
-            (unsigned long long)total, 100.0 * (double)done / (double)(total ? total : 1), t, eta,
-            s->progress == 1 ? " " : "\n");
-}
-
 /* binary64: evaluate 64 neighbours of each kernel's worst inputs (unsharded runs only) */
 static void local_search(struct gl_sweep *s)
 {
@@ -546,15 +529,12 @@ int gl_sweep_run(struct gl_sweep *s)
         }
         pthread_create(&th[t], NULL, worker_main, &w[t]);
     }
-    double t0 = now_s(), last = t0;
-    while (s->progress && atomic_load(&done) < c_hi - c_lo && !(s->stop && *s->stop)) {
-        if (s->progress == 1 || now_s() - last >= 10) {
-            show_progress(s, atomic_load(&done), c_hi - c_lo, t0);
-            last = now_s();
-        }
-        struct timespec ms = {0, 250000000};
-        nanosleep(&ms, NULL);
-    }
+    struct gl_progress prog;
+    char what[64];
+    snprintf(what, sizeof what, "sweep %s %s", s->fmt.name,
+             s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick");
+    gl_progress_start(&prog, s->progress, what, "chunks", c_hi - c_lo);
+    gl_progress_wait(&prog, &done, s->stop);
     for (int t = 0; t < nt; t++) {
         pthread_join(th[t], NULL);
         for (int i = 0; i < 2 * s->nk; i++) {
@@ -564,10 +544,7 @@ int gl_sweep_run(struct gl_sweep *s)
         }
         free(w[t].acc);
     }
-    if (s->progress) {
-        show_progress(s, atomic_load(&done), c_hi - c_lo, t0);
-        if (s->progress == 1) fputc('\n', stderr);
-    }
+    gl_progress_end(&prog, atomic_load(&done));
     free(w);
     free(th);
     free(twin_of);

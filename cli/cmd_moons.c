@@ -173,7 +173,7 @@ int gl_cmd_moons(int argc, char **argv)
     a.e.acts = a.acts, a.e.nseeds = 30, a.e.first_seed = 1;
     a.e.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     a.e.progress = isatty(2);
-    a.e.stop = &interrupted;
+    a.e.stop = (volatile int *)&interrupted;
     int done = 0, rc = parse(argc, argv, &a, &done);
     if (rc || done) return rc;
     if (a.out) { /* fail before hours of training, not after */

@@ -17,7 +17,6 @@
 #ifndef GELULAB_MOONS_H
 #define GELULAB_MOONS_H
 
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -122,9 +121,9 @@ struct gl_moons_exp {
     const struct gl_act *acts;
     int nacts, nseeds, threads, progress; /* progress: 0 none, 1 bar, 2 a line every 10 s */
     uint64_t first_seed;
-    volatile sig_atomic_t *stop; /* set (by a signal handler) to stop after the running runs */
-    struct gl_moons_run *runs;   /* [seed * nacts + act] */
-    int seeds_done;              /* leading seeds whose every run finished */
+    volatile int *stop;        /* set (by a signal handler) to stop after the running runs */
+    struct gl_moons_run *runs; /* [seed * nacts + act] */
+    int seeds_done;            /* leading seeds whose every run finished */
 };
 /* Runs everything (or until *stop); the results stay in e->runs. 0, or -1 (out of memory). */
 int gl_moons_exp_run(struct gl_moons_exp *e);
