@@ -1,5 +1,6 @@
 /* gelulab report (reports/report.h): loads the result files, derives the per-kernel rows and
  * the Pareto front, then writes the charts and REPORT.md. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -31,6 +32,16 @@ FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen)
     FILE *f = fopen(p, "w");
     if (!f) snprintf(err, errlen, "cannot write %s", p);
     return f;
+}
+
+double rep_num(const struct gl_json *j)
+{
+    return j ? gl_json_num(j) : NAN;
+}
+
+const char *rep_str(const struct gl_json *j)
+{
+    return j && j->text ? j->text : "?";
 }
 
 const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key)

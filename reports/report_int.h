@@ -29,7 +29,9 @@ struct rep {
     size_t sizes[REP_MAXSIZES], nsizes, pareto_size;
 };
 
-/* helpers */
+/* helpers: a JSON number (NaN when absent) and text ("?" when absent) */
+double rep_num(const struct gl_json *j);
+const char *rep_str(const struct gl_json *j);
 const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key);
 double rep_eps(const struct rep *r, const char *name, size_t n);
 FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen);

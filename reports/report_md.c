@@ -4,16 +4,6 @@
 #include <string.h>
 #include "report_int.h"
 
-static double num(const struct gl_json *j)
-{
-    return j ? gl_json_num(j) : NAN;
-}
-
-static const char *str(const struct gl_json *j)
-{
-    return j && j->text ? j->text : "?";
-}
-
 static double pct(uint64_t a, uint64_t n)
 {
     return n ? 100.0 * (double)a / (double)n : 0;
@@ -26,8 +16,8 @@ static void md_header(FILE *f, const struct rep *r)
             "Accuracy and cost of GELU implementations, measured against correctly rounded MPFR "
             "references on this machine (%s), gelulab commit %s, %s. Every figure below is read "
             "from the result files in the report's input directory; none is typed in.\n\n",
-            str(rep_fact(r, "machine", "cpu")), str(rep_fact(r, "machine", "commit")),
-            str(rep_fact(r, "machine", "date")));
+            rep_str(rep_fact(r, "machine", "cpu")), rep_str(rep_fact(r, "machine", "commit")),
+            rep_str(rep_fact(r, "machine", "date")));
     fprintf(f,
             "binary32 sweep: %s, %llu inputs%s. Benchmarks: median of repetitions, one core.\n\n",
             r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "**exhaustive** (all 2^32 bit patterns)"
@@ -147,9 +137,9 @@ static void md_specials(FILE *f, const struct rep *r)
     const char *ideal[5] = {"nan", "0x1p+128", "-0", "0", "-0"};
     for (size_t i = 0; ks && i < ks->n; i++) {
         const struct gl_json *sp = gl_json_get(&ks->items[i], "specials");
-        fprintf(f, "| %s |", str(gl_json_get(&ks->items[i], "name")));
+        fprintf(f, "| %s |", rep_str(gl_json_get(&ks->items[i], "name")));
         for (size_t j = 0; sp && j < 5 && j < sp->n; j++) {
-            const char *v = str(&sp->items[j]);
+            const char *v = rep_str(&sp->items[j]);
             int ok = !strcmp(v, ideal[j]) || (j == 1 && !strcmp(v, "inf"));
             fprintf(f, ok ? " %s |" : " **%s** |", !strcmp(v, "0x1p+128") ? "inf" : v);
         }
@@ -166,8 +156,8 @@ static void md_formats(FILE *f, const struct rep *r)
     const char *fm[2] = {"bf16", "f16"};
     for (int i = 0; i < 2; i++) {
         const struct gl_json *c = rep_fact(r, "format_changes", fm[i]);
-        fprintf(f, "| %s | %.0f | %.0f | %.0f |\n", fm[i], num(gl_json_get(c, "tanh")),
-                num(gl_json_get(c, "sigmoid")), num(gl_json_get(c, "silu")));
+        fprintf(f, "| %s | %.0f | %.0f | %.0f |\n", fm[i], rep_num(gl_json_get(c, "tanh")),
+                rep_num(gl_json_get(c, "sigmoid")), rep_num(gl_json_get(c, "silu")));
     }
     fprintf(f, "\nKernels computing in binary32 with the result rounded to the format (exhaustive "
                "over the "
@@ -204,12 +194,15 @@ static void claim(FILE *f, const char *what, const char *measured, int holds)
 static void md_claims(FILE *f, const struct rep *r)
 {
     char m[300];
-    double g1 = num(rep_fact(r, "claims", "gelu_m1")), g2 = num(rep_fact(r, "claims", "gelu_2"));
-    double p1 = num(rep_fact(r, "claims", "phi_1")), mx = num(rep_fact(r, "claims", "min_x"));
-    double my = num(rep_fact(r, "claims", "min_y")), td = num(rep_fact(r, "claims", "tanh_diff"));
-    double tx = num(rep_fact(r, "claims", "tanh_diff_x")),
-           sd = num(rep_fact(r, "claims", "sigmoid_diff"));
-    double sx = num(rep_fact(r, "claims", "sigmoid_diff_x"));
+    double g1 = rep_num(rep_fact(r, "claims", "gelu_m1")),
+           g2 = rep_num(rep_fact(r, "claims", "gelu_2"));
+    double p1 = rep_num(rep_fact(r, "claims", "phi_1")),
+           mx = rep_num(rep_fact(r, "claims", "min_x"));
+    double my = rep_num(rep_fact(r, "claims", "min_y")),
+           td = rep_num(rep_fact(r, "claims", "tanh_diff"));
+    double tx = rep_num(rep_fact(r, "claims", "tanh_diff_x")),
+           sd = rep_num(rep_fact(r, "claims", "sigmoid_diff"));
+    double sx = rep_num(rep_fact(r, "claims", "sigmoid_diff_x"));
     fprintf(f, "\n## Claims checked\n\n| claim | measured | verdict |\n|---|---|---|\n");
     snprintf(m, sizeof m, "%.17g", g1);
     claim(f, "GELU(−1) ≈ −0.159", m, fabs(g1 + 0.159) < 5e-4);
@@ -266,7 +259,7 @@ static void md_methods(FILE *f, const struct rep *r)
                                            : "every 61st bit pattern (quick mode)");
     fprintf(f, "\n## Machine and toolchain\n\n| | |\n|---|---|\n");
     for (size_t i = 0; m && i < m->n; i++) {
-        const char *k = m->items[i].key, *v = str(&m->items[i]);
+        const char *k = m->items[i].key, *v = rep_str(&m->items[i]);
         if (!strcmp(k, "cpu_flags")) {
             size_t nflags = *v ? 1 : 0;
             for (const char *p = v; *p; p++) nflags += *p == ' ';

@@ -8,14 +8,12 @@
 
 static double jnum(const struct gl_json *o, const char *k)
 {
-    const struct gl_json *j = o ? gl_json_get(o, k) : NULL;
-    return j ? gl_json_num(j) : NAN;
+    return rep_num(gl_json_get(o, k));
 }
 
 static const char *jstr(const struct gl_json *o, const char *k)
 {
-    const struct gl_json *j = o ? gl_json_get(o, k) : NULL;
-    return j && j->text ? j->text : "";
+    return rep_str(gl_json_get(o, k));
 }
 
 /* summary[metric] of activation a */
