@@ -27,6 +27,8 @@
  *                tail to -0 (poly7: 966260 ULP at -0x1.3d59aap+2).
  *   accurate/ISA 0.6761 ULP  -0x1.d23562p+0: -0x1.ff9e18p-5/-0x1.ff9e195a21c67p-5, also over all
  *                            inputs (derived bound 0.6786, impls/vec/gelu_accurate.h; 99.56 % CR)
+ *   fast/ISA     2.652 ULP   -0x1.d523fcp+0: -0x1.f5e7c2p-5/-0x1.f5e7c74d7202cp-5 (x >= 5:
+ *                            0.49999 ULP; x < -5: abs 6.002e-8 at -0x1.458decp+3; 96.90 % CR)
  *   tanhfast/ISA 0.5359 ULP  -0x1.1865f6p+1: -0x1.fad8acp-6/-0x1.fad8ad1257a32p-6 (tanh
  *                            definition), also over all inputs (derived 0.537; 99.77 % CR)
  * (Measured 2026-12-02 again after the ULP metric's fix for references whose double-double
@@ -99,6 +101,9 @@ static const struct gl_impl impls[] = {
     VEC4(accurate, GL_DEFN_EXACT, "accurate",
          "gelu-accurate: x Phi(x) in binary64, erfc = t exp(-z^2 + P(w)), rounded once", 0.6761,
          2.385e-7, "relative accuracy down to underflow"),
+    VEC4(fast, GL_DEFN_EXACT, "fast",
+         "gelu-fast: x Phi(x) in binary32, e^(-x^2/2) R(x), R piecewise (8 pieces), no division",
+         2.652, 2.385e-7, "-0 for x < -5.6 (|error| <= 6.002e-8 below -5)"),
     VEC4(tanhfast, GL_DEFN_TANH, "tanh",
          "gelu-tanh-fast: x sigma(2u) in binary64, own exp, rounded once", 0.5359, 2.385e-7,
          "relative accuracy down to underflow"),

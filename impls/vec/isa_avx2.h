@@ -9,6 +9,26 @@ static inline V vfma(V a, V b, V c)
 {
     return (V)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c);
 }
+/* a < b ? a : b and a > b ? a : b, lane by lane (vminps/vmaxps: NaN or equal zeros give b) */
+#define GL_ISA_MINMAX
+static inline V vmin_isa(V a, V b)
+{
+    return (V)_mm256_min_ps((__m256)a, (__m256)b);
+}
+static inline V vmax_isa(V a, V b)
+{
+    return (V)_mm256_max_ps((__m256)a, (__m256)b);
+}
+/* tab[j & 7] in every lane (one vpermps) */
+static inline V vlut8(const float *tab, VI j)
+{
+    return (V)_mm256_permutevar8x32_ps(_mm256_loadu_ps(tab), (__m256i)j);
+}
+/* a where the sign bit of s is set, else b (one vblendvps) */
+static inline V vsel_sign(V s, V a, V b)
+{
+    return (V)_mm256_blendv_ps((__m256)b, (__m256)a, (__m256)s);
+}
 /* binary64 lanes (the accurate family): VDW doubles, and as many floats in a VF */
 #define VDW 4
 typedef double VD __attribute__((vector_size(4 * 8)));

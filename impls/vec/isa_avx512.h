@@ -9,6 +9,26 @@ static inline V vfma(V a, V b, V c)
 {
     return (V)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c);
 }
+/* a < b ? a : b and a > b ? a : b, lane by lane (vminps/vmaxps: NaN or equal zeros give b) */
+#define GL_ISA_MINMAX
+static inline V vmin_isa(V a, V b)
+{
+    return (V)_mm512_min_ps((__m512)a, (__m512)b);
+}
+static inline V vmax_isa(V a, V b)
+{
+    return (V)_mm512_max_ps((__m512)a, (__m512)b);
+}
+/* tab[j & 7] in every lane (the table in both halves, one vpermps) */
+static inline V vlut8(const float *tab, VI j)
+{
+    return (V)_mm512_permutexvar_ps((__m512i)j, _mm512_broadcast_f32x8(_mm256_loadu_ps(tab)));
+}
+/* a where the sign bit of s is set, else b */
+static inline V vsel_sign(V s, V a, V b)
+{
+    return (V)_mm512_mask_blend_ps(_mm512_movepi32_mask((__m512i)s), (__m512)b, (__m512)a);
+}
 /* binary64 lanes (the accurate family): VDW doubles, and as many floats in a VF */
 #define VDW 8
 typedef double VD __attribute__((vector_size(8 * 8)));

@@ -9,6 +9,19 @@ static inline V vfma(V a, V b, V c)
 {
     return (V)vfmaq_f32((float32x4_t)c, (float32x4_t)a, (float32x4_t)b);
 }
+/* tab[j & 7] in every lane (lane by lane: the NEON builds run only under emulation here) */
+static inline V vlut8(const float *tab, VI j)
+{
+    V r;
+    for (int i = 0; i < VW; i++) r[i] = tab[j[i] & 7];
+    return r;
+}
+/* a where the sign bit of s is set, else b */
+static inline V vsel_sign(V s, V a, V b)
+{
+    VI m = (VI)s >> 31;
+    return (V)(((VI)a & m) | ((VI)b & ~m));
+}
 /* binary64 lanes (the accurate family): VDW doubles, and as many floats in a VF */
 #define VDW 2
 typedef double VD __attribute__((vector_size(2 * 8)));

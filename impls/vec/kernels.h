@@ -26,13 +26,23 @@ static inline V vabs(V a)
 {
     return (V)((VI)a & 0x7fffffff);
 }
-static inline V vmin(V a, V b) /* NaN in a gives b */
+/* a < b ? a : b and a > b ? a : b (so NaN in either, or two zeros, give b): the semantics of
+ * x86's minps/maxps, used where the ISA header has them (GL_ISA_MINMAX) */
+static inline V vmin(V a, V b)
 {
+#ifdef GL_ISA_MINMAX
+    return vmin_isa(a, b);
+#else
     return vsel(a < b, a, b);
+#endif
 }
 static inline V vmax(V a, V b)
 {
+#ifdef GL_ISA_MINMAX
+    return vmax_isa(a, b);
+#else
     return vsel(a > b, a, b);
+#endif
 }
 static inline V vround(V a) /* nearest integer, ties to even, |a| < 2^22 */
 {
@@ -161,5 +171,6 @@ GL_DEFINE_KERNEL(poly3, gelu_POLY3)
 GL_DEFINE_KERNEL(poly5, gelu_POLY5)
 GL_DEFINE_KERNEL(poly7, gelu_POLY7)
 
+#include "gelu_fast.h"      /* binary32, piecewise R: gelu-fast */
 #include "gelu_accurate.h"  /* binary64 lanes: the accurate family */
 #include "gelu_tanh_fast.h" /* binary64 lanes: the tanh definition */
