@@ -6,10 +6,10 @@
  *
  * Method. xc = x clamped to [-T, T], T = 5.6, and -0 below -T; t = |xc|;
  * Phi(-t) = e^(-t^2/2) R(t), R(t) = erfc(t/sqrt2) e^(t^2/2)/2 (smooth, from 1/2 down to 0.069).
- *   -t^2/2 = a + l exactly (a = (-t/2) t rounded, l = fma(-t/2, t, -a));
- *   e^(a + l) = 2^n (1 + q): n = round(-t^2/(2 ln2)) by the 1.5 2^23 shift, r = (a - n ln2hi)
- *   (exact: n ln2hi has at most 23 bits and |r| < 0.36) + (l + n ln2lo), q = r Q(r),
- *   Q = GL_EXP[1..6], so that 1 + q is never rounded;
+ *   t^2 = h + l exactly (h = t t rounded, l = fma(t, t, -h));
+ *   e^(-(h + l)/2) = 2^n (1 + q): n = round(-h/(2 ln2)) by the 1.5 2^23 shift, r = (-h/2 -
+ *   n ln2hi) (exact: n ln2hi has at most 23 bits and |r| < 0.36) + (-l/2 + n ln2lo), q = r Q(r),
+ *   Q = GL_EXP[1..6], so that 1 + q is never rounded (computed on s = 2r, scaled exactly);
  *   R by a degree-6 polynomial per piece (GL_FAST, 8 pieces; j = round(t k) from the same
  *   shift; coefficients by vlut8) in u = t - a_j, which is exact (a_j is a multiple of the ulp
  *   of the piece's largest t); a_j is chosen so that R(a_j) is within about 2^-34 of the
@@ -35,10 +35,17 @@ static inline V gelu_fast(V x)
 {
     V xc = vsel(x < -GL_FAST_T, vdup(-0.0f), vmin(vdup(GL_FAST_T), x)); /* NaN stays */
     V tc = vabs(xc);
-    V m = tc * -0.5f, h = tc * tc, a = m * tc, l = vfma(m, tc, -a);
+    V h = tc * tc, l = vfma(tc, tc, -h); /* t^2 = h + l exactly */
     V kd = vfma(h, vdup(-0x1.715476p-1f), vdup(0x1.8p23f)), n = kd - 0x1.8p23f;
-    V r = vfma(n, vdup(-0x1.62e43p-1f), a) + vfma(n, vdup(0x1.05c61p-29f), l);
-    V q = r * vpoly(r, gl_EXP + 1, GL_EXP_DEGREE - 1);     /* e^r - 1 */
+    /* s = 2r = (-h - 2n ln2hi) + (-l + 2n ln2lo), q = e^r - 1 = s Q(s/2)/2 (Horner in s with
+     * GL_EXP[i] 2^-i: each step is 2^-k times the step in r, so the same roundings) */
+    V s = vfma(n, vdup(-0x1.62e43p0f), -h) + vfma(n, vdup(0x1.05c61p-28f), -l);
+    V e = vdup(gl_EXP[6] * 0x1p-6f);
+    e = vfma(e, s, vdup(gl_EXP[5] * 0x1p-5f));
+    e = vfma(e, s, vdup(gl_EXP[4] * 0x1p-4f));
+    e = vfma(e, s, vdup(gl_EXP[3] * 0x1p-3f));
+    e = vfma(e, s, vdup(gl_EXP[2] * 0x1p-2f));
+    V q = s * vfma(e, s, vdup(gl_EXP[1] * 0x1p-1f));
     VI j = (VI)vfma(tc, vdup(GL_FAST_K), vdup(0x1.8p23f)); /* round(t k) in the low bits */
     V u = tc - vlut8(gl_FAST_A, j);
     V R = vlut8(gl_FAST_C[GL_FAST_DEGREE], j);
