@@ -50,7 +50,10 @@ static inline V gelu_fast(V x)
     V u = tc - vlut8(gl_FAST_A, j);
     V R = vlut8(gl_FAST_C[GL_FAST_DEGREE], j);
     for (int i = GL_FAST_DEGREE - 1; i >= 0; i--) R = vfma(R, u, vlut8(gl_FAST_C[i], j));
-    V xs = xc * (V)(((VI)kd + 127) << 23); /* xc 2^n, exact (no NaN payload can leak in) */
+    /* xc 2^n, exact; 2^n from kd's low bits, in unsigned lanes (the shift drops kd's high bits;
+     * a NaN payload in kd only changes a factor that multiplies a NaN) */
+    typedef uint32_t VU __attribute__((vector_size(sizeof(VI))));
+    V xs = xc * (V)(((VU)kd + 127) << 23);
     V xr = xs * R, p = vfma(xr, q, xr);
     return vsel_sign(x, p, x - p);
 }
