@@ -297,9 +297,10 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
             fprintf(out, "%zu,%.6g\n", r->sizes[s], rep_eps(r, names[i], r->sizes[s]) * 1e-6);
         size_t l = strlen(pl);
         snprintf(pl + l, sizeof pl - l,
-                 "%s'%s/charts/throughput.dat' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 lw "
-                 "%d t '%s' noenhanced",
-                 i ? ", " : "", r->out, i, i < 2 ? 3 : 1, names[i]);
+                 "%s'%s/charts/throughput.dat' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt %d "
+                 "dt %d lw %d t '%s' noenhanced",
+                 i ? ", " : "", r->out, i, (int[]){7, 5, 9}[i / 8 % 3], 1 + i / 8 % 3,
+                 i < 2 ? 3 : 1, names[i]); /* the 8 colours repeat: other points and dashes */
     }
     fclose(out);
     snprintf(body, sizeof body,
