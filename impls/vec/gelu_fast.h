@@ -8,7 +8,8 @@
  * Phi(-t) = e^(-t^2/2) R(t), R(t) = erfc(t/sqrt2) e^(t^2/2)/2 (smooth, from 1/2 down to 0.069).
  *   t^2 = h + l exactly (h = t t rounded, l = fma(t, t, -h));
  *   e^(-(h + l)/2) = 2^n (1 + q): n = round(-h/(2 ln2)) by the 1.5 2^23 shift, r = (-h/2 -
- *   n ln2hi) (exact: n ln2hi has at most 23 bits and |r| < 0.36) + (-l/2 + n ln2lo), q = r Q(r),
+ *   n ln2hi) (exact: n != 0 means h > ln2, so both terms are multiples of 2^-25, and
+ *   |r| < 0.36 needs 24 bits) + (-l/2 + n ln2lo), q = r Q(r),
  *   Q = GL_EXP[1..6], so that 1 + q is never rounded (computed on s = 2r, scaled exactly);
  *   R by a degree-6 polynomial per piece (GL_FAST, 8 pieces; j = round(t k) from the same
  *   shift; coefficients by vlut8) in u = t - a_j, which is exact (a_j is a multiple of the ulp
@@ -36,16 +37,13 @@ static inline V gelu_fast(V x)
     V xc = vsel(x < -GL_FAST_T, vdup(-0.0f), vmin(vdup(GL_FAST_T), x)); /* NaN stays */
     V tc = vabs(xc);
     V h = tc * tc, l = vfma(tc, tc, -h); /* t^2 = h + l exactly */
-    V kd = vfma(h, vdup(-0x1.715476p-1f), vdup(0x1.8p23f)), n = kd - 0x1.8p23f;
+    V kd = vfma(h, vdup(-0.5f * GL_LOG2E), vdup(0x1.8p23f)), n = kd - 0x1.8p23f;
     /* s = 2r = (-h - 2n ln2hi) + (-l + 2n ln2lo), q = e^r - 1 = s Q(s/2)/2 (Horner in s with
      * GL_EXP[i] 2^-i: each step is 2^-k times the step in r, so the same roundings) */
-    V s = vfma(n, vdup(-0x1.62e43p0f), -h) + vfma(n, vdup(0x1.05c61p-28f), -l);
-    V e = vdup(gl_EXP[6] * 0x1p-6f);
-    e = vfma(e, s, vdup(gl_EXP[5] * 0x1p-5f));
-    e = vfma(e, s, vdup(gl_EXP[4] * 0x1p-4f));
-    e = vfma(e, s, vdup(gl_EXP[3] * 0x1p-3f));
-    e = vfma(e, s, vdup(gl_EXP[2] * 0x1p-2f));
-    V q = s * vfma(e, s, vdup(gl_EXP[1] * 0x1p-1f));
+    V s = vfma(n, vdup(-2 * GL_LN2_HI), -h) + vfma(n, vdup(2 * GL_LN2_LO), -l);
+    V e = vdup(gl_EXP[GL_EXP_DEGREE] / (float)(1 << GL_EXP_DEGREE));
+    for (int i = GL_EXP_DEGREE - 1; i >= 1; i--) e = vfma(e, s, vdup(gl_EXP[i] / (float)(1 << i)));
+    V q = s * e;
     VI j = (VI)vfma(tc, vdup(GL_FAST_K), vdup(0x1.8p23f)); /* round(t k) in the low bits */
     V u = tc - vlut8(gl_FAST_A, j);
     V R = vlut8(gl_FAST_C[GL_FAST_DEGREE], j);

@@ -25,7 +25,8 @@ static inline V vlut8(const float *tab, VI j)
     return (V)_mm256_permutevar8x32_ps(_mm256_loadu_ps(tab), (__m256i)j);
 }
 /* a where the sign bit of s is set, else b (one vblendvps) */
-static inline V vsel_sign(V s, V a, V b)
+#define GL_ISA_SEL_SIGN
+static inline V vsel_sign_isa(V s, V a, V b)
 {
     return (V)_mm256_blendv_ps((__m256)b, (__m256)a, (__m256)s);
 }

@@ -25,7 +25,8 @@ static inline V vlut8(const float *tab, VI j)
     return (V)_mm512_permutexvar_ps((__m512i)j, _mm512_broadcast_f32x8(_mm256_loadu_ps(tab)));
 }
 /* a where the sign bit of s is set, else b */
-static inline V vsel_sign(V s, V a, V b)
+#define GL_ISA_SEL_SIGN
+static inline V vsel_sign_isa(V s, V a, V b)
 {
     return (V)_mm512_mask_blend_ps(_mm512_movepi32_mask((__m512i)s), (__m512)b, (__m512)a);
 }

@@ -16,12 +16,6 @@ static inline V vlut8(const float *tab, VI j)
     for (int i = 0; i < VW; i++) r[i] = tab[j[i] & 7];
     return r;
 }
-/* a where the sign bit of s is set, else b */
-static inline V vsel_sign(V s, V a, V b)
-{
-    VI m = (VI)s >> 31;
-    return (V)(((VI)a & m) | ((VI)b & ~m));
-}
 /* binary64 lanes (the accurate family): VDW doubles, and as many floats in a VF */
 #define VDW 2
 typedef double VD __attribute__((vector_size(2 * 8)));

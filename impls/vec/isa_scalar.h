@@ -20,11 +20,6 @@ static inline V vlut8(const float *tab, VI j)
 {
     return (V){tab[j[0] & 7]};
 }
-/* a where the sign bit of s is set, else b */
-static inline V vsel_sign(V s, V a, V b)
-{
-    return signbit(s[0]) ? a : b;
-}
 /* binary64 lanes (the accurate family): VDW doubles, and as many floats in a VF */
 #define VDW 1
 typedef double VD __attribute__((vector_size(1 * 8)));

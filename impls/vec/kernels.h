@@ -22,6 +22,14 @@ static inline V vsel(VI m, V a, V b) /* m ? a : b, lane by lane */
 {
     return (V)(((VI)a & m) | ((VI)b & ~m));
 }
+static inline V vsel_sign(V s, V a, V b) /* a where s has its sign bit set (-0 too), else b */
+{
+#ifdef GL_ISA_SEL_SIGN
+    return vsel_sign_isa(s, a, b);
+#else
+    return vsel((VI)s >> 31, a, b);
+#endif
+}
 static inline V vabs(V a)
 {
     return (V)((VI)a & 0x7fffffff);
@@ -61,12 +69,15 @@ static inline V vpoly(V u, const float *c, int degree) /* Horner with fma */
  * a > 88.72: inf. Lanes outside [-104, 88.8] (and NaN) compute e^0 and are replaced at the end:
  * no subnormal intermediate where the result is a constant (subnormals cost a microcode assist
  * on many x86 cores; the results are the same). */
+#define GL_LOG2E  0x1.715476p+0f /* RN(1/ln2) */
+#define GL_LN2_HI 0x1.62e43p-1f  /* ln2 = GL_LN2_HI - GL_LN2_LO + 8.8e-17; HI has 21 bits */
+#define GL_LN2_LO 0x1.05c61p-29f
 static inline V vexp(V a)
 {
     V ac = vsel((a >= -104.0f) & (a <= 88.8f), a, vdup(0.0f));
-    V n = vround(ac * 0x1.715476p+0f);
-    V r = vfma(n, vdup(-0x1.62e43p-1f), ac);
-    r = vfma(n, vdup(0x1.05c61p-29f), r);
+    V n = vround(ac * GL_LOG2E);
+    V r = vfma(n, vdup(-GL_LN2_HI), ac);
+    r = vfma(n, vdup(GL_LN2_LO), r);
     V p = vpoly(r, gl_EXP, GL_EXP_DEGREE);
     VI ni = __builtin_convertvector(n, VI);
     VI n1 = ni >> 1, n2 = ni - n1;
