@@ -66,7 +66,8 @@ static const struct gl_json *facts_kernel(const struct rep *r, const char *name)
     return NULL;
 }
 
-static double core_exact(const struct rep_kernel *k)
+/* max ULP against exact GELU on [-5, 5]: the accuracy axis of the Pareto front */
+double rep_core_exact(const struct rep_kernel *k)
 {
     return k->k->acc[1]->region[GL_REGION_CORE].max_ulp;
 }
@@ -81,8 +82,8 @@ static void pareto(struct rep *r)
         for (int j = 0; j < r->nrk && a->pareto; j++) {
             const struct rep_kernel *b = &r->rk[j];
             if (j == i || b->cyc <= 0) continue;
-            if (b->cyc <= a->cyc && core_exact(b) <= core_exact(a) &&
-                (b->cyc < a->cyc || core_exact(b) < core_exact(a)))
+            if (b->cyc <= a->cyc && rep_core_exact(b) <= rep_core_exact(a) &&
+                (b->cyc < a->cyc || rep_core_exact(b) < rep_core_exact(a)))
                 a->pareto = 0;
         }
     }

@@ -218,9 +218,9 @@ static int chart_hist(const struct rep *r, char *err, size_t errlen)
     return rep_render(r, "hist", body, err, errlen);
 }
 
-static double core_ulp(const struct rep_kernel *k)
+static double core_ulp(const struct rep_kernel *k) /* rep_core_exact, floored for log axes */
 {
-    double u = k->k->acc[1]->region[GL_REGION_CORE].max_ulp;
+    double u = rep_core_exact(k);
     return u > FLOOR_ULP ? u : FLOOR_ULP;
 }
 

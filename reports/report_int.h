@@ -34,6 +34,7 @@ double rep_num(const struct gl_json *j);
 const char *rep_str(const struct gl_json *j);
 const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key);
 double rep_eps(const struct rep *r, const char *name, size_t n);
+double rep_core_exact(const struct rep_kernel *k);
 FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen);
 
 /* Writes OUT/charts/NAME.gp rendering BODY to NAME.png and NAME.svg, and runs gnuplot. */

@@ -94,8 +94,7 @@ static void md_pareto(FILE *f, const struct rep *r)
     for (int i = 0; i < r->nrk; i++)
         if (r->rk[i].pareto)
             fprintf(f, "- **%s** (%s): %.2f cycles/element, %.3g ULP\n", r->rk[i].k->name,
-                    gl_defn_name(r->rk[i].k->defn), r->rk[i].cyc,
-                    r->rk[i].k->acc[1]->region[GL_REGION_CORE].max_ulp);
+                    gl_defn_name(r->rk[i].k->defn), r->rk[i].cyc, rep_core_exact(&r->rk[i]));
     int peers = 0;
     for (int i = 0; i < r->nrk; i++) peers += !strcmp(r->rk[i].family, "peer");
     if (peers)
@@ -220,8 +219,7 @@ static void md_claims(FILE *f, const struct rep *r)
     const char *bn = "none";
     for (int i = 0; i < r->nrk; i++) { /* accurate: within 16 ULP of exact GELU on the core */
         double e = rep_eps(r, r->rk[i].k->name, r->pareto_size);
-        if (r->rk[i].k->acc[1]->region[GL_REGION_CORE].max_ulp <= 16 && e > best)
-            best = e, bn = r->rk[i].k->name;
+        if (rep_core_exact(&r->rk[i]) <= 16 && e > best) best = e, bn = r->rk[i].k->name;
     }
     snprintf(m, sizeof m,
              "the fastest kernel within 16 ULP of exact GELU on [-5, 5] (%s) runs at %.3g× the "
