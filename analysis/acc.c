@@ -162,18 +162,16 @@ static void add_sample(struct gl_acc *a, uint64_t xbits, int binade, int region,
 static void stats_merge(struct gl_stats *s, const struct gl_stats *t);
 
 /* An input off the fast path (non-finite result or reference, ULP error >= 2^39): the
- * general per-input code, into the block's statistics l. */
-static void block_slow(struct gl_acc *a, struct gl_stats *l, const struct gl_block *b, size_t i)
+ * general per-input code, into the block's statistics. */
+static void block_slow(struct gl_block_stats *bs, const struct gl_block *b, size_t i)
 {
     double y = b->y[i];
     double ulp = b->scale[i] != 0 && isfinite(y) ? fabs((y - b->r[i].hi) - b->r[i].lo) * b->scale[i]
                                                  : gl_ulp_error(y, b->r[i], b->fmt);
     struct sample p = make_sample(b->xbits[i], b->x[i], y, b->yr[i], b->r[i], ulp);
-    stats_add(l, &p);
-    a->hist[isinf(ulp) ? GL_HIST_BINS - 1 : gl_hist_bin(ulp)]++;
-    if (a->ntop < GL_TOPK ||
-        worse(ulp, p.w.xbits, a->top[GL_TOPK - 1].ulp, a->top[GL_TOPK - 1].xbits))
-        top_insert(a, &p.w);
+    stats_add(&bs->s, &p);
+    bs->hist[isinf(ulp) ? GL_HIST_BINS - 1 : gl_hist_bin(ulp)]++;
+    list_insert(bs->top, &bs->ntop, &p.w);
 }
 
 /* The block's statistics into the region, tiny and binade statistics. */
@@ -324,69 +322,96 @@ fast_block(const struct gl_block *b, double *restrict u, struct fast_part *f)
     for (; i < b->n; i++) fast_one(b, i, u, f);
 }
 
-/* The top list's candidates among the block's fast inputs: the block's own GL_TOPK worst
- * (a local list; an input not worse than its last or the global list's last cannot enter),
- * then merged. The scan starts from the end nearer the block's worst input, so that errors
- * that grow (or shrink) along the block cost one comparison per input, not one insertion. */
-static void fast_top(struct gl_acc *a, const struct gl_block *b, const double *u, size_t worst_i)
+/* The block's fast inputs worse than `floor` into its top list (which holds its slow inputs
+ * already). The scan starts from the end nearer the block's worst input, so that errors that
+ * grow (or shrink) along the block cost one comparison per input, not one insertion. */
+static void fast_top(struct gl_block_stats *bs, const struct gl_block *b, const double *u,
+                     size_t worst_i, struct gl_worst t)
 {
-    struct gl_worst local[GL_TOPK];
-    int nlocal = 0;
-    struct gl_worst t = {-1, 0, 0, 0, 0};
-    if (a->ntop == GL_TOPK) t = a->top[GL_TOPK - 1];
     int back = worst_i >= b->n / 2;
     for (size_t k = 0; k < b->n; k++) {
         size_t i = back ? b->n - 1 - k : k;
         if (u[i] < 0 || !worse(u[i], b->xbits[i], t.ulp, t.xbits)) continue;
         struct gl_worst w = {u[i], b->xbits[i], b->x[i], b->y[i], b->r[i].hi};
-        list_insert(local, &nlocal, &w);
-        if (nlocal == GL_TOPK &&
-            worse(local[GL_TOPK - 1].ulp, local[GL_TOPK - 1].xbits, t.ulp, t.xbits))
-            t = local[GL_TOPK - 1];
+        list_insert(bs->top, &bs->ntop, &w);
+        if (bs->ntop == GL_TOPK &&
+            worse(bs->top[GL_TOPK - 1].ulp, bs->top[GL_TOPK - 1].xbits, t.ulp, t.xbits))
+            t = bs->top[GL_TOPK - 1];
     }
-    for (int k = 0; k < nlocal; k++) top_insert(a, &local[k]);
 }
 
-void gl_acc_add_block(struct gl_acc *a, const struct gl_block *b)
+/* Block b's statistics (at most FAST_MAXN inputs); only its inputs worse than `floor` need
+ * enter bs->top (ulp -1: all of them). */
+static void block_stats(struct gl_block_stats *bs, const struct gl_block *b, struct gl_worst floor)
 {
     double u[FAST_MAXN];
-    if (b->n > FAST_MAXN) { /* in parts */
-        struct gl_block part = *b;
-        for (size_t off = 0; off < b->n; off += FAST_MAXN) {
-            part.n = b->n - off < FAST_MAXN ? b->n - off : FAST_MAXN;
-            part.xbits = b->xbits + off, part.x = b->x + off, part.y = b->y + off;
-            part.yr = b->yr + off, part.scale = b->scale + off, part.side = b->side + off;
-            part.r = b->r + off;
-            gl_acc_add_block(a, &part);
-        }
-        return;
-    }
-    struct gl_stats l;
-    memset(&l, 0, sizeof l);
-    l.worst.ulp = -1; /* none yet: every input is worse */
+    memset(bs, 0, sizeof *bs);
+    bs->s.worst.ulp = -1; /* none yet: every input is worse */
     struct fast_part f;
     memset(&f, 0, sizeof f);
     f.worst_ulp = -1;
     fast_block(b, u, &f);
     for (size_t i = 0; f.slow && i < b->n; i++)
-        if (u[i] < 0) block_slow(a, &l, b, i);
+        if (u[i] < 0) block_slow(bs, b, i);
+    struct gl_stats *l = &bs->s;
     if (f.worst_ulp >= 0) {
         size_t i = f.worst_i;
-        if (worse(f.worst_ulp, f.worst_bits, l.worst.ulp, l.worst.xbits))
-            l.worst = (struct gl_worst){f.worst_ulp, f.worst_bits, b->x[i], b->y[i],
-                                        b->r[i].hi + b->r[i].lo};
-        if (a->ntop < GL_TOPK ||
-            worse(f.worst_ulp, f.worst_bits, a->top[GL_TOPK - 1].ulp, a->top[GL_TOPK - 1].xbits))
-            fast_top(a, b, u, f.worst_i);
+        if (worse(f.worst_ulp, f.worst_bits, l->worst.ulp, l->worst.xbits))
+            l->worst = (struct gl_worst){f.worst_ulp, f.worst_bits, b->x[i], b->y[i],
+                                         b->r[i].hi + b->r[i].lo};
+        if (worse(f.worst_ulp, f.worst_bits, floor.ulp, floor.xbits))
+            fast_top(bs, b, u, f.worst_i, floor);
     }
     for (int k = 0; k < GL_HIST_BINS; k++)
-        a->hist[k] += (uint64_t)f.hist[0][k] + f.hist[1][k] + f.hist[2][k] + f.hist[3][k];
-    l.n += b->n - f.slow, l.correctly_rounded += f.cr, l.faithful += f.faithful;
-    l.sum_ulp_fx += f.sum;
-    if (f.max_ulp > l.max_ulp) l.max_ulp = f.max_ulp;
-    if (f.max_abs > l.max_abs) l.max_abs = f.max_abs;
-    if (f.max_rel > l.max_rel) l.max_rel = f.max_rel;
-    block_commit(a, b, &l);
+        bs->hist[k] += (uint64_t)f.hist[0][k] + f.hist[1][k] + f.hist[2][k] + f.hist[3][k];
+    l->n += b->n - f.slow, l->correctly_rounded += f.cr, l->faithful += f.faithful;
+    l->sum_ulp_fx += f.sum;
+    if (f.max_ulp > l->max_ulp) l->max_ulp = f.max_ulp;
+    if (f.max_abs > l->max_abs) l->max_abs = f.max_abs;
+    if (f.max_rel > l->max_rel) l->max_rel = f.max_rel;
+}
+
+void gl_block_stats(struct gl_block_stats *bs, const struct gl_block *b)
+{
+    const struct gl_worst none = {-1, 0, 0, 0, 0};
+    if (b->n <= FAST_MAXN) {
+        block_stats(bs, b, none);
+        return;
+    }
+    struct gl_block part = *b;
+    struct gl_block_stats ps;
+    memset(bs, 0, sizeof *bs);
+    for (size_t off = 0; off < b->n; off += FAST_MAXN) { /* in parts */
+        part.n = b->n - off < FAST_MAXN ? b->n - off : FAST_MAXN;
+        part.xbits = b->xbits + off, part.x = b->x + off, part.y = b->y + off;
+        part.yr = b->yr + off, part.scale = b->scale + off, part.side = b->side + off;
+        part.r = b->r + off;
+        block_stats(&ps, &part, none);
+        stats_merge(&bs->s, &ps.s);
+        for (int k = 0; k < GL_HIST_BINS; k++) bs->hist[k] += ps.hist[k];
+        for (int k = 0; k < ps.ntop; k++) list_insert(bs->top, &bs->ntop, &ps.top[k]);
+    }
+}
+
+void gl_acc_add_block_stats(struct gl_acc *a, const struct gl_block *b,
+                            const struct gl_block_stats *bs)
+{
+    block_commit(a, b, &bs->s);
+    for (int k = 0; k < GL_HIST_BINS; k++) a->hist[k] += bs->hist[k];
+    for (int k = 0; k < bs->ntop; k++) top_insert(a, &bs->top[k]);
+}
+
+void gl_acc_add_block(struct gl_acc *a, const struct gl_block *b)
+{
+    struct gl_block_stats bs;
+    if (b->n > FAST_MAXN) {
+        gl_block_stats(&bs, b);
+    } else {
+        struct gl_worst floor = {-1, 0, 0, 0, 0};
+        if (a->ntop == GL_TOPK) floor = a->top[GL_TOPK - 1];
+        block_stats(&bs, b, floor);
+    }
+    gl_acc_add_block_stats(a, b, &bs);
 }
 
 static void stats_merge(struct gl_stats *s, const struct gl_stats *t)

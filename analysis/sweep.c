@@ -182,7 +182,13 @@ struct chunk_buf {
     double *scale[GL_DEFN_COUNT], *side[GL_DEFN_COUNT];
     /* runs of inputs with the same binade and region: run_start[0..nruns], last = n */
     uint64_t *run_start, nruns;
-    double *y;            /* the kernel's results as doubles, rounded to the format */
+    /* per definition and run: the statistics of a correctly rounded kernel (y = yr) on the run,
+     * computed when a first kernel is correctly rounded on the whole run (cr_done), added for
+     * every such kernel; NULL (local search): not kept */
+    struct gl_block_stats *cr[GL_DEFN_COUNT];
+    unsigned char *cr_done[GL_DEFN_COUNT];
+    int *cr_slot; /* per run: its index in cr[d] and cr_done[d], -1 when too short to check */
+    double *y;    /* the kernel's results as doubles, rounded to the format */
     struct gl_acc **cacc; /* [kernel * 2 + against]: a lead's chunk statistics */
     enum role *role;
 };
@@ -245,6 +251,9 @@ static void block_results(struct gl_sweep *s, struct chunk_buf *b, int k, uint64
         ks->impl->f32(b->xf, b->yf, n);
 }
 
+/* Runs this long or longer are checked for being correctly rounded as a whole. */
+#define CR_RUN_MIN 32
+
 static void accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, struct chunk_buf *b)
 {
     for (uint64_t k = 0; k < b->nruns; k++) {
@@ -252,7 +261,13 @@ static void accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, str
         struct gl_block blk = {&s->fmt,         b->binade[i],   b->region[i], n,
                                b->bits + i,     b->x + i,       b->y + i,     b->yr[d] + i,
                                b->scale[d] + i, b->side[d] + i, b->r[d] + i};
-        gl_acc_add_block(a, &blk);
+        int j = b->cr[d] ? b->cr_slot[k] : -1;
+        if (j < 0 || memcmp(b->y + i, b->yr[d] + i, n * sizeof *b->y)) {
+            gl_acc_add_block(a, &blk);
+            continue;
+        }
+        if (!b->cr_done[d][j]) gl_block_stats(&b->cr[d][j], &blk), b->cr_done[d][j] = 1;
+        gl_acc_add_block_stats(a, &blk, &b->cr[d][j]);
     }
 }
 
@@ -265,6 +280,21 @@ static void results_to_double(const struct gl_sweep *s, struct chunk_buf *b, uin
         for (uint64_t i = 0; i < n; i++) b->y[i] = b->yf[i];
     else
         for (uint64_t i = 0; i < n; i++) b->y[i] = round_to_fmt(&s->fmt, b->yf[i]);
+}
+
+/* gl_ulp_scale(r, f), inline where s = RN(r.hi + r.lo) is a normal double and not a power of
+ * two: then r lies in s's binade (rounding is monotonic and the powers of two are doubles), so
+ * 1/ulp(r) = 2^-max(e - p + 1, emin_sub) with e s's exponent. Elsewhere, the general code. */
+static double ulp_scale(struct gl_dd r, const struct gl_format *f)
+{
+    double s = r.hi + r.lo;
+    uint64_t u;
+    memcpy(&u, &s, sizeof u);
+    long e = (long)(u >> 52 & 0x7ff), k = e - 1023 - f->prec + 1;
+    if (k < f->emin_sub) k = f->emin_sub;
+    if (e == 0 || e == 0x7ff || !(u & 0xfffffffffffffull) || k < -1022 || k > 1022)
+        return gl_ulp_scale(r, f);
+    return gl_pow2(-k);
 }
 
 /* The per-input quantities that do not depend on the kernel, once per block. */
@@ -280,9 +310,14 @@ static void prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, ui
             b->run_start[b->nruns++] = i;
     }
     b->run_start[b->nruns] = n;
+    int slots = 0;
+    for (uint64_t k = 0; b->cr_slot && k < b->nruns; k++)
+        b->cr_slot[k] = b->run_start[k + 1] - b->run_start[k] >= CR_RUN_MIN ? slots++ : -1;
+    for (int d = 0; d < GL_DEFN_COUNT; d++)
+        if (b->cr[d]) memset(b->cr_done[d], 0, (size_t)slots);
     for (int d = 0; d < GL_DEFN_COUNT; d++)
         for (uint64_t i = 0; need[d] && i < n; i++) {
-            b->scale[d][i] = gl_ulp_scale(b->r[d][i], &s->fmt);
+            b->scale[d][i] = ulp_scale(b->r[d][i], &s->fmt);
             b->side[d][i] = (b->r[d][i].hi - b->yr[d][i]) + b->r[d][i].lo;
         }
 }
@@ -418,9 +453,12 @@ static void chunk_buf_init(struct chunk_buf *b, const struct gl_sweep *s)
         b->yr[d] = malloc(bs * sizeof *b->yr[d]), b->r[d] = malloc(bs * sizeof *b->r[d]);
         b->scale[d] = malloc(bs * sizeof *b->scale[d]),
         b->side[d] = malloc(bs * sizeof *b->side[d]);
+        b->cr[d] = malloc((bs / CR_RUN_MIN + 1) * sizeof *b->cr[d]);
+        b->cr_done[d] = malloc(bs / CR_RUN_MIN + 1);
     }
     b->binade = malloc(bs * sizeof *b->binade), b->region = malloc(bs * sizeof *b->region);
     b->run_start = malloc((bs + 1) * sizeof *b->run_start), b->y = malloc(bs * sizeof *b->y);
+    b->cr_slot = malloc(bs * sizeof *b->cr_slot);
 }
 
 static void chunk_buf_free(struct chunk_buf *b, const struct gl_sweep *s)
@@ -430,8 +468,9 @@ static void chunk_buf_free(struct chunk_buf *b, const struct gl_sweep *s)
     free(b->cx), free(b->cbits), free(b->cxf), free(b->ext_out), free(b->out), free(b->cacc);
     free(b->role), free(b->x), free(b->bits), free(b->xf), free(b->xd);
     for (int d = 0; d < GL_DEFN_COUNT; d++)
-        free(b->yr[d]), free(b->r[d]), free(b->scale[d]), free(b->side[d]);
-    free(b->binade), free(b->region), free(b->run_start), free(b->y);
+        free(b->yr[d]), free(b->r[d]), free(b->scale[d]), free(b->side[d]), free(b->cr[d]),
+            free(b->cr_done[d]);
+    free(b->binade), free(b->region), free(b->run_start), free(b->y), free(b->cr_slot);
 }
 
 static void *worker_main(void *arg)
@@ -455,7 +494,7 @@ static void *worker_main(void *arg)
 /* binary64: evaluate 64 neighbours of each kernel's worst inputs (unsharded runs only) */
 static void local_search(struct gl_sweep *s)
 {
-    struct chunk_buf b;
+    struct chunk_buf b = {0};
     enum { N = GL_TOPK * 64 };
     double *x = malloc(N * sizeof *x), *yr = malloc(N * sizeof *yr), *xd = malloc(N * sizeof *xd),
            *yd = malloc(N * sizeof *yd);

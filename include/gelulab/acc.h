@@ -66,6 +66,18 @@ struct gl_block {
     const struct gl_dd *r;
 };
 void gl_acc_add_block(struct gl_acc *a, const struct gl_block *b);
+/* gl_acc_add_block in two steps, for a block whose statistics go to several accumulators (the
+ * sweep's correctly rounded runs): the block's statistics, its worst inputs included, then
+ * their addition to an accumulator (b gives the region and binade). */
+struct gl_block_stats {
+    struct gl_stats s;
+    uint64_t hist[GL_HIST_BINS];
+    struct gl_worst top[GL_TOPK]; /* the block's worst inputs, worst first */
+    int ntop;
+};
+void gl_block_stats(struct gl_block_stats *bs, const struct gl_block *b);
+void gl_acc_add_block_stats(struct gl_acc *a, const struct gl_block *b,
+                            const struct gl_block_stats *bs);
 /* scale = 1/ulp(r) (0 when r is not finite) and region of x (GL_REGIONS for NaN, plus 8 when
  * |x| < 2^-10), as gl_block wants them */
 double gl_ulp_scale(struct gl_dd r, const struct gl_format *fmt);
