@@ -25,30 +25,29 @@
  *   measures 0.6732 (impls/registry.c).
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
 
-static inline __attribute__((always_inline)) VD vdupd(double a)
-{
-    VD v;
-    for (int i = 0; i < VDW; i++) v[i] = a;
-    return v;
-}
 static inline __attribute__((always_inline)) VD vseld(VDI m, VD a, VD b)
 {
-    return (VD)(((VDI)a & m) | ((VDI)b & ~m));
+    return vdouble((vbitsd(a) & m) | (vbitsd(b) & ~m));
 }
 /* Estrin's scheme (degree <= 15): pairs c[2i] + c[2i+1] u, then pairs of pairs with u^2, u^4,
  * u^8: a dependency chain of 4 fma instead of `degree` (the out-of-order core overlaps the rest).
  */
 static inline __attribute__((always_inline)) VD vpolyd(VD u, const double *c, int degree)
 {
-    VD q[16], pw = u;
-    int n = 0;
-    for (int i = 0; i <= degree; i += 2, n++)
-        q[n] = i + 1 <= degree ? vfmad(vdupd(c[i + 1]), u, vdupd(c[i])) : vdupd(c[i]);
-    while (n > 1) {
+    VD q[8], pw = u;
+    int n = degree / 2 + 1;
+#pragma GCC unroll 8
+    for (int i = 0; i < n; i++)
+        q[i] =
+            2 * i + 1 <= degree ? vfmad(vdupd(c[2 * i + 1]), u, vdupd(c[2 * i])) : vdupd(c[2 * i]);
+#pragma GCC                                                                                        \
+    unroll 3 /* fixed trip counts, so that the loops unroll whole (the scalar ISA vectorises) */
+    for (int level = 0; level < 3 && n > 1; level++) {
         pw = pw * pw;
-        int m = 0;
-        for (int i = 0; i < n; i += 2, m++) q[m] = i + 1 < n ? vfmad(q[i + 1], pw, q[i]) : q[i];
-        n = m;
+#pragma GCC unroll 4
+        for (int i = 0; i < (n + 1) / 2; i++)
+            q[i] = 2 * i + 1 < n ? vfmad(q[2 * i + 1], pw, q[2 * i]) : q[2 * i];
+        n = (n + 1) / 2;
     }
     return q[0];
 }
@@ -63,20 +62,20 @@ static inline __attribute__((always_inline)) VD vexpd(VD s)
     VD r = vfmad(n, vdupd(-0x1.62e42fefa39efp-1), s);
     r = vfmad(n, vdupd(-0x1.abc9e3b39803fp-56), r);
     VD p = vpolyd(r, gl_EXP_D, GL_EXP_D_DEGREE);
-    VD scale = (VD)(((VDI)kd + 1023) << 52);
+    VD scale = vdouble(vshld_u(vbitsd(kd) + 1023, 52));
     return p * scale;
 }
 
 static inline __attribute__((always_inline)) VD gelu_accurate(VD x)
 {
-    VD xc = vseld(x < -15.5, vdupd(-15.5), x); /* -inf too; NaN stays */
-    VD a = (VD)((VDI)xc & 0x7fffffffffffffffLL);
-    a = vseld(a < 15.5, a, vdupd(15.5)); /* +inf; NaN: 15.5 (the result is NaN anyway) */
-    VD h = a * 0x1.6a09e667f3bcdp-2;     /* 1 / (2 sqrt 2) */
+    VD xc = vseld(GL_MASKD(x < -15.5), vdupd(-15.5), x); /* -inf too; NaN stays */
+    VD a = vdouble(vbitsd(xc) & 0x7fffffffffffffffLL);
+    a = vseld(GL_MASKD(a < 15.5), a, vdupd(15.5)); /* +inf; NaN: 15.5 (the result is NaN anyway) */
+    VD h = a * 0x1.6a09e667f3bcdp-2;               /* 1 / (2 sqrt 2) */
     VD t = 1.0 / (1.0 + h);
     VD p = vpolyd(h * t, gl_ERFC_W_D, GL_ERFC_W_D_DEGREE);
     VD q = t * vexpd(vfmad(a * a, vdupd(-0.5), p - 0x1.62e42fefa39efp-1)); /* Phi(-|x|) */
-    return xc * vseld(xc < 0.0, q, 1.0 - q); /* the sign of a zero kept */
+    return xc * vseld(GL_MASKD(xc < 0.0), q, 1.0 - q); /* the sign of a zero kept */
 }
 
 /* The kernel ABI over binary64 lanes: two vectors of VDW per step (independent chains for the
@@ -86,7 +85,7 @@ static inline __attribute__((always_inline)) VD gelu_accurate(VD x)
     {                                                                                              \
         VF f;                                                                                      \
         memcpy(&f, x, sizeof f);                                                                   \
-        f = __builtin_convertvector(fn(__builtin_convertvector(f, VD)), VF);                       \
+        f = GL_CVT(fn(GL_CVT(f, VD)), VF);                                                         \
         memcpy(y, &f, sizeof f);                                                                   \
     }                                                                                              \
     GL_KERNEL_ATTR void GL_KNAME(algo)(const float *x, float *y, size_t n)                         \
@@ -96,8 +95,8 @@ static inline __attribute__((always_inline)) VD gelu_accurate(VD x)
             VF f0, f1;                                                                             \
             memcpy(&f0, x + i, sizeof f0);                                                         \
             memcpy(&f1, x + i + VDW, sizeof f1);                                                   \
-            VD d0 = fn(__builtin_convertvector(f0, VD)), d1 = fn(__builtin_convertvector(f1, VD)); \
-            f0 = __builtin_convertvector(d0, VF), f1 = __builtin_convertvector(d1, VF);            \
+            VD d0 = fn(GL_CVT(f0, VD)), d1 = fn(GL_CVT(f1, VD));                                   \
+            f0 = GL_CVT(d0, VF), f1 = GL_CVT(d1, VF);                                              \
             memcpy(y + i, &f0, sizeof f0);                                                         \
             memcpy(y + i + VDW, &f1, sizeof f1);                                                   \
         }                                                                                          \

@@ -22,11 +22,12 @@
  * (x < 0 ? x e : x) / (1 + e); x < 0 with |s| > 120: -0. */
 static inline __attribute__((always_inline)) VD x_sigma_d(VD x, VD s)
 {
-    VD a = (VD)((VDI)s & 0x7fffffffffffffffLL);
-    VD ac = vseld(a < 120.0, a, vdupd(120.0)); /* +-inf, NaN: 120 (NaN propagates through x) */
+    VD a = vdouble(vbitsd(s) & 0x7fffffffffffffffLL);
+    VD ac = vseld(GL_MASKD(a < 120.0), a,
+                  vdupd(120.0)); /* +-inf, NaN: 120 (NaN propagates through x) */
     VD e = vexpd(-ac);
-    VD y = vseld(x < 0.0, x * e, x) / (1.0 + e);
-    return vseld((x < 0.0) & (a > 120.0), vdupd(-0.0), y);
+    VD y = vseld(GL_MASKD(x < 0.0), x * e, x) / (1.0 + e);
+    return vseld(GL_MASKD((x < 0.0) & (a > 120.0)), vdupd(-0.0), y);
 }
 
 static inline __attribute__((always_inline)) VD gelu_tanh_fast(VD x)

@@ -12,27 +12,69 @@
 #define GL_CAT(a, b)   GL_CAT2(a, b)
 #define GL_KNAME(algo) GL_CAT(gl_k_##algo, GL_ISA_SUFFIX)
 
+/* The lane model. GCC vector extensions: casts between vectors of one size reinterpret bits,
+ * comparisons give lane masks of -1/0. The scalar ISA (GL_ISA_PLAIN) uses plain C scalars, so
+ * that the compiler can vectorise its loops, and defines the same operations itself: vbits and
+ * vfloat (the bits of a float and back), GL_MASK (a comparison as -1/0), GL_CVT (a value
+ * conversion), vshl_u (a left shift of the bits, unsigned), vdup (broadcast); *d for VD. */
+#ifndef GL_ISA_PLAIN
+typedef uint32_t VU __attribute__((vector_size(sizeof(VI))));
+typedef uint64_t VDU __attribute__((vector_size(sizeof(VDI))));
+#define GL_MASK(c)   (c)
+#define GL_MASKD(c)  (c)
+#define GL_CVT(v, T) __builtin_convertvector(v, T)
+static inline VI vbits(V a)
+{
+    return (VI)a;
+}
+static inline V vfloat(VI i)
+{
+    return (V)i;
+}
+static inline VI vshl_u(VI a, int s)
+{
+    return (VI)((VU)a << s);
+}
 static inline V vdup(float a) /* broadcast (not 0 + a: that would turn -0 into +0) */
 {
     V v;
     for (int i = 0; i < VW; i++) v[i] = a;
     return v;
 }
+static inline VDI vbitsd(VD a)
+{
+    return (VDI)a;
+}
+static inline VD vdouble(VDI i)
+{
+    return (VD)i;
+}
+static inline VDI vshld_u(VDI a, int s)
+{
+    return (VDI)((VDU)a << s);
+}
+static inline __attribute__((always_inline)) VD vdupd(double a)
+{
+    VD v;
+    for (int i = 0; i < VDW; i++) v[i] = a;
+    return v;
+}
+#endif
 static inline V vsel(VI m, V a, V b) /* m ? a : b, lane by lane */
 {
-    return (V)(((VI)a & m) | ((VI)b & ~m));
+    return vfloat((vbits(a) & m) | (vbits(b) & ~m));
 }
 static inline V vsel_sign(V s, V a, V b) /* a where s has its sign bit set (-0 too), else b */
 {
 #ifdef GL_ISA_SEL_SIGN
     return vsel_sign_isa(s, a, b);
 #else
-    return vsel((VI)s >> 31, a, b);
+    return vsel(vbits(s) >> 31, a, b);
 #endif
 }
 static inline V vabs(V a)
 {
-    return (V)((VI)a & 0x7fffffff);
+    return vfloat(vbits(a) & 0x7fffffff);
 }
 /* a < b ? a : b and a > b ? a : b (so NaN in either, or two zeros, give b): the semantics of
  * x86's minps/maxps, used where the ISA header has them (GL_ISA_MINMAX) */
@@ -41,7 +83,7 @@ static inline V vmin(V a, V b)
 #ifdef GL_ISA_MINMAX
     return vmin_isa(a, b);
 #else
-    return vsel(a < b, a, b);
+    return vsel(GL_MASK(a < b), a, b);
 #endif
 }
 static inline V vmax(V a, V b)
@@ -49,7 +91,7 @@ static inline V vmax(V a, V b)
 #ifdef GL_ISA_MINMAX
     return vmax_isa(a, b);
 #else
-    return vsel(a > b, a, b);
+    return vsel(GL_MASK(a > b), a, b);
 #endif
 }
 static inline V vround(V a) /* nearest integer, ties to even, |a| < 2^22 */
@@ -59,6 +101,7 @@ static inline V vround(V a) /* nearest integer, ties to even, |a| < 2^22 */
 static inline V vpoly(V u, const float *c, int degree) /* Horner with fma */
 {
     V p = vdup(c[degree]);
+#pragma GCC unroll 32
     for (int i = degree - 1; i >= 0; i--) p = vfma(p, u, vdup(c[i]));
     return p;
 }
@@ -74,17 +117,17 @@ static inline V vpoly(V u, const float *c, int degree) /* Horner with fma */
 #define GL_LN2_LO 0x1.05c61p-29f
 static inline V vexp(V a)
 {
-    V ac = vsel((a >= -104.0f) & (a <= 88.8f), a, vdup(0.0f));
+    V ac = vsel(GL_MASK((a >= -104.0f) & (a <= 88.8f)), a, vdup(0.0f));
     V n = vround(ac * GL_LOG2E);
     V r = vfma(n, vdup(-GL_LN2_HI), ac);
     r = vfma(n, vdup(GL_LN2_LO), r);
     V p = vpoly(r, gl_EXP, GL_EXP_DEGREE);
-    VI ni = __builtin_convertvector(n, VI);
+    VI ni = GL_CVT(n, VI);
     VI n1 = ni >> 1, n2 = ni - n1;
-    V s1 = (V)((n1 + 127) << 23), s2 = (V)((n2 + 127) << 23);
+    V s1 = vfloat((n1 + 127) << 23), s2 = vfloat((n2 + 127) << 23);
     V e = p * s1 * s2;
-    e = vsel(a < -104.0f, vdup(0.0f), e);
-    return vsel(a > 88.72f, vdup(__builtin_inff()), e);
+    e = vsel(GL_MASK(a < -104.0f), vdup(0.0f), e);
+    return vsel(GL_MASK(a > 88.72f), vdup(__builtin_inff()), e);
 }
 
 /* x * sigma(s) = x / (1 + e^-s) for s >= 0, x e^s / (1 + e^s) for s < 0 (no overflow, no
@@ -92,9 +135,9 @@ static inline V vexp(V a)
 static inline V x_sigma(V x, V s)
 {
     V e = vexp(-vabs(s));
-    V num = vsel(s >= 0.0f, x, x * e);
+    V num = vsel(GL_MASK(s >= 0.0f), x, x * e);
     V y = num / (1.0f + e);
-    return vsel(s < -104.0f, vdup(-0.0f), y);
+    return vsel(GL_MASK(s < -104.0f), vdup(-0.0f), y);
 }
 
 /* tanh definition: (x/2)(1 + tanh(u)) = x sigma(2u), 2u = x (C0 + C1 x^2),
@@ -129,9 +172,9 @@ static inline V gelu_erf(V x)
     V s_lo = ((a - (s - bp)) + (p - bp)) + a_lo;
     V e = vexp(s);
     V erfc = t * vfma(e, s_lo, e);
-    V y = vsel(x < 0.0f, x * (0.5f * erfc), vfma(-x, 0.5f * erfc, x));
-    y = vsel(x == 0.0f, x, y); /* fma(-x, h, x) would turn -0 into +0 */
-    return vsel(z > 11.3f, vsel(x > 0.0f, x, vdup(-0.0f)), y);
+    V y = vsel(GL_MASK(x < 0.0f), x * (0.5f * erfc), vfma(-x, 0.5f * erfc, x));
+    y = vsel(GL_MASK(x == 0.0f), x, y); /* fma(-x, h, x) would turn -0 into +0 */
+    return vsel(GL_MASK(z > 11.3f), vsel(GL_MASK(x > 0.0f), x, vdup(-0.0f)), y);
 }
 
 /* Polynomial families: Phi(a), a = max(-|x|, -c), by a polynomial in u = a k + 1 (GL_PHI_*);
@@ -142,10 +185,10 @@ static inline V gelu_erf(V x)
         V a = vmax(-vabs(x), vdup(-GL_PHI_##NAME##_CLAMP));                                        \
         V p = vpoly(vfma(a, vdup(GL_PHI_##NAME##_K), vdup(1.0f)), gl_PHI_##NAME,                   \
                     GL_PHI_##NAME##_DEGREE);                                                       \
-        V y = vsel(x < 0.0f, x * p, vfma(-x, p, x));                                               \
-        y = vsel(x == 0.0f, x, y); /* keep the sign of a zero */                                   \
-        y = vsel(x < -GL_PHI_##NAME##_CLAMP, vdup(-0.0f), y);                                      \
-        return vsel(x > GL_PHI_##NAME##_CLAMP, x, y);                                              \
+        V y = vsel(GL_MASK(x < 0.0f), x * p, vfma(-x, p, x));                                      \
+        y = vsel(GL_MASK(x == 0.0f), x, y); /* keep the sign of a zero */                          \
+        y = vsel(GL_MASK(x < -GL_PHI_##NAME##_CLAMP), vdup(-0.0f), y);                             \
+        return vsel(GL_MASK(x > GL_PHI_##NAME##_CLAMP), x, y);                                     \
     }
 GL_GELU_POLY(POLY3)
 GL_GELU_POLY(POLY5)
