@@ -168,7 +168,8 @@ struct chunk_buf {
     double *cx;
     uint64_t *cbits;
     float *cxf;
-    float **ext_out; /* per external kernel: its results on the chunk */
+    float **ext_out;        /* per external kernel: its results on the chunk */
+    struct gl_child *child; /* per library kernel: its worker process (pid -1: none yet) */
     /* the block */
     double *x, *yr[GL_DEFN_COUNT];
     uint64_t *bits;
@@ -221,13 +222,17 @@ static int run_external(struct gl_sweep *s, struct gl_kernel_src *k, struct chun
 #else
         const char *env = "";
 #endif
-        snprintf(cmd, sizeof cmd, "exec env %s'%s' __eval-lib '%.*s' '%s'", env, s->self_exe,
-                 (int)pl, k->cmd, k->cmd + pl + 1);
+        snprintf(cmd, sizeof cmd, "exec env %s'%s' __eval-lib --serve '%.*s' '%s'", env,
+                 s->self_exe, (int)pl, k->cmd, k->cmd + pl + 1);
+        struct gl_child *ch = &b->child[ki]; /* started once per worker thread */
+        if ((ch->pid >= 0 || !gl_child_start(ch, cmd, why, sizeof why)) &&
+            !gl_child_call(ch, b->cxf, n * 4, b->ext_out[ki], n * 4, s->timeout_s, why, sizeof why))
+            return 0;
     } else {
         snprintf(cmd, sizeof cmd, "%s", k->cmd);
+        if (!gl_run_child(cmd, b->cxf, n * 4, b->ext_out[ki], n * 4, s->timeout_s, why, sizeof why))
+            return 0;
     }
-    if (!gl_run_child(cmd, b->cxf, n * 4, b->ext_out[ki], n * 4, s->timeout_s, why, sizeof why))
-        return 0;
     pthread_mutex_lock(lock);
     if (!k->failed) {
         k->failed = 1;
@@ -439,6 +444,8 @@ static void chunk_buf_init(struct chunk_buf *b, const struct gl_sweep *s)
     b->cxf = malloc(cs * sizeof *b->cxf);
     b->ext_out = calloc((size_t)s->nk, sizeof *b->ext_out);
     b->out = calloc((size_t)s->nk, sizeof *b->out);
+    b->child = calloc((size_t)s->nk, sizeof *b->child);
+    for (int k = 0; k < s->nk; k++) b->child[k].pid = -1;
     b->cacc = calloc(2 * (size_t)s->nk, sizeof *b->cacc);
     b->role = calloc((size_t)s->nk, sizeof *b->role);
     for (int k = 0; k < s->nk; k++) {
@@ -463,7 +470,9 @@ static void chunk_buf_init(struct chunk_buf *b, const struct gl_sweep *s)
 
 static void chunk_buf_free(struct chunk_buf *b, const struct gl_sweep *s)
 {
-    for (int k = 0; k < s->nk; k++) free(b->out[k]), free(b->ext_out[k]);
+    for (int k = 0; k < s->nk; k++)
+        free(b->out[k]), free(b->ext_out[k]), gl_child_stop(&b->child[k]);
+    free(b->child);
     for (int i = 0; i < 2 * s->nk; i++) free(b->cacc[i]);
     free(b->cx), free(b->cbits), free(b->cxf), free(b->ext_out), free(b->out), free(b->cacc);
     free(b->role), free(b->x), free(b->bits), free(b->xf), free(b->xd);

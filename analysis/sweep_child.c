@@ -60,16 +60,18 @@ static pid_t spawn(const char *cmd, int *to_child, int *from_child)
     return pid;
 }
 
-/* Feeds the input and collects the output until EOF or the deadline. Returns bytes read, or
- * -1 on timeout. */
+/* Feeds the input and collects the output until EOF or the deadline (persistent: until cap bytes
+ * have come, leaving the pipes open). Returns bytes read, or -1 on timeout. */
 static long exchange(int wfd, int rfd, const char *in, size_t in_bytes, char *out, size_t cap,
-                     double deadline)
+                     double deadline, int persistent)
 {
     size_t sent = 0, got = 0;
     char sink[4096];
-    for (;;) {
+    int wopen = wfd >= 0;
+    if (wopen && !persistent && in_bytes == 0) close(wfd), wopen = 0; /* nothing to send */
+    while (!(persistent && got == cap && sent == in_bytes)) {
         struct pollfd p[2] = {{rfd, POLLIN, 0}, {wfd, POLLOUT, 0}};
-        int np = wfd >= 0 ? 2 : 1;
+        int np = wopen && sent < in_bytes ? 2 : 1;
         int ms = (int)((deadline - now_s()) * 1000);
         if (ms <= 0) return -1;
         if (poll(p, np, ms) <= 0) {
@@ -80,7 +82,7 @@ static long exchange(int wfd, int rfd, const char *in, size_t in_bytes, char *ou
             ssize_t w = write(wfd, in + sent, in_bytes - sent);
             if (w > 0) sent += (size_t)w;
             if (w < 0 && errno != EAGAIN) sent = in_bytes; /* child closed its stdin */
-            if (sent == in_bytes) close(wfd), wfd = -1;
+            if (sent == in_bytes && !persistent) close(wfd), wopen = 0;
         }
         if (p[0].revents) {
             ssize_t r = got < cap ? read(rfd, out + got, cap - got) : read(rfd, sink, sizeof sink);
@@ -91,34 +93,16 @@ static long exchange(int wfd, int rfd, const char *in, size_t in_bytes, char *ou
                 got = cap + 1; /* more than expected */
         }
     }
-    if (wfd >= 0) close(wfd);
+    if (wopen && !persistent) close(wfd);
     return (long)got;
 }
 
-int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, size_t out_bytes,
-                 double timeout_s, char *why, size_t whylen)
+/* Why a child that ended with `status` (or was killed at its deadline: hung) is not trusted;
+ * 0 when it exited normally with the expected output. */
+static int child_verdict(int hung, int status, long got, size_t out_bytes, double timeout_s,
+                         char *why, size_t whylen)
 {
-    int wfd, rfd, status = 0;
-    pid_t w = 0;
-    pid_t pid = spawn(cmd, &wfd, &rfd);
-    if (pid < 0) {
-        snprintf(why, whylen, "cannot start it (%s)", strerror(errno));
-        return -1;
-    }
-    double deadline = now_s() + timeout_s;
-    long got = exchange(wfd, rfd, in, in_bytes, out, out_bytes, deadline);
-    close(rfd);
-    while (got >= 0 && (w = waitpid(pid, &status, WNOHANG)) == 0 && now_s() < deadline) {
-        struct timespec ms = {0, 1000000};
-        nanosleep(&ms, NULL);
-    }
-    if (got < 0 || w == 0) { /* still running at the deadline */
-        got = -1;
-        kill(-pid, SIGKILL);
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
-    }
-    if (got < 0) {
+    if (hung) {
         snprintf(why, whylen, "hung (no complete result within %g s; killed)", timeout_s);
     } else if (WIFSIGNALED(status)) {
         snprintf(why, whylen, "crashed (signal %d, %s)", WTERMSIG(status),
@@ -135,6 +119,90 @@ int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, si
         return 0;
     }
     return -1;
+}
+
+/* Waits for pid until the deadline; kills its process group if it is still running then.
+ * Returns 1 when it had to be killed. */
+static int reap(pid_t pid, int *status, double deadline)
+{
+    pid_t w;
+    while ((w = waitpid(pid, status, WNOHANG)) == 0 && now_s() < deadline) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    if (w != 0) return 0;
+    kill(-pid, SIGKILL);
+    while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
+    }
+    return 1;
+}
+
+int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, size_t out_bytes,
+                 double timeout_s, char *why, size_t whylen)
+{
+    int wfd, rfd, status = 0;
+    pid_t pid = spawn(cmd, &wfd, &rfd);
+    if (pid < 0) {
+        snprintf(why, whylen, "cannot start it (%s)", strerror(errno));
+        return -1;
+    }
+    double deadline = now_s() + timeout_s;
+    long got = exchange(wfd, rfd, in, in_bytes, out, out_bytes, deadline, 0);
+    close(rfd);
+    int hung = got < 0;
+    if (!hung)
+        hung = reap(pid, &status, deadline);
+    else
+        reap(pid, &status, 0);
+    return child_verdict(hung, status, got, out_bytes, timeout_s, why, whylen);
+}
+
+/* ---- persistent workers: one child for many calls ---- */
+
+int gl_child_start(struct gl_child *c, const char *cmd, char *why, size_t whylen)
+{
+    c->pid = spawn(cmd, &c->wfd, &c->rfd);
+    if (c->pid >= 0) return 0;
+    snprintf(why, whylen, "cannot start it (%s)", strerror(errno));
+    return -1;
+}
+
+int gl_child_call(struct gl_child *c, const void *in, size_t in_bytes, void *out, size_t out_bytes,
+                  double timeout_s, char *why, size_t whylen)
+{
+    double deadline = now_s() + timeout_s;
+    uint64_t len = in_bytes;
+    char *msg = malloc(sizeof len + in_bytes);
+    if (!msg) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    memcpy(msg, &len, sizeof len), memcpy(msg + sizeof len, in, in_bytes);
+    long got = exchange(c->wfd, c->rfd, msg, sizeof len + in_bytes, out, out_bytes, deadline, 1);
+    free(msg);
+    if (got == (long)out_bytes) return 0;
+    /* it stopped answering: gone (EOF) or hung */
+    int status = 0, hung = got < 0;
+    close(c->wfd), close(c->rfd);
+    c->wfd = c->rfd = -1;
+    if (!hung)
+        hung = reap(c->pid, &status, deadline);
+    else
+        reap(c->pid, &status, 0);
+    c->pid = -1;
+    child_verdict(hung, status, got, out_bytes, timeout_s, why, whylen);
+    if (!hung && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        snprintf(why, whylen, "exited (status 0) with %ld bytes of %zu returned", got, out_bytes);
+    return -1;
+}
+
+void gl_child_stop(struct gl_child *c)
+{
+    if (c->pid < 0) return;
+    int status;
+    close(c->wfd), close(c->rfd);
+    reap(c->pid, &status, now_s() + 10);
+    c->pid = -1;
 }
 
 int gl_eval_lib_main(const char *path, const char *symbol, const struct gl_call_layout *lay)
@@ -169,4 +237,35 @@ int gl_eval_lib_main(const char *path, const char *symbol, const struct gl_call_
     int ok = fwrite(out, sizeof *out, n, stdout) == n;
     free(x), free(xb), free(yb);
     return ok ? 0 : 1;
+}
+
+int gl_eval_lib_serve(const char *path, const char *symbol)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        fprintf(stderr, "gelulab: cannot load %s: %s\n", path, dlerror());
+        return 2;
+    }
+    void (*fn)(const float *, float *, size_t);
+    *(void **)&fn = dlsym(h, symbol);
+    if (!fn) {
+        fprintf(stderr, "gelulab: no symbol '%s' in %s\n", symbol, path);
+        return 2;
+    }
+    float *x = NULL, *y = NULL;
+    size_t cap = 0;
+    uint64_t len;
+    while (fread(&len, sizeof len, 1, stdin) == 1) {
+        size_t n = (size_t)(len / sizeof(float));
+        if (n > cap) {
+            free(x), free(y);
+            x = malloc(n * sizeof *x), y = malloc(n * sizeof *y), cap = n;
+            if (!x || !y) return 2;
+        }
+        if (fread(x, sizeof *x, n, stdin) != n) return 2;
+        fn(x, y, n);
+        if (fwrite(y, sizeof *y, n, stdout) != n || fflush(stdout) != 0) return 1;
+    }
+    free(x), free(y);
+    return 0;
 }

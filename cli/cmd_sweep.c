@@ -331,6 +331,7 @@ int gl_cmd_merge(int argc, char **argv)
 
 int gl_cmd_eval_lib(int argc, char **argv)
 {
+    if (argc == 4 && !strcmp(argv[1], "--serve")) return gl_eval_lib_serve(argv[2], argv[3]);
     if (argc != 3 && argc != 7)
         return gl_cli_error("__eval-lib",
                             "usage: gelulab __eval-lib PATH SYMBOL [OFFSET SPLIT INPLACE REPEAT]");

@@ -76,6 +76,20 @@ void gl_sweep_print_summary(const struct gl_sweep *s);
 int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, size_t out_bytes,
                  double timeout_s, char *why, size_t whylen);
 
+/* A persistent child (the sweep's library kernels: one process per worker thread and kernel,
+ * not one per chunk): started with CMD under /bin/sh; each call sends a little-endian uint64
+ * byte count and the input bytes and waits for exactly out_bytes. A call that fails (the child
+ * crashed, exited or timed out: killed) returns -1 with the reason in why and ends the child. */
+struct gl_child {
+    int pid, wfd, rfd; /* pid -1: not running */
+};
+int gl_child_start(struct gl_child *c, const char *cmd, char *why, size_t whylen);
+int gl_child_call(struct gl_child *c, const void *in, size_t in_bytes, void *out, size_t out_bytes,
+                  double timeout_s, char *why, size_t whylen);
+void gl_child_stop(struct gl_child *c); /* closes its stdin and waits (at most 10 s) */
+/* The persistent library worker (gelulab __eval-lib --serve PATH SYMBOL): requests as above. */
+int gl_eval_lib_serve(const char *path, const char *symbol);
+
 /* How the library worker calls the kernel (gelulab validate's layout checks): inputs (and
  * results) at a float offset into fresh buffers, results written over the inputs (x == y),
  * calls of at most `split` elements (0: one call), or everything twice. All zero: one plain call.
