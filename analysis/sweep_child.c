@@ -205,19 +205,26 @@ void gl_child_stop(struct gl_child *c)
     c->pid = -1;
 }
 
-int gl_eval_lib_main(const char *path, const char *symbol, const struct gl_call_layout *lay)
+typedef void (*gl_kernel_fn)(const float *, float *, size_t);
+
+/* SYMBOL of the library at PATH, or NULL after saying why on stderr */
+static gl_kernel_fn load_kernel(const char *path, const char *symbol)
 {
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         fprintf(stderr, "gelulab: cannot load %s: %s\n", path, dlerror());
-        return 2;
+        return NULL;
     }
-    void (*fn)(const float *, float *, size_t);
+    gl_kernel_fn fn;
     *(void **)&fn = dlsym(h, symbol);
-    if (!fn) {
-        fprintf(stderr, "gelulab: no symbol '%s' in %s\n", symbol, path);
-        return 2;
-    }
+    if (!fn) fprintf(stderr, "gelulab: no symbol '%s' in %s\n", symbol, path);
+    return fn;
+}
+
+int gl_eval_lib_main(const char *path, const char *symbol, const struct gl_call_layout *lay)
+{
+    gl_kernel_fn fn = load_kernel(path, symbol);
+    if (!fn) return 2;
     size_t n = 0, cap = 1 << 16;
     float *x = malloc(cap * sizeof *x);
     size_t r;
@@ -241,17 +248,8 @@ int gl_eval_lib_main(const char *path, const char *symbol, const struct gl_call_
 
 int gl_eval_lib_serve(const char *path, const char *symbol)
 {
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        fprintf(stderr, "gelulab: cannot load %s: %s\n", path, dlerror());
-        return 2;
-    }
-    void (*fn)(const float *, float *, size_t);
-    *(void **)&fn = dlsym(h, symbol);
-    if (!fn) {
-        fprintf(stderr, "gelulab: no symbol '%s' in %s\n", symbol, path);
-        return 2;
-    }
+    gl_kernel_fn fn = load_kernel(path, symbol);
+    if (!fn) return 2;
     float *x = NULL, *y = NULL;
     size_t cap = 0;
     uint64_t len;
