@@ -201,18 +201,19 @@ static int chart_hist(const struct rep *r, char *err, size_t errlen)
             fprintf(out, "%d,%llu\n", b - 1, (unsigned long long)k->k->acc[0]->hist[b]);
         size_t l = strlen(pl);
         snprintf(pl + l, sizeof pl - l,
-                 "%s'%s/charts/hist.dat' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 ps 0.5 t "
-                 "'%s' noenhanced",
-                 n ? ", " : "", r->out, n, k->k->name);
+                 "%s'%s/charts/hist.dat' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt %d ps 0.5 "
+                 "dt %d t '%s' noenhanced",
+                 n ? ", " : "", r->out, n, (int[]){7, 5, 9}[n / 8 % 3], 1 + n / 8 % 3,
+                 k->k->name); /* the 8 colours repeat: other points and dashes */
         n++;
     }
     fclose(out);
     snprintf(
         body, sizeof body,
-        "set title 'ULP error histograms (binary32 sweep, own definition): the point at b "
-        "counts errors in (2^{b-1}, 2^b]; b = -1: [0, 1/2]; b = 40: above 2^{39} or not finite'\n"
-        "set logscale y\nset format y '10^{%%L}'\nset xlabel 'log_2 of the bin''s upper edge "
-        "(ULP)'\n"
+        "set title 'ULP error histograms (binary32 sweep, own definition)'\n"
+        "set logscale y\nset format y '10^{%%L}'\nset xrange [-2:41]\n"
+        "set xlabel 'b = log_2 of the bin''s upper edge (ULP): the point at b counts errors in "
+        "(2^{b-1}, 2^b]; b = -1: [0, 1/2]; b = 40: above 2^{39} or not finite'\n"
         "set ylabel 'inputs'\nset key outside right font ',9'\nplot %s\n",
         pl);
     return rep_render(r, "hist", body, err, errlen);
