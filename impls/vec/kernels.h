@@ -1,6 +1,7 @@
 /* The generic vector kernels: each algorithm written once over a thin ISA header (isa_*.h:
  * the vector type V of VW floats, VI, vfma), included once per ISA (SLEEF's habit). GCC vector
- * extensions give +, -, *, /, comparisons (lane masks of -1/0) and bit operations; fma is the
+ * extensions (plain C scalars in the scalar ISA: the lane model below) give +, -, *, /,
+ * comparisons (lane masks of -1/0) and bit operations; fma is the
  * ISA's own, so every ISA performs the same roundings and the scalar build is the bit-exact
  * model of the SIMD builds. Constants are hex floats; polynomials come from impls/coeffs.h.
  *
