@@ -29,10 +29,13 @@ static long ulp_exp(struct gl_dd r, const struct gl_format *fmt)
     /* r = hi + lo need not be normalised (|lo| can exceed half an ulp of hi, and hi + lo can lie
      * in another binade than hi): the binade of s = RN(hi + lo), corrected by the exact
      * remainder t (TwoSum) when s is a power of two and r lies just below it. */
-    double s = r.hi + r.lo, bp = s - r.hi, t = (r.hi - (s - bp)) + (r.lo - bp);
+    double s = r.hi + r.lo;
     if (s != 0) {
         long e = floor_log2(s);
-        if (t != 0 && signbit(t) != signbit(s) && fabs(s) == gl_pow2(e)) e--;
+        if (fabs(s) == gl_pow2(e)) { /* elsewhere r lies in s's binade: rounding is monotonic */
+            double bp = s - r.hi, t = (r.hi - (s - bp)) + (r.lo - bp);
+            if (t != 0 && signbit(t) != signbit(s)) e--;
+        }
         if (e - fmt->prec + 1 > k) k = e - fmt->prec + 1;
     }
     return k;

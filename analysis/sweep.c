@@ -287,21 +287,6 @@ static void results_to_double(const struct gl_sweep *s, struct chunk_buf *b, uin
         for (uint64_t i = 0; i < n; i++) b->y[i] = round_to_fmt(&s->fmt, b->yf[i]);
 }
 
-/* gl_ulp_scale(r, f), inline where s = RN(r.hi + r.lo) is a normal double and not a power of
- * two: then r lies in s's binade (rounding is monotonic and the powers of two are doubles), so
- * 1/ulp(r) = 2^-max(e - p + 1, emin_sub) with e s's exponent. Elsewhere, the general code. */
-static double ulp_scale(struct gl_dd r, const struct gl_format *f)
-{
-    double s = r.hi + r.lo;
-    uint64_t u;
-    memcpy(&u, &s, sizeof u);
-    long e = (long)(u >> 52 & 0x7ff), k = e - 1023 - f->prec + 1;
-    if (k < f->emin_sub) k = f->emin_sub;
-    if (e == 0 || e == 0x7ff || !(u & 0xfffffffffffffull) || k < -1022 || k > 1022)
-        return gl_ulp_scale(r, f);
-    return gl_pow2(-k);
-}
-
 /* The per-input quantities that do not depend on the kernel, once per block. */
 static void prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uint64_t n)
 {
@@ -322,7 +307,7 @@ static void prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, ui
         if (b->cr[d]) memset(b->cr_done[d], 0, (size_t)slots);
     for (int d = 0; d < GL_DEFN_COUNT; d++)
         for (uint64_t i = 0; need[d] && i < n; i++) {
-            b->scale[d][i] = ulp_scale(b->r[d][i], &s->fmt);
+            b->scale[d][i] = gl_ulp_scale(b->r[d][i], &s->fmt);
             b->side[d][i] = (b->r[d][i].hi - b->yr[d][i]) + b->r[d][i].lo;
         }
 }
