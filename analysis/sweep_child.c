@@ -137,10 +137,20 @@ static int reap(pid_t pid, int *status, double deadline)
     return 1;
 }
 
+/* After an exchange that got `got` bytes (-1: timed out): waits for the child until the
+ * deadline (killing it then, or at once after a timeout) and judges it (child_verdict). */
+static int end_child(pid_t pid, long got, size_t out_bytes, double deadline, double timeout_s,
+                     char *why, size_t whylen)
+{
+    int status = 0, hung = got < 0 || reap(pid, &status, deadline);
+    if (got < 0) reap(pid, &status, 0);
+    return child_verdict(hung, status, got, out_bytes, timeout_s, why, whylen);
+}
+
 int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, size_t out_bytes,
                  double timeout_s, char *why, size_t whylen)
 {
-    int wfd, rfd, status = 0;
+    int wfd, rfd;
     pid_t pid = spawn(cmd, &wfd, &rfd);
     if (pid < 0) {
         snprintf(why, whylen, "cannot start it (%s)", strerror(errno));
@@ -149,12 +159,7 @@ int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, si
     double deadline = now_s() + timeout_s;
     long got = exchange(wfd, rfd, in, in_bytes, out, out_bytes, deadline, 0);
     close(rfd);
-    int hung = got < 0;
-    if (!hung)
-        hung = reap(pid, &status, deadline);
-    else
-        reap(pid, &status, 0);
-    return child_verdict(hung, status, got, out_bytes, timeout_s, why, whylen);
+    return end_child(pid, got, out_bytes, deadline, timeout_s, why, whylen);
 }
 
 /* ---- persistent workers: one child for many calls ---- */
@@ -171,28 +176,16 @@ int gl_child_call(struct gl_child *c, const void *in, size_t in_bytes, void *out
                   double timeout_s, char *why, size_t whylen)
 {
     double deadline = now_s() + timeout_s;
+    /* the 8-byte count fits an empty pipe at once (the last call's input was all read); a
+     * child that is gone shows as EOF in the exchange */
     uint64_t len = in_bytes;
-    char *msg = malloc(sizeof len + in_bytes);
-    if (!msg) {
-        snprintf(why, whylen, "out of memory");
-        return -1;
-    }
-    memcpy(msg, &len, sizeof len), memcpy(msg + sizeof len, in, in_bytes);
-    long got = exchange(c->wfd, c->rfd, msg, sizeof len + in_bytes, out, out_bytes, deadline, 1);
-    free(msg);
+    if (write(c->wfd, &len, sizeof len) != (ssize_t)sizeof len) len = 0;
+    long got = len ? exchange(c->wfd, c->rfd, in, in_bytes, out, out_bytes, deadline, 1) : 0;
     if (got == (long)out_bytes) return 0;
-    /* it stopped answering: gone (EOF) or hung */
-    int status = 0, hung = got < 0;
-    close(c->wfd), close(c->rfd);
+    close(c->wfd), close(c->rfd); /* it stopped answering: gone or hung */
     c->wfd = c->rfd = -1;
-    if (!hung)
-        hung = reap(c->pid, &status, deadline);
-    else
-        reap(c->pid, &status, 0);
+    end_child(c->pid, got, out_bytes, deadline, timeout_s, why, whylen);
     c->pid = -1;
-    child_verdict(hung, status, got, out_bytes, timeout_s, why, whylen);
-    if (!hung && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        snprintf(why, whylen, "exited (status 0) with %ld bytes of %zu returned", got, out_bytes);
     return -1;
 }
 
