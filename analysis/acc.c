@@ -371,26 +371,32 @@ static void block_stats(struct gl_block_stats *bs, const struct gl_block *b, str
     if (f.max_rel > l->max_rel) l->max_rel = f.max_rel;
 }
 
-void gl_block_stats(struct gl_block_stats *bs, const struct gl_block *b)
+/* block_stats for any number of inputs: in parts of FAST_MAXN, merged */
+static void block_stats_parts(struct gl_block_stats *bs, const struct gl_block *b,
+                              struct gl_worst floor)
 {
-    const struct gl_worst none = {-1, 0, 0, 0, 0};
     if (b->n <= FAST_MAXN) {
-        block_stats(bs, b, none);
+        block_stats(bs, b, floor);
         return;
     }
     struct gl_block part = *b;
     struct gl_block_stats ps;
     memset(bs, 0, sizeof *bs);
-    for (size_t off = 0; off < b->n; off += FAST_MAXN) { /* in parts */
+    for (size_t off = 0; off < b->n; off += FAST_MAXN) {
         part.n = b->n - off < FAST_MAXN ? b->n - off : FAST_MAXN;
         part.xbits = b->xbits + off, part.x = b->x + off, part.y = b->y + off;
         part.yr = b->yr + off, part.scale = b->scale + off, part.side = b->side + off;
         part.r = b->r + off;
-        block_stats(&ps, &part, none);
+        block_stats(&ps, &part, floor);
         stats_merge(&bs->s, &ps.s);
         for (int k = 0; k < GL_HIST_BINS; k++) bs->hist[k] += ps.hist[k];
         for (int k = 0; k < ps.ntop; k++) list_insert(bs->top, &bs->ntop, &ps.top[k]);
     }
+}
+
+void gl_block_stats(struct gl_block_stats *bs, const struct gl_block *b)
+{
+    block_stats_parts(bs, b, (struct gl_worst){-1, 0, 0, 0, 0});
 }
 
 void gl_acc_add_block_stats(struct gl_acc *a, const struct gl_block *b,
@@ -404,13 +410,9 @@ void gl_acc_add_block_stats(struct gl_acc *a, const struct gl_block *b,
 void gl_acc_add_block(struct gl_acc *a, const struct gl_block *b)
 {
     struct gl_block_stats bs;
-    if (b->n > FAST_MAXN) {
-        gl_block_stats(&bs, b);
-    } else {
-        struct gl_worst floor = {-1, 0, 0, 0, 0};
-        if (a->ntop == GL_TOPK) floor = a->top[GL_TOPK - 1];
-        block_stats(&bs, b, floor);
-    }
+    struct gl_worst floor = {-1, 0, 0, 0, 0}; /* inputs not worse cannot enter a's top list */
+    if (a->ntop == GL_TOPK) floor = a->top[GL_TOPK - 1];
+    block_stats_parts(&bs, b, floor);
     gl_acc_add_block_stats(a, b, &bs);
 }
 
