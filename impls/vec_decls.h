@@ -7,8 +7,9 @@
     X(erf, isa)                                                                                    \
     X(tanh, isa)                                                                                   \
     X(sigmoid, isa)                                                                                \
-    X(silu, isa) X(poly3, isa) X(poly5, isa) X(poly7, isa) X(accurate, isa) X(tanhfast, isa)       \
-        X(fast, isa) X(sigmoidfast, isa)
+    X(silu, isa)                                                                                   \
+    X(poly3, isa) X(poly5, isa) X(poly7, isa) X(accurate, isa) X(tanhfast, isa) X(fast, isa)       \
+        X(sigmoidfast, isa) X(cr, isa)
 #define GL_VEC_DECL(algo, isa) void gl_k_##algo##_##isa(const float *x, float *y, size_t n);
 #ifndef __aarch64__
 GL_VEC_ALGOS(GL_VEC_DECL, scalar)

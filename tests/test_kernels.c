@@ -5,7 +5,10 @@
  *    over all finite inputs; and the documented results for NaN, +-inf, +-0;
  *  - the SIMD builds (AVX2, AVX-512, NEON under qemu) of an algorithm equal its scalar build
  *    bit for bit on all of these inputs;
- *  - any n (0 to 100), unaligned pointers, in place (x == y), no write past y[n-1].
+ *  - any n (0 to 100), unaligned pointers, in place (x == y), no write past y[n-1];
+ *  - gelu-cr (family "cr") equals the correctly rounded reference bit for bit on every input,
+ *    and breaks the ties that GELU(x) = x/2 + x^2/sqrt(2 pi) + ... makes near the subnormal
+ *    midpoints the way that series says.
  * `test_kernels --measure [N]` prints the measured maxima with their witnesses on every
  * bfloat16 and binary16 value and N (default 10^7) stratified inputs: the registry's source. */
 #include <math.h>
@@ -21,6 +24,7 @@ struct inputs {
     float *x;
     size_t n;
     struct gl_dd *ref[GL_DEFN_COUNT]; /* unrounded reference per definition, computed once */
+    float *rounded;                   /* exact GELU correctly rounded to binary32 */
 };
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dull;
@@ -68,6 +72,9 @@ static void build_inputs(struct inputs *in, long n_random, int with_f16)
         for (size_t i = 0; i < in->n; i++)
             gl_ref_f32((enum gl_defn)d, in->x[i], &gl_format_f32, &in->ref[d][i]);
     }
+    in->rounded = malloc(in->n * sizeof *in->rounded);
+    for (size_t i = 0; i < in->n; i++)
+        in->rounded[i] = (float)gl_ref_f32(GL_DEFN_EXACT, in->x[i], &gl_format_f32, NULL);
 }
 
 /* Runs kernel k on in->x (NEON: through its qemu evaluator). Returns 0 on success. */
@@ -138,6 +145,27 @@ static void special_words(const struct gl_impl *k, char *buf, size_t len)
     }
 }
 
+/* gelu-cr: every result is the correctly rounded one; and the ties of the series at 0: x
+ * subnormal with an odd last bit makes x/2 a binary32 midpoint, and GELU(x) - x/2 ~ x^2/sqrt(2 pi)
+ * > 0 decides it upwards (x > 0: away from 0; x < 0: towards 0). */
+static void check_correct_rounding(const struct gl_impl *k, const struct inputs *in, const float *y)
+{
+    static const float tie_x[] = {0x1p-149f,     -0x1p-149f,       0x1.e8p-144f,
+                                  -0x1.e8p-144f, 0x1.000002p-126f, -0x1.000002p-126f};
+    static const float tie_y[] = {0x1p-149f,        -0.0f,     0x1.fp-145f, -0x1.ep-145f,
+                                  0x1.000004p-127f, -0x1p-127f};
+    size_t diff = 0, first = 0;
+    for (size_t i = 0; i < in->n; i++)
+        if (memcmp(&y[i], &in->rounded[i], 4) != 0 && !diff++) first = i;
+    CHECK(diff == 0, "%s: %zu results not correctly rounded, first x=%a: %a, want %a", k->name,
+          diff, (double)in->x[first], (double)y[first], (double)in->rounded[first]);
+    float got[6];
+    if (run_kernel(k, tie_x, got, 6) != 0) return;
+    for (int i = 0; i < 6; i++)
+        CHECK(memcmp(&got[i], &tie_y[i], 4) == 0, "%s(%a) = %a, want %a", k->name, (double)tie_x[i],
+              (double)got[i], (double)tie_y[i]);
+}
+
 /* The scalar build of a generic vector kernel ("erf/avx2" -> "erf/scalar"), or NULL. */
 static const struct gl_impl *scalar_model(const struct gl_impl *k)
 {
@@ -199,6 +227,7 @@ static void test_kernel(const struct gl_impl *k, const struct inputs *in, float 
         CHECK(diff == 0, "%s differs from %s on %zu inputs, first x=%a: %a vs %a", k->name,
               model->name, diff, (double)in->x[first], (double)y[first], (double)y_model[first]);
     }
+    if (!strcmp(k->family, "cr")) check_correct_rounding(k, in, y);
     if (k->f32) check_lengths(k, in->x + 70000);
 }
 
@@ -214,6 +243,7 @@ int main(int argc, char **argv)
     free(y);
     free(y_model);
     free(in.x);
+    free(in.rounded);
     for (int d = 0; d < GL_DEFN_COUNT; d++) free(in.ref[d]);
     gl_ref_release();
     if (measure_only) return 0;

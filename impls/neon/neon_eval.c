@@ -2,7 +2,7 @@
  * cross-compiled for AArch64 and run under qemu-aarch64 (design.md, "sources of kernels"):
  *   gelulab-neon-eval ALGO  <  raw little-endian float32  >  raw little-endian float32
  * ALGO: erf, tanh, sigmoid, silu, poly3, poly5, poly7, accurate, tanhfast, fast,
- * sigmoidfast. Reads until EOF, in chunks. */
+ * sigmoidfast, cr. Reads until EOF, in chunks. */
 #include <stdio.h>
 #include <string.h>
 #include "../vec/isa_neon.h"
@@ -24,8 +24,8 @@ int main(int argc, char **argv)
     if (!fn) {
         fprintf(stderr,
                 "gelulab-neon-eval: usage: gelulab-neon-eval ALGO (erf, tanh, sigmoid, "
-                "silu, poly3, poly5, poly7, accurate, tanhfast, fast, sigmoidfast) < float32 > "
-                "float32\n");
+                "silu, poly3, poly5, poly7, accurate, tanhfast, fast, sigmoidfast, cr) < float32 "
+                "> float32\n");
         return 2;
     }
     size_t n;

@@ -29,22 +29,47 @@ static inline __attribute__((always_inline)) VD vseld(VDI m, VD a, VD b)
 {
     return vdouble((vbitsd(a) & m) | (vbitsd(b) & ~m));
 }
-/* Estrin's scheme (degree <= 15): pairs c[2i] + c[2i+1] u, then pairs of pairs with u^2, u^4,
- * u^8: a dependency chain of 4 fma instead of `degree` (the out-of-order core overlaps the rest).
- */
+/* the binary64 twins of vmin, vmax (a < b ? a : b, a > b ? a : b) and vsel_sign */
+static inline __attribute__((always_inline)) VD vmind(VD a, VD b)
+{
+#ifdef GL_ISA_MINMAX
+    return vmind_isa(a, b);
+#else
+    return vseld(GL_MASKD(a < b), a, b);
+#endif
+}
+static inline __attribute__((always_inline)) VD vmaxd(VD a, VD b)
+{
+#ifdef GL_ISA_MINMAX
+    return vmaxd_isa(a, b);
+#else
+    return vseld(GL_MASKD(a > b), a, b);
+#endif
+}
+static inline __attribute__((always_inline)) VD vseld_sign(VD s, VD a, VD b)
+{
+#ifdef GL_ISA_SEL_SIGN
+    return vseld_sign_isa(s, a, b);
+#else
+    return vseld(vbitsd(s) >> 63, a, b);
+#endif
+}
+/* Estrin's scheme (degree <= 31): pairs c[2i] + c[2i+1] u, then pairs of pairs with u^2, u^4,
+ * u^8, u^16: a dependency chain of 5 fma at most instead of `degree` (the out-of-order core
+ * overlaps the rest). */
 static inline __attribute__((always_inline)) VD vpolyd(VD u, const double *c, int degree)
 {
-    VD q[8], pw = u;
+    VD q[16], pw = u;
     int n = degree / 2 + 1;
-#pragma GCC unroll 8
+#pragma GCC unroll 16
     for (int i = 0; i < n; i++)
         q[i] =
             2 * i + 1 <= degree ? vfmad(vdupd(c[2 * i + 1]), u, vdupd(c[2 * i])) : vdupd(c[2 * i]);
 #pragma GCC                                                                                        \
-    unroll 3 /* fixed trip counts, so that the loops unroll whole (the scalar ISA vectorises) */
-    for (int level = 0; level < 3 && n > 1; level++) {
+    unroll 4 /* fixed trip counts, so that the loops unroll whole (the scalar ISA vectorises) */
+    for (int level = 0; level < 4 && n > 1; level++) {
         pw = pw * pw;
-#pragma GCC unroll 4
+#pragma GCC unroll 8
         for (int i = 0; i < (n + 1) / 2; i++)
             q[i] = 2 * i + 1 < n ? vfmad(q[2 * i + 1], pw, q[2 * i]) : q[2 * i];
         n = (n + 1) / 2;
@@ -53,29 +78,37 @@ static inline __attribute__((always_inline)) VD vpolyd(VD u, const double *c, in
 }
 
 /* e^s for s in [-130, 1]: s = n ln2 + r, |r| <= ln2/2 + 2^-40, n = round(s / ln2) by the
- * 1.5 2^52 shift, r by two fma with ln2 = hi + lo; e^r by GL_EXP_D; 2^n into the exponent field. */
-static inline __attribute__((always_inline)) VD vexpd(VD s)
+ * 1.5 2^52 shift, r by two fma with ln2 = hi + lo; e^r by the polynomial c (GL_EXP_D here,
+ * GL_EXP_CR in gelu-cr); 2^n into the exponent field. */
+static inline __attribute__((always_inline)) VD vexpd(VD s, const double *c, int degree)
 {
     const double shift = 0x1.8p52;
     VD kd = vfmad(s, vdupd(0x1.71547652b82fep0), vdupd(shift));
     VD n = kd - shift;
     VD r = vfmad(n, vdupd(-0x1.62e42fefa39efp-1), s);
     r = vfmad(n, vdupd(-0x1.abc9e3b39803fp-56), r);
-    VD p = vpolyd(r, gl_EXP_D, GL_EXP_D_DEGREE);
+    VD p = vpolyd(r, c, degree);
     VD scale = vdouble(vshld_u(vbitsd(kd) + 1023, 52));
     return p * scale;
 }
 
+/* x Phi(x) by the method above, with the polynomials P (the erfc form) and E (e^r) */
+static inline __attribute__((always_inline)) VD gelu_xphi_d(VD x, const double *P, int p_degree,
+                                                            const double *E, int e_degree)
+{
+    VD xc = vmaxd(vdupd(-15.5), x);                                        /* -inf too; NaN stays */
+    VD a = vmind(vdouble(vbitsd(xc) & 0x7fffffffffffffffLL), vdupd(15.5)); /* +inf; NaN: 15.5 */
+    VD h = a * 0x1.6a09e667f3bcdp-2;                                       /* 1 / (2 sqrt 2) */
+    VD t = 1.0 / (1.0 + h);
+    VD p = vpolyd(h * t, P, p_degree);
+    VD q =
+        t * vexpd(vfmad(a * a, vdupd(-0.5), p - 0x1.62e42fefa39efp-1), E, e_degree); /* Phi(-|x|) */
+    return xc * vseld_sign(xc, q, 1.0 - q); /* the sign of a zero kept (-0 q = -0 (1 - q)) */
+}
+
 static inline __attribute__((always_inline)) VD gelu_accurate(VD x)
 {
-    VD xc = vseld(GL_MASKD(x < -15.5), vdupd(-15.5), x); /* -inf too; NaN stays */
-    VD a = vdouble(vbitsd(xc) & 0x7fffffffffffffffLL);
-    a = vseld(GL_MASKD(a < 15.5), a, vdupd(15.5)); /* +inf; NaN: 15.5 (the result is NaN anyway) */
-    VD h = a * 0x1.6a09e667f3bcdp-2;               /* 1 / (2 sqrt 2) */
-    VD t = 1.0 / (1.0 + h);
-    VD p = vpolyd(h * t, gl_ERFC_W_D, GL_ERFC_W_D_DEGREE);
-    VD q = t * vexpd(vfmad(a * a, vdupd(-0.5), p - 0x1.62e42fefa39efp-1)); /* Phi(-|x|) */
-    return xc * vseld(GL_MASKD(xc < 0.0), q, 1.0 - q); /* the sign of a zero kept */
+    return gelu_xphi_d(x, gl_ERFC_W_D, GL_ERFC_W_D_DEGREE, gl_EXP_D, GL_EXP_D_DEGREE);
 }
 
 /* The kernel ABI over binary64 lanes: two vectors of VDW per step (independent chains for the

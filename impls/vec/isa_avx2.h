@@ -39,3 +39,15 @@ static inline VD vfmad(VD a, VD b, VD c)
 {
     return (VD)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)c);
 }
+static inline VD vmind_isa(VD a, VD b)
+{
+    return (VD)_mm256_min_pd((__m256d)a, (__m256d)b);
+}
+static inline VD vmaxd_isa(VD a, VD b)
+{
+    return (VD)_mm256_max_pd((__m256d)a, (__m256d)b);
+}
+static inline VD vseld_sign_isa(VD s, VD a, VD b)
+{
+    return (VD)_mm256_blendv_pd((__m256d)b, (__m256d)a, (__m256d)s);
+}

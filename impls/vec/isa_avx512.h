@@ -39,3 +39,15 @@ static inline VD vfmad(VD a, VD b, VD c)
 {
     return (VD)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)c);
 }
+static inline VD vmind_isa(VD a, VD b)
+{
+    return (VD)_mm512_min_pd((__m512d)a, (__m512d)b);
+}
+static inline VD vmaxd_isa(VD a, VD b)
+{
+    return (VD)_mm512_max_pd((__m512d)a, (__m512d)b);
+}
+static inline VD vseld_sign_isa(VD s, VD a, VD b)
+{
+    return (VD)_mm512_mask_blend_pd(_mm512_movepi64_mask((__m512i)s), (__m512d)b, (__m512d)a);
+}

@@ -229,3 +229,4 @@ GL_DEFINE_KERNEL(poly7, gelu_POLY7)
 #include "gelu_fast.h"      /* binary32, piecewise R: gelu-fast */
 #include "gelu_accurate.h"  /* binary64 lanes: the accurate family */
 #include "gelu_tanh_fast.h" /* binary64 lanes: the tanh definition */
+#include "gelu_cr.h"        /* binary64 lanes and long double: gelu-cr */

@@ -19,7 +19,7 @@ enum gl_isa { GL_ISA_SCALAR, GL_ISA_AVX2, GL_ISA_AVX512, GL_ISA_NEON, GL_ISA_COU
 struct gl_impl {
     const char *name;   /* "tanh/avx512": algorithm/ISA */
     enum gl_defn defn;  /* the definition it implements */
-    const char *family; /* erf, tanh, sigmoid, silu, poly, lut, relu */
+    const char *family; /* erf, tanh, sigmoid, silu, poly, lut, relu, accurate, fast, cr */
     enum gl_isa isa;
     gl_kernel_f32 f32; /* NULL for NEON kernels, run out of process (impls/neon/) */
     gl_kernel_f64 f64; /* NULL where there is no binary64 version */
