@@ -29,6 +29,23 @@ static inline __attribute__((always_inline)) VD vseld(VDI m, VD a, VD b)
 {
     return vdouble((vbitsd(a) & m) | (vbitsd(b) & ~m));
 }
+/* binary32 lanes to binary64 (exact) and back (rounded to nearest) */
+static inline __attribute__((always_inline)) VD vwiden(VF f)
+{
+#ifdef GL_ISA_WIDEN
+    return vwiden_isa(f);
+#else
+    return GL_CVT(f, VD);
+#endif
+}
+static inline __attribute__((always_inline)) VF vnarrow(VD d)
+{
+#ifdef GL_ISA_WIDEN
+    return vnarrow_isa(d);
+#else
+    return GL_CVT(d, VF);
+#endif
+}
 /* the binary64 twins of vmin, vmax (a < b ? a : b, a > b ? a : b) and vsel_sign */
 static inline __attribute__((always_inline)) VD vmind(VD a, VD b)
 {
@@ -118,7 +135,7 @@ static inline __attribute__((always_inline)) VD gelu_accurate(VD x)
     {                                                                                              \
         VF f;                                                                                      \
         memcpy(&f, x, sizeof f);                                                                   \
-        f = GL_CVT(fn(GL_CVT(f, VD)), VF);                                                         \
+        f = vnarrow(fn(vwiden(f)));                                                                \
         memcpy(y, &f, sizeof f);                                                                   \
     }                                                                                              \
     GL_KERNEL_ATTR void GL_KNAME(algo)(const float *x, float *y, size_t n)                         \
@@ -128,8 +145,8 @@ static inline __attribute__((always_inline)) VD gelu_accurate(VD x)
             VF f0, f1;                                                                             \
             memcpy(&f0, x + i, sizeof f0);                                                         \
             memcpy(&f1, x + i + VDW, sizeof f1);                                                   \
-            VD d0 = fn(GL_CVT(f0, VD)), d1 = fn(GL_CVT(f1, VD));                                   \
-            f0 = GL_CVT(d0, VF), f1 = GL_CVT(d1, VF);                                              \
+            VD d0 = fn(vwiden(f0)), d1 = fn(vwiden(f1));                                           \
+            f0 = vnarrow(d0), f1 = vnarrow(d1);                                                    \
             memcpy(y + i, &f0, sizeof f0);                                                         \
             memcpy(y + i + VDW, &f1, sizeof f1);                                                   \
         }                                                                                          \

@@ -84,8 +84,8 @@ static inline __attribute__((always_inline)) void gelu_cr_block(const float *x, 
     for (int i = 0; i < GL_CR_BLOCK; i += VDW) {
         VF f;
         memcpy(&f, x + i, sizeof f);
-        VD y = gelu_cr_fast(GL_CVT(f, VD)), m = y * GL_CR_EPS;
-        VF a = GL_CVT(y - m, VF), b = GL_CVT(y + m, VF);
+        VD y = gelu_cr_fast(vwiden(f)), m = y * GL_CR_EPS;
+        VF a = vnarrow(y - m), b = vnarrow(y + m);
         memcpy(lo + i, &a, sizeof a);
         memcpy(hi + i, &b, sizeof b);
     }

@@ -39,6 +39,16 @@ static inline VD vfmad(VD a, VD b, VD c)
 {
     return (VD)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)c);
 }
+/* VF <-> VD (one vcvtps2pd / vcvtpd2ps: GCC's generic conversion goes through the stack) */
+#define GL_ISA_WIDEN
+static inline VD vwiden_isa(VF f)
+{
+    return (VD)_mm256_cvtps_pd((__m128)f);
+}
+static inline VF vnarrow_isa(VD d)
+{
+    return (VF)_mm256_cvtpd_ps((__m256d)d);
+}
 static inline VD vmind_isa(VD a, VD b)
 {
     return (VD)_mm256_min_pd((__m256d)a, (__m256d)b);

@@ -39,6 +39,16 @@ static inline VD vfmad(VD a, VD b, VD c)
 {
     return (VD)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)c);
 }
+/* VF <-> VD (one vcvtps2pd / vcvtpd2ps) */
+#define GL_ISA_WIDEN
+static inline VD vwiden_isa(VF f)
+{
+    return (VD)_mm512_cvtps_pd((__m256)f);
+}
+static inline VF vnarrow_isa(VD d)
+{
+    return (VF)_mm512_cvtpd_ps((__m512d)d);
+}
 static inline VD vmind_isa(VD a, VD b)
 {
     return (VD)_mm512_min_pd((__m512d)a, (__m512d)b);
