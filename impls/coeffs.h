@@ -51,14 +51,14 @@ static const double gl_EXP_D[7] = {
     0x1p0, 0x1.0000009bd9724p0, 0x1.fffffd1a5813cp-2,
     0x1.55540aa7df008p-3, 0x1.55575cf93c22p-5, 0x1.126cfa61a24dbp-7,
     0x1.6b7441c82e88ap-10};
-/* ERFC_W_D: log(erfc(z)/t) + z^2 as ERFC_W, absolute, binary64 on w in [2^-30, 0.8496], degree 10,
-   sup-norm error 0x1.22558cp-27 */
-#define GL_ERFC_W_D_DEGREE 10
-static const double gl_ERFC_W_D[11] = {
-    0x0p+0, -0x1.41bafec90268ep0, -0x1.367502ec17f98p-2,
-    0x1.48d97ad6c6dc4p-3, 0x1.98327b7e73e4cp-3, 0x1.2469b52054b57p-5,
-    -0x1.62ce3918ddbcp-5, 0x1.c7654605e5607p-8, -0x1.4f314a661269p-2,
-    0x1.9027a854a89a8p-2, -0x1.06b67f65b31a1p-3};
+/* ERFC_Q_D: erfc(z) exp(z^2)/t, t = 1 - w, z = 2w/(1-w), relative, binary64 on w in [2^-30, 0.8496], degree 10,
+   sup-norm error 0x1.25429ap-28 */
+#define GL_ERFC_Q_D_DEGREE 10
+static const double gl_ERFC_Q_D[11] = {
+    0x1p0, -0x1.41baf5b6aa282p0, 0x1.f2324d5eb62ap-2,
+    0x1.b02ee7df570d6p-3, -0x1.7ca4906dd4791p-4, -0x1.00ce36a6b0667p-3,
+    0x1.8f1649dc54e0ep-4, -0x1.74d773a77c6b5p-3, 0x1.1cdef961bddeap-2,
+    -0x1.5dd7f5160ea2ep-3, 0x1.2e0e2da2a2a46p-5};
 /* EXP_CR: exp(r), relative, binary64 on [-log(2)/2, log(2)/2], degree 9,
    sup-norm error 0x1.38bd0cp-46 */
 #define GL_EXP_CR_DEGREE 9
@@ -67,16 +67,16 @@ static const double gl_EXP_CR[10] = {
     0x1.55555555d4488p-3, 0x1.5555558195145p-5, 0x1.1111102c86c28p-7,
     0x1.6c1636025f8cdp-10, 0x1.a01c44dae05ap-13, 0x1.a17426cd7f5eep-16,
     0x1.706323bdeb045p-19};
-/* ERFC_W_CR: log(erfc(z)/t) + z^2 as ERFC_W, absolute, binary64 on w in [2^-30, 0.8496], degree 17,
-   sup-norm error 0x1.a1b7ccp-44 */
-#define GL_ERFC_W_CR_DEGREE 17
-static const double gl_ERFC_W_CR[18] = {
-    0x0p+0, -0x1.41baea081f856p0, -0x1.3683df893f737p-2,
-    0x1.4a9f2e7994259p-3, 0x1.8be340bfeff7cp-3, 0x1.c59b204910029p-5,
-    -0x1.f60d0ffb384cdp-5, -0x1.ef694250ff84cp-5, -0x1.25b201882fe05p-3,
-    0x1.e4a336bcdc3d7p-2, -0x1.5edafe96d96d8p0, 0x1.a7401d00d04ccp1,
-    -0x1.6bdc12abe9d5cp2, 0x1.ccb83dca85b0ep2, -0x1.a0761fc6871cfp2,
-    0x1.ee111f65bd83bp1, -0x1.52f1f8ed1f84p0, 0x1.958cc910aa7afp-3};
+/* ERFC_Q_CR: erfc(z) exp(z^2)/t as ERFC_Q_D, relative, binary64 on w in [2^-30, 0.8496], degree 17,
+   sup-norm error 0x1.ee7af2p-45 */
+#define GL_ERFC_Q_CR_DEGREE 17
+static const double gl_ERFC_Q_CR[18] = {
+    0x1p0, -0x1.41baea086ce6bp0, 0x1.f228aff3285b9p-2,
+    0x1.b191252a28d74p-3, -0x1.95fd656b4af1ap-4, -0x1.7c86e9bd8863fp-4,
+    -0x1.c068a4044c86bp-8, 0x1.a001020e66661p-6, 0x1.2145fee9c13d7p-5,
+    -0x1.8cdf25ff4da54p-5, 0x1.e60c0c49a9fap-4, -0x1.cf9019a7daa38p-3,
+    0x1.135b42d18a6a5p-2, -0x1.b4ea2a3785dbbp-3, 0x1.532dba8d85e44p-4,
+    0x1.2abeaa2162b3p-6, -0x1.e12c8758b304bp-6, 0x1.f9fcf2a6612acp-8};
 /* FAST: R(t) = erfc(t/sqrt2) e^(t^2/2)/2 on t in [0, 5.6], 8 pieces, degree 6, relative,
    sup-norm error 0x1.199fc2p-25 */
 #define GL_FAST_T 0x1.666666p2f

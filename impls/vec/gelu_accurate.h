@@ -1,28 +1,34 @@
 /* gelu-accurate (registry: accurate/ISA): exact GELU x Phi(x) for binary32 inputs, within
- * 0.679 ULP of the exact value for every binary32 input, the negative tail included down to
+ * 0.609 ULP of the exact value for every binary32 input, the negative tail included down to
  * underflow. Included by vec/kernels.h once per ISA; the binary64 lanes (VD, VDW, vfmad) come
  * from the ISA header, so every ISA performs the same roundings (the same bits).
  *
  * Method. The input is widened to binary64 (exact) and everything runs in binary64:
  *   xc = max(x, -15.5), a = min(|xc|, 15.5), h = a/(2 sqrt 2) = z/2 with z = a/sqrt 2,
- *   t = 1/(1 + h), w = h t;  erfc(z) = t exp(-z^2 + P(w)), P = GL_ERFC_W_D (degree 10, Sollya,
- *   impls/coeffs.sollya), where -z^2 = -a^2/2 is exact (a^2 has at most 48 bits);
- *   Q = erfc(z)/2 = t exp(-a^2/2 + P(w) - ln 2) = Phi(-a), exp our own (Cody-Waite with fma,
- *   degree-6 GL_EXP_D, 2^n put in the exponent field: n >= -190, never subnormal);
- *   y = xc Q for xc < 0, xc (1 - Q) otherwise (so +-0 keep their sign); y rounded once to
- *   binary32. x < -15.5 (and -inf): xc = -15.5 and y ~ -2^-176, which rounds to -0, as the exact
- *   GELU (< 2^-170 in magnitude) does; x > 15.5: Q < 2^-176 and y = x; NaN propagates.
- * Error bound, as a relative error e of Q (first order; Sollya's sup norms, rounded up):
- *   P's fit             0x1.22558cp-27 = 8.450e-9 (absolute in the exponent: relative in erfc)
+ *   t = 1/(1 + h), w = h t;  erfc(z) = t Q(w) exp(-z^2), Q = GL_ERFC_Q_D (degree 10, Q(0) = 1,
+ *   Sollya, impls/coeffs.sollya: Q is erfc(z) e^(z^2)/t in the variable w), where
+ *   -z^2 = -a^2/2 is exact (a^2 has at most 48 bits), so exp's argument carries no rounding;
+ *   k = (t/2) (Q e) = Phi(-a), e = exp(-a^2/2) our own (Cody-Waite with fma, degree-6
+ *   GL_EXP_D, 2^n put in the exponent field: n >= -174, never subnormal). exp does not wait for
+ *   Q (nor Q for exp): the two dependency chains run side by side, which is what bounds the
+ *   speed of this latency-bound code (an exp of -z^2 + log Q, one chain, ran ~24 % slower).
+ *   y = xc k for x with its sign bit set (-0, NaN too), fma(-a, k, xc) otherwise (+0 stays +0,
+ *   +inf stays +inf); y rounded once to binary32. x < -15.5 (and -inf): xc = -15.5 and
+ *   y ~ -2^-176, which rounds to -0, as the exact GELU (< 2^-170 in magnitude) does;
+ *   x > 15.5: a k < 2^-170 and y = x; NaN propagates.
+ * Error bound, as a relative error e of k (first order; Sollya's sup norms, rounded up):
+ *   Q's fit             0x1.25429ap-28 = 4.268e-9 (relative)
  *   exp's fit           0x1.2cf6fep-29 = 2.190e-9 (relative)
- *   binary64 roundings  < 2^-44: the exponent s = -a^2/2 + P - ln 2 (|s| < 128) is rounded to
- *                       2^-47 absolute; the Estrin steps of P and exp, h, t, w, the reduction,
- *                       the products and the ln 2 constant add below 2^-48 each (about 40).
- *   e <= 1.0640e-8.  x < 0: x Q has relative error e; x >= 0: x (1 - Q) has e Q/(1 - Q) <= e
- *   (Q <= 1/2), plus 2^-53 for 1 - Q and for the product. Rounding to binary32 adds at most half
- *   an ULP; a relative error e is at most e 2^24 ULP of a binary32 result (less for subnormals).
- *   Bound: 0.5 + 1.0640e-8 2^24 + 2^-28 = 0.6786 ULP. The exhaustive sweep of all 2^32 inputs
- *   measures 0.6732 (impls/registry.c).
+ *   binary64 roundings  < 2^-44 together: Q's coefficients and terms are below 1.3 in
+ *                       magnitude (w <= 0.85) and Q >= 0.39, so each of its ~20 Estrin
+ *                       roundings is below 2^-51 relative; h, t and w through Q (erfc(z) e^(z^2)
+ *                       varies by at most 1.13 z relative per unit of z) below 2^-48; exp's
+ *                       reduction and steps, and the three products, below 2^-50.
+ *   e <= 6.458e-9 + 2^-44 < 6.4581e-9.  x < 0: xc k has relative error e + 2^-53; x >= 0:
+ *   xc - a k has e a k/(xc - a k) <= e (Phi(-a) <= 1/2), rounded once by the fma. Rounding to
+ *   binary32 adds at most half an ULP; a relative error e is at most e 2^24 ULP of a binary32
+ *   result (less for subnormals). Bound: 0.5 + 6.4581e-9 2^24 = 0.6084 ULP. The exhaustive
+ *   sweep of all 2^32 inputs measures 0.5997 (impls/registry.c).
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
 
 static inline __attribute__((always_inline)) VD vseld(VDI m, VD a, VD b)
@@ -109,23 +115,22 @@ static inline __attribute__((always_inline)) VD vexpd(VD s, const double *c, int
     return p * scale;
 }
 
-/* x Phi(x) by the method above, with the polynomials P (the erfc form) and E (e^r) */
-static inline __attribute__((always_inline)) VD gelu_xphi_d(VD x, const double *P, int p_degree,
+/* x Phi(x) by the method above, with the polynomials Q (the erfc form) and E (e^r) */
+static inline __attribute__((always_inline)) VD gelu_xphi_d(VD x, const double *Q, int q_degree,
                                                             const double *E, int e_degree)
 {
     VD xc = vmaxd(vdupd(-15.5), x);                                        /* -inf too; NaN stays */
     VD a = vmind(vdouble(vbitsd(xc) & 0x7fffffffffffffffLL), vdupd(15.5)); /* +inf; NaN: 15.5 */
     VD h = a * 0x1.6a09e667f3bcdp-2;                                       /* 1 / (2 sqrt 2) */
     VD t = 1.0 / (1.0 + h);
-    VD p = vpolyd(h * t, P, p_degree);
-    VD q =
-        t * vexpd(vfmad(a * a, vdupd(-0.5), p - 0x1.62e42fefa39efp-1), E, e_degree); /* Phi(-|x|) */
-    return xc * vseld_sign(xc, q, 1.0 - q); /* the sign of a zero kept (-0 q = -0 (1 - q)) */
+    VD e = vexpd(a * a * -0.5, E, e_degree);             /* e^(-a^2/2), beside the division and Q */
+    VD k = (0.5 * t) * (vpolyd(h * t, Q, q_degree) * e); /* Phi(-a) */
+    return vseld_sign(xc, xc * k, vfmad(-a, k, xc));     /* x < 0 (-0, NaN too): x Phi(x) */
 }
 
 static inline __attribute__((always_inline)) VD gelu_accurate(VD x)
 {
-    return gelu_xphi_d(x, gl_ERFC_W_D, GL_ERFC_W_D_DEGREE, gl_EXP_D, GL_EXP_D_DEGREE);
+    return gelu_xphi_d(x, gl_ERFC_Q_D, GL_ERFC_Q_D_DEGREE, gl_EXP_D, GL_EXP_D_DEGREE);
 }
 
 /* The kernel ABI over binary64 lanes: two vectors of VDW per step (independent chains for the

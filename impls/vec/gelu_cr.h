@@ -5,21 +5,21 @@
  * Method (Ziv's: a fast path whose error bound decides the rounding almost always, a slower
  * and more accurate one where it does not).
  * 1. Fast path, binary64 lanes: y = gelu_xphi_d(x) of gelu_accurate.h with tighter fits,
- *    GL_ERFC_W_CR (degree 17) and GL_EXP_CR (degree 9) (impls/coeffs.sollya). Its relative
+ *    GL_ERFC_Q_CR (degree 17) and GL_EXP_CR (degree 9) (impls/coeffs.sollya). Its relative
  *    error e, first order, with Sollya's sup norms rounded up:
- *      P's fit 0x1.a1b7ccp-44 = 9.28e-14 (absolute in the exponent: relative in erfc)
- *      exp's fit 0x1.38bd0cp-46 = 1.74e-14
- *      the exponent s = -a^2/2 + P - ln 2 (|s| < 128) rounded: 2^-47 = 7.1e-15
- *      P's Estrin steps: |c_i w^i| <= 8 (w <= 0.85), so each rounding is below 2^-50; about
- *      30 of them: 2.7e-14; t, w (through P' <= 16), exp's steps, the reduction, the products,
- *      1 - Q (x >= 0: its error is scaled by Q/(1 - Q) <= 1) and ln 2: below 2^-48 together.
- *    e <= 1.5e-13 < 2^-42.5.
- * 2. Rounding test: with E = 2^-38 (a 20-fold margin over e), lo = RN32(y - yE) and
+ *      Q's fit 0x1.ee7af2p-45 = 5.49e-14, exp's fit 0x1.38bd0cp-46 = 1.74e-14 (relative)
+ *      Q's ~30 Estrin roundings, each below 2^-51 relative (coefficients and terms below 1.3,
+ *      Q >= 0.39): 1.4e-14; h, t and w through Q: below 2^-48 = 3.6e-15; exp's reduction and
+ *      steps, the three products and the final fma: below 2^-49 together.
+ *    e <= 9.2e-14 < 2^-43.
+ * 2. Rounding test: with E = 2^-38 (a 30-fold margin over e), lo = RN32(y - yE) and
  *    hi = RN32(y + yE) (both products and sums in binary64, their errors below 2^-52 |y|). The
  *    exact value lies between y - yE and y + yE and rounding is monotone, so lo = hi (bit for
  *    bit) proves lo is the correctly rounded result. A result meets a binary32 rounding boundary
- *    within 2^-38 relative with probability about 2^-38 2^25 = 2^-13, so about one input in 8000
- *    takes step 3 (each block of 256 results is compared with one memcmp).
+ *    within 2^-38 relative with probability at most 2^-38 2^25 = 2^-13; counted over all 2^32
+ *    inputs, 44 143 with |x| >= 2^-125 take step 3 (1e-5 of them), and 16.8 million below,
+ *    where x/2 is a binary32 midpoint (see step 3). Each block of 256 results is compared with
+ *    one memcmp; the lanes that differ go to step 3.
  * 3. Slow path, one input at a time, in long double (x87 extended, 64-bit significand; binary128
  *    on AArch64): |x| <= 1: h + h erf(x/sqrt2), h = x/2 exact; x > 1: x - h erfc(x/sqrt2);
  *    x < -1: h erfc(|x|/sqrt2), where the rounding of z = |x|/sqrt2 (relative 2^-64, which
@@ -42,7 +42,7 @@
 /* x Phi(x) by the fast path (step 1) */
 static inline __attribute__((always_inline)) VD gelu_cr_fast(VD x)
 {
-    return gelu_xphi_d(x, gl_ERFC_W_CR, GL_ERFC_W_CR_DEGREE, gl_EXP_CR, GL_EXP_CR_DEGREE);
+    return gelu_xphi_d(x, gl_ERFC_Q_CR, GL_ERFC_Q_CR_DEGREE, gl_EXP_CR, GL_EXP_CR_DEGREE);
 }
 
 /* s + err rounded to binary32, |err| <= ulp(s)/2 in long double: s rounded, except where s is
