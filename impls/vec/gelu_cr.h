@@ -17,7 +17,7 @@
  *    exact value lies between y - yE and y + yE and rounding is monotone, so lo = hi (bit for
  *    bit) proves lo is the correctly rounded result. A result meets a binary32 rounding boundary
  *    within 2^-38 relative with probability at most 2^-38 2^25 = 2^-13; counted over all 2^32
- *    inputs, 44 143 with |x| >= 2^-125 take step 3 (1e-5 of them), and 16.8 million below,
+ *    inputs, 44 141 with |x| >= 2^-125 take step 3 (1e-5 of them), and 16.8 million below,
  *    where x/2 is a binary32 midpoint (see step 3). Each block of 256 results is compared with
  *    one memcmp; the lanes that differ go to step 3.
  * 3. Slow path, one input at a time, in long double (x87 extended, 64-bit significand; binary128
