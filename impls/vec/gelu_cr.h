@@ -34,7 +34,9 @@
  *    That these suffice for all 2^32 inputs is not derived: it is proven by the exhaustive
  *    sweep (`gelulab sweep --impl cr/avx2`: correctly rounded for every input; registry.c).
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
+#include <float.h>
 #include <math.h>
+_Static_assert(LDBL_MANT_DIG >= 64, "gelu-cr's slow path needs a long double of 64 bits or more");
 
 #define GL_CR_EPS   0x1p-38 /* the rounding test's relative margin */
 #define GL_CR_BLOCK 256     /* results tested together */
