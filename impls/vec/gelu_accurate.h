@@ -34,52 +34,6 @@
  *   exhaustive sweep of all 2^32 inputs measures 0.5997 (impls/registry.c).
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
 
-static inline __attribute__((always_inline)) VD vseld(VDI m, VD a, VD b)
-{
-    return vdouble((vbitsd(a) & m) | (vbitsd(b) & ~m));
-}
-/* binary32 lanes to binary64 (exact) and back (rounded to nearest) */
-static inline __attribute__((always_inline)) VD vwiden(VF f)
-{
-#ifdef GL_ISA_WIDEN
-    return vwiden_isa(f);
-#else
-    return GL_CVT(f, VD);
-#endif
-}
-static inline __attribute__((always_inline)) VF vnarrow(VD d)
-{
-#ifdef GL_ISA_WIDEN
-    return vnarrow_isa(d);
-#else
-    return GL_CVT(d, VF);
-#endif
-}
-/* the binary64 twins of vmin, vmax (a < b ? a : b, a > b ? a : b) and vsel_sign */
-static inline __attribute__((always_inline)) VD vmind(VD a, VD b)
-{
-#ifdef GL_ISA_MINMAX
-    return vmind_isa(a, b);
-#else
-    return vseld(GL_MASKD(a < b), a, b);
-#endif
-}
-static inline __attribute__((always_inline)) VD vmaxd(VD a, VD b)
-{
-#ifdef GL_ISA_MINMAX
-    return vmaxd_isa(a, b);
-#else
-    return vseld(GL_MASKD(a > b), a, b);
-#endif
-}
-static inline __attribute__((always_inline)) VD vseld_sign(VD s, VD a, VD b)
-{
-#ifdef GL_ISA_SEL_SIGN
-    return vseld_sign_isa(s, a, b);
-#else
-    return vseld(vbitsd(s) >> 63, a, b);
-#endif
-}
 /* Estrin's scheme (degree <= 31): pairs c[2i] + c[2i+1] u, then pairs of pairs with u^2, u^4,
  * u^8, u^16: a dependency chain of 5 fma at most instead of `degree` (the out-of-order core
  * overlaps the rest). */

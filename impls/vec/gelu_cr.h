@@ -9,7 +9,7 @@
  *    error e, first order, with Sollya's sup norms rounded up:
  *      Q's fit 0x1.ee7af2p-45 = 5.49e-14, exp's fit 0x1.38bd0cp-46 = 1.74e-14 (relative)
  *      Q's ~30 Estrin roundings, each below 2^-51 relative (coefficients and terms below 1.3,
- *      Q >= 0.39): 1.4e-14; h, t and w through Q: below 2^-48 = 3.6e-15; exp's reduction and
+ *      Q >= 0.39): 1.4e-14; t and w through Q: below 2^-48 = 3.6e-15; exp's reduction and
  *      steps, the three products and the final fma: below 2^-49 together.
  *    e <= 9.2e-14 < 2^-43.
  * 2. Rounding test: with E = 2^-38 (a 30-fold margin over e), lo = RN32(y - yE) and

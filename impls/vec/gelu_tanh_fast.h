@@ -23,8 +23,7 @@
 static inline __attribute__((always_inline)) VD x_sigma_d(VD x, VD s)
 {
     VD a = vdouble(vbitsd(s) & 0x7fffffffffffffffLL);
-    VD ac = vseld(GL_MASKD(a < 120.0), a,
-                  vdupd(120.0)); /* +-inf, NaN: 120 (NaN propagates through x) */
+    VD ac = vmind(a, vdupd(120.0)); /* +-inf, NaN: 120 (NaN propagates through x) */
     VD e = vexpd(-ac, gl_EXP_D, GL_EXP_D_DEGREE);
     VD y = vseld(GL_MASKD(x < 0.0), x * e, x) / (1.0 + e);
     return vseld(GL_MASKD((x < 0.0) & (a > 120.0)), vdupd(-0.0), y);

@@ -95,6 +95,53 @@ static inline V vmax(V a, V b)
     return vsel(GL_MASK(a > b), a, b);
 #endif
 }
+/* binary64 lanes (the accurate family): m ? a : b, lane by lane */
+static inline __attribute__((always_inline)) VD vseld(VDI m, VD a, VD b)
+{
+    return vdouble((vbitsd(a) & m) | (vbitsd(b) & ~m));
+}
+/* binary32 lanes to binary64 (exact) and back (rounded to nearest) */
+static inline __attribute__((always_inline)) VD vwiden(VF f)
+{
+#ifdef GL_ISA_WIDEN
+    return vwiden_isa(f);
+#else
+    return GL_CVT(f, VD);
+#endif
+}
+static inline __attribute__((always_inline)) VF vnarrow(VD d)
+{
+#ifdef GL_ISA_WIDEN
+    return vnarrow_isa(d);
+#else
+    return GL_CVT(d, VF);
+#endif
+}
+/* the binary64 twins of vmin, vmax (a < b ? a : b, a > b ? a : b) and vsel_sign */
+static inline __attribute__((always_inline)) VD vmind(VD a, VD b)
+{
+#ifdef GL_ISA_MINMAX
+    return vmind_isa(a, b);
+#else
+    return vseld(GL_MASKD(a < b), a, b);
+#endif
+}
+static inline __attribute__((always_inline)) VD vmaxd(VD a, VD b)
+{
+#ifdef GL_ISA_MINMAX
+    return vmaxd_isa(a, b);
+#else
+    return vseld(GL_MASKD(a > b), a, b);
+#endif
+}
+static inline __attribute__((always_inline)) VD vseld_sign(VD s, VD a, VD b)
+{
+#ifdef GL_ISA_SEL_SIGN
+    return vseld_sign_isa(s, a, b);
+#else
+    return vseld(vbitsd(s) >> 63, a, b);
+#endif
+}
 static inline V vround(V a) /* nearest integer, ties to even, |a| < 2^22 */
 {
     return (a + 0x1.8p23f) - 0x1.8p23f;
