@@ -21,7 +21,7 @@ int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet);
 struct gl_kernel_src;
 /* Runs a --lib kernel's worker on no input: 0, or 2 after "cannot use --lib ...: missing file
  * or symbol" on stderr. */
-int gl_cli_probe_lib(const struct gl_sweep *s, const struct gl_kernel_src *k);
+int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct gl_kernel_src *k);
 int gl_cmd_validate(int argc, char **argv);
 
 /* Print "gelulab CMD: MESSAGE" on stderr and return 2 (usage/input error). */

@@ -104,15 +104,16 @@ static int parse_shard(const char *v, long *k, long *n)
     return *e || *n < 1 || *k < 1 || *k > *n ? -1 : 0;
 }
 
-/* Checks a --lib kernel by running its worker on no input: a clear error before the sweep. */
-int gl_cli_probe_lib(const struct gl_sweep *s, const struct gl_kernel_src *k)
+/* Checks a --lib kernel by running its worker on no input: a clear error, under the name of
+ * the command that asked (sweep, validate), before any work. */
+int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct gl_kernel_src *k)
 {
     char cmd[1400], why[300];
     size_t pl = strcspn(k->cmd, "\n");
     snprintf(cmd, sizeof cmd, "'%s' __eval-lib '%.*s' '%s' 2>/dev/null", s->self_exe, (int)pl,
              k->cmd, k->cmd + pl + 1);
     if (gl_run_child(cmd, NULL, 0, NULL, 0, 30, why, sizeof why) == 0) return 0;
-    return gl_cli_error("sweep", "cannot use --lib %.*s --symbol %s: missing file or symbol",
+    return gl_cli_error(cmdname, "cannot use --lib %.*s --symbol %s: missing file or symbol",
                         (int)pl, k->cmd, k->cmd + pl + 1);
 }
 
@@ -222,7 +223,7 @@ static int finish_kernels(struct sweep_args *a)
             return free(given),
                    gl_cli_error("sweep",
                                 "--lib/--exec kernels are binary32: not with --format f64");
-        if (k->kind == GL_SRC_LIB && gl_cli_probe_lib(s, k) != 0) return free(given), 2;
+        if (k->kind == GL_SRC_LIB && gl_cli_probe_lib("sweep", s, k) != 0) return free(given), 2;
     }
     free(given);
     int emulated_too =

@@ -224,7 +224,7 @@ int gl_cmd_validate(int argc, char **argv)
     int f32 = s->fmt.id == GL_FMT_F32, bf16 = s->fmt.id == GL_FMT_BF16;
     if (a.max_ulp < 0) a.max_ulp = f32 ? 4 : 1;
     if (a.max_abs < 0) a.max_abs = f32 ? 2e-6 : bf16 ? 0.0625 : 0.0078;
-    if (a.k->kind == GL_SRC_LIB && gl_cli_probe_lib(s, a.k) != 0) return free(s->k), 2;
+    if (a.k->kind == GL_SRC_LIB && gl_cli_probe_lib("validate", s, a.k) != 0) return free(s->k), 2;
     char msg[256];
     if (gl_ref_selfcheck(msg, sizeof msg) != 0) s->use_fast_ref = 0;
     printf("gelulab validate: %s claiming the %s definition; %s %s sweep\n", a.k->name,

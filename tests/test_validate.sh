@@ -49,9 +49,12 @@ rc=$?
 [ $rc -eq 2 ] && grep -q 'v_hang hung (no complete result within 2 s; killed) on inputs' "$T/err" &&
   echo "ok   hang: exit 2 after the timeout" || { echo "FAIL hang (exit $rc)"; cat "$T/err"; fail=1; }
 "$G" validate --lib "$L" --symbol no_such >/dev/null 2>"$T/err"; rc=$?
-[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] && echo "ok   missing symbol: exit 2, one line" || { echo "FAIL missing symbol"; cat "$T/err"; fail=1; }
+[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+  grep -qx "gelulab validate: cannot use --lib $L --symbol no_such: missing file or symbol" "$T/err" &&
+  echo "ok   missing symbol: exit 2, one line naming validate" || { echo "FAIL missing symbol"; cat "$T/err"; fail=1; }
 "$G" validate --lib /no/such.so --symbol x >/dev/null 2>"$T/err"; rc=$?
-[ $rc -eq 2 ] && echo "ok   missing library: exit 2" || { echo "FAIL missing library"; fail=1; }
+[ $rc -eq 2 ] && grep -qx 'gelulab validate: cannot use --lib /no/such.so --symbol x: missing file or symbol' "$T/err" &&
+  echo "ok   missing library: exit 2, one line" || { echo "FAIL missing library"; cat "$T/err"; fail=1; }
 "$G" validate --impl erf/scalar --max-ulp -1 >/dev/null 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && echo "ok   bad bound: exit 2" || { echo "FAIL bad bound"; fail=1; }
 "$G" validate --region middle --impl relu >/dev/null 2>&1; [ $? -eq 2 ] && echo "ok   bad region: exit 2" || { echo "FAIL bad region"; fail=1; }
