@@ -178,6 +178,10 @@ int main(int argc, char **argv)
     int nargs = (int)args.size();
     args.push_back(nullptr);
 
+    if (!list) { // a wrong flag ends here, in one line, before any work or note
+        benchmark::Initialize(&nargs, args.data());
+        if (benchmark::ReportUnrecognizedArguments(nargs, args.data())) return 2;
+    }
     if (gl_bench_pin() != 0)
         fprintf(stderr, "gelulab-bench: could not pin to one CPU (running unpinned)\n");
     size_t n_cases;
@@ -197,8 +201,6 @@ int main(int argc, char **argv)
         }
     }
     if (list) return 0;
-    benchmark::Initialize(&nargs, args.data());
-    if (benchmark::ReportUnrecognizedArguments(nargs, args.data())) return 2;
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     return 0;

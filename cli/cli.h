@@ -23,6 +23,7 @@ struct gl_kernel_src;
  * or symbol" on stderr. */
 int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct gl_kernel_src *k);
 int gl_cmd_validate(int argc, char **argv);
+int gl_cmd_bench(int argc, char **argv);
 
 /* Print "gelulab CMD: MESSAGE" on stderr and return 2 (usage/input error). */
 int gl_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,6 +1,9 @@
-/* gelulab bench-table: the table of a benchmark run (gelulab-bench's JSON). */
+/* gelulab bench: runs the benchmark program (gelulab-bench, built beside gelulab);
+ * gelulab bench-table: the table of a benchmark run (gelulab-bench's JSON). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "gelulab/bench.h"
 
@@ -34,4 +37,50 @@ int gl_cmd_bench_table(int argc, char **argv)
     gl_bench_print(&b, path);
     gl_bench_free(&b);
     return 0;
+}
+
+static void bench_usage(FILE *f)
+{
+    fprintf(f, "usage: gelulab bench [--sizes=N,N,...] [--list] [Google Benchmark options]\n\n"
+               "Times the kernels this CPU can run, memcpy and ReLU (the baselines) and the peers\n"
+               "found at build time, one core, medians of repetitions: runs gelulab-bench, the\n"
+               "Google Benchmark program built beside gelulab, with the same arguments. Options:\n"
+               "  --sizes=N,N,...     array sizes in floats (default 1Ki,4Ki,64Ki,1Mi,16Mi)\n"
+               "  --list              the cases, and why any is skipped here\n"
+               "  --benchmark_filter=REGEX, --benchmark_repetitions=N,\n"
+               "  --benchmark_out=FILE.json --benchmark_out_format=json (then\n"
+               "  'gelulab bench-table FILE.json'), and Google Benchmark's other options.\n"
+               "make bench runs it for every case and prints the table.\n");
+}
+
+/* The path of gelulab-bench beside this executable, or "" */
+static void sibling_bench(char *path, size_t size)
+{
+    ssize_t l = readlink("/proc/self/exe", path, size - 1);
+    path[l > 0 ? l : 0] = '\0';
+    char *slash = strrchr(path, '/');
+    if (!slash || (size_t)(slash + 1 - path) + sizeof "gelulab-bench" > size) {
+        path[0] = '\0';
+        return;
+    }
+    strcpy(slash + 1, "gelulab-bench");
+}
+
+int gl_cmd_bench(int argc, char **argv)
+{
+    if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        bench_usage(stdout);
+        return 0;
+    }
+    static char path[4096];
+    sibling_bench(path, sizeof path);
+    if (!path[0] || access(path, X_OK) != 0)
+        return gl_cli_error("bench",
+                            "no benchmark program %s (it is built with Google Benchmark, "
+                            "libbenchmark-dev: make bench)",
+                            path[0] ? path : "gelulab-bench");
+    fflush(NULL);
+    argv[0] = path;
+    execv(path, argv);
+    return gl_cli_error("bench", "cannot run %s: %s", path, strerror(errno));
 }

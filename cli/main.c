@@ -19,6 +19,7 @@ static const struct {
     {"facts", gl_cmd_facts, "the report's reference facts, special values and error curves"},
     {"report", gl_cmd_report, "charts and REPORT.md from saved result files"},
     {"moons", gl_cmd_moons, "two-moons experiment: does the activation change what an MLP learns?"},
+    {"bench", gl_cmd_bench, "throughput of the kernels, baselines and peers (runs gelulab-bench)"},
     {"bench-table", gl_cmd_bench_table, "the throughput table of a benchmark run (make bench)"},
     {"__eval-lib", gl_cmd_eval_lib, NULL},
 };

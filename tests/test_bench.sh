@@ -1,6 +1,7 @@
 #!/bin/sh
 # The benchmark shim runs every case it can run here on a tiny size, its JSON parses, and
-# `gelulab bench-table` lists every case; bad input gives a one-line error and exit 2.
+# `gelulab bench-table` lists every case; `gelulab bench` runs the same program; bad input gives
+# a one-line error and exit 2.
 # Usage: test_bench.sh GELULAB GELULAB_BENCH   (no timing is asserted)
 set -u
 G=$1 B=$2
@@ -38,4 +39,14 @@ echo '{"schema": "gelulab-sweep/1"}' >"$T/other.json"
 check "not a benchmark file: exit 2" "[ $rc -eq 2 ] && grep -q 'not Google Benchmark JSON' '$T/e3'"
 "$G" bench-table >/dev/null 2>"$T/e4"; rc=$?
 check "no file: exit 2" "[ $rc -eq 2 ]"
+
+"$G" bench --list >"$T/glist" 2>&1
+check "gelulab bench --list is gelulab-bench --list" "cmp -s '$T/list' '$T/glist'"
+"$G" bench --no-such-flag >"$T/o5" 2>"$T/e5"; rc=$?
+check "gelulab bench with a wrong flag: exit 2, one line, nothing run" \
+      "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e5') -eq 1 ] && grep -q 'unrecognized.*--no-such-flag' '$T/e5' && [ ! -s '$T/o5' ]"
+cp "$G" "$T/gelulab"
+"$T/gelulab" bench >/dev/null 2>"$T/e6"; rc=$?
+check "gelulab bench without gelulab-bench beside it: exit 2, one line" \
+      "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e6') -eq 1 ] && grep -q 'no benchmark program' '$T/e6'"
 exit $fail
