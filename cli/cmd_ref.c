@@ -18,7 +18,7 @@ static const char ref_help[] =
     "  --defn NAME    exact (default), tanh, sigmoid, silu, exact_grad, erf, erfc, phi, tanhf\n"
     "  --format FMT   f32 (default), f64, bf16, f16, or mpfr:BITS (any precision, 2..1000000,\n"
     "                 MPFR's exponent range)\n"
-    "  --hex          print only the result, one hex-float per line (C %%a; MPFR %%Ra for mpfr:)\n"
+    "  --hex          print only the result, one hex-float per line (C %a; MPFR %Ra for mpfr:)\n"
     "  --self-check   compare the fast certified binary32 path with MPFR on this machine's libm\n"
     "                 (exit 0: agrees; 1: it does not, sweeps must not use it)\n"
     "  --speed        measure correctly rounded binary32 results per second on one core: fast\n"

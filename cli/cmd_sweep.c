@@ -23,7 +23,7 @@ static const char sweep_help[] =
     "                     [--timeout S] [--out FILE.json]\n"
     "\n"
     "Measures kernels against the correctly rounded reference of their own definition and of\n"
-    "exact GELU: ULP (against the unrounded reference), absolute and relative error, %% correctly\n"
+    "exact GELU: ULP (against the unrounded reference), absolute and relative error, % correctly\n"
     "rounded and faithful, per region, per binade, histogram, worst inputs.\n"
     "\n"
     "  --format F     f32 (default), bf16, f16 (kernels compute in f32, results rounded to F),\n"

@@ -77,6 +77,14 @@ stderr_is "no value" "no value given"
 expect "unknown command" 2 "" "$G" frob
 stderr_is "unknown command" "unknown command 'frob'"
 
+# every command answers --help on stdout with exit 0, and its text is printed as written (a
+# printf escape such as %% shows that it went through fputs unformatted)
+for c in ref list sweep merge validate facts report moons bench-table; do
+    help=$("$G" "$c" --help 2>/dev/null)
+    if [[ $? == 0 && $help == *usage:* && $help != *%%* ]]; then pass=$((pass + 1)); else
+        echo "FAIL $c --help: exit status, no usage line, or a literal %%"; fail=$((fail + 1)); fi
+done
+
 rm -f /tmp/gl_cli_err.$$
 echo "$pass passed, $fail failed"
 [[ $fail == 0 ]]
