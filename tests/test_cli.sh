@@ -79,7 +79,7 @@ stderr_is "unknown command" "unknown command 'frob'"
 
 # every command answers --help on stdout with exit 0, and its text is printed as written (a
 # printf escape such as %% shows that it went through fputs unformatted)
-for c in ref list sweep merge validate facts report moons bench-table; do
+for c in ref list sweep merge validate facts report moons bench bench-table; do
     help=$("$G" "$c" --help 2>/dev/null)
     if [[ $? == 0 && $help == *usage:* && $help != *%%* ]]; then pass=$((pass + 1)); else
         echo "FAIL $c --help: exit status, no usage line, or a literal %%"; fail=$((fail + 1)); fi
