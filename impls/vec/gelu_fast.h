@@ -37,12 +37,12 @@
  * an FMA pipe for about two cycles, but the measured time is above both limits (the window of
  * operations in flight, as for any long chain). Variants measured and not kept: the eight
  * lookups as plain ands (wrong values, same dependencies) 1.89, so no lookup scheme gains more
- * than 20 %; as two vpshufb per lookup 3.06; R and Q one degree lower (one lookup fewer) 2.18;
- * R by Estrin 2.42; two vectors per iteration 2.46; two passes over 64 floats (exp, then R)
- * 2.71; R as t' S(1 - t'), t' = 1/(1 + t/(2 sqrt2)) by vdivps, S of degree 8, no lookups:
- * 2.02 but 5.74 ULP on [-5, 5] (exhaustive), since the roundings of 1 + t/(2 sqrt2) and of the
- * quotient move S's argument (d log R/dt = -0.80 at t = 0: 2.3 units of 2^-24 for each unit
- * of relative error in t'). */
+ * than 20 %; as two vpshufb per lookup 3.06; R and Q one degree lower (one lookup fewer) 2.18,
+ * but R of degree 5 fits a piece only to 8.9 units of 2^-24 (Sollya); R by Estrin 2.42; two
+ * vectors per iteration 2.46; two passes over 64 floats (exp, then R) 2.71; R as t' S(1 - t'),
+ * t' = 1/(1 + t/(2 sqrt2)) by vdivps, S of degree 8, no lookups: 2.02 but 5.74 ULP on [-5, 5]
+ * (exhaustive), since the roundings of 1 + t/(2 sqrt2) and of the quotient move S's argument
+ * (d log R/dt = -0.80 at t = 0: 2.3 units of 2^-24 for each unit of relative error in t'). */
 
 static inline V gelu_fast(V x)
 {
