@@ -25,6 +25,9 @@ int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct
 int gl_cmd_validate(int argc, char **argv);
 int gl_cmd_bench(int argc, char **argv);
 
+/* The path of the running gelulab executable ("" where /proc/self/exe cannot be read) */
+const char *gl_cli_self_exe(void);
+
 /* Print "gelulab CMD: MESSAGE" on stderr and return 2 (usage/input error). */
 int gl_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -56,14 +56,9 @@ static void bench_usage(FILE *f)
 /* The path of gelulab-bench beside this executable, or "" */
 static void sibling_bench(char *path, size_t size)
 {
-    ssize_t l = readlink("/proc/self/exe", path, size - 1);
-    path[l > 0 ? l : 0] = '\0';
-    char *slash = strrchr(path, '/');
-    if (!slash || (size_t)(slash + 1 - path) + sizeof "gelulab-bench" > size) {
-        path[0] = '\0';
-        return;
-    }
-    strcpy(slash + 1, "gelulab-bench");
+    const char *self = gl_cli_self_exe(), *slash = strrchr(self, '/');
+    int dir = slash ? (int)(slash + 1 - self) : 0;
+    if (!slash || snprintf(path, size, "%.*sgelulab-bench", dir, self) >= (int)size) path[0] = '\0';
 }
 
 int gl_cmd_bench(int argc, char **argv)

@@ -246,16 +246,13 @@ int gl_cmd_sweep(int argc, char **argv)
 {
     struct sweep_args a = {0};
     struct gl_sweep *s = &a.s;
-    static char self[4096];
-    ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
-    self[l > 0 ? l : 0] = '\0';
     s->fmt = gl_format_f32;
     s->mode = GL_SWEEP_EXHAUSTIVE;
     s->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     s->shard_k = s->shard_n = 1;
     s->timeout_s = 120.0;
     s->progress = isatty(2);
-    s->self_exe = self;
+    s->self_exe = gl_cli_self_exe();
     s->use_fast_ref = 1;
     s->stop = (volatile int *)&interrupted;
     int done, rc = parse_args(argc, argv, &a, &done);

@@ -208,13 +208,11 @@ int gl_cmd_validate(int argc, char **argv)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return fputs(help, stdout), 0;
     struct vargs a;
     memset(&a, 0, sizeof a);
-    static char self[4096];
-    ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
-    self[l > 0 ? l : 0] = '\0';
     struct gl_sweep *s = &a.s;
     s->fmt = gl_format_f32, s->mode = GL_SWEEP_QUICK,
     s->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    s->shard_k = s->shard_n = 1, s->timeout_s = 120, s->self_exe = self, s->use_fast_ref = 1;
+    s->shard_k = s->shard_n = 1, s->timeout_s = 120, s->self_exe = gl_cli_self_exe(),
+    s->use_fast_ref = 1;
     s->progress = isatty(2);
     s->k = a.k = calloc(1, sizeof *s->k), s->nk = 1;
     a.k->defn = GL_DEFN_EXACT, a.max_ulp = a.max_abs = -1;

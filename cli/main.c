@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "gelulab/reference.h"
 
@@ -34,6 +35,16 @@ int gl_cli_error(const char *cmd, const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return 2;
+}
+
+const char *gl_cli_self_exe(void)
+{
+    static char self[4096];
+    if (!self[0]) {
+        ssize_t l = readlink("/proc/self/exe", self, sizeof self - 1);
+        self[l > 0 ? l : 0] = '\0';
+    }
+    return self;
 }
 
 static void usage(FILE *f)
