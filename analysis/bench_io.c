@@ -77,41 +77,89 @@ static int cmp_row(const void *a, const void *b)
                                 : (x->n > y->n) - (x->n < y->n);
 }
 
-static int read_runs(struct gl_bench *b, const struct gl_json *runs, char *err, size_t errlen)
+/* The fields of a run that a row keeps: case name and size, items/s, cycles/element, the label's
+ * kind, defn and isa, and the case's index. -1 when it is not a gelulab-bench run. */
+static int parse_run(const struct gl_json *e, char *name, size_t len, size_t *n, double *eps,
+                     double *cyc)
 {
-    size_t cap = 0;
+    const struct gl_json *run = gl_json_get(e, "run_name"), *v = gl_json_get(e, "items_per_second"),
+                         *c = gl_json_get(e, "cycles_per_elem");
+    if (!run || !run->text || !v || split_name(run->text, name, len, n) != 0) return -1;
+    *eps = gl_json_num(v), *cyc = c ? gl_json_num(c) : 0;
+    return 0;
+}
+
+static void set_label(struct gl_bench_row *r, const struct gl_json *e)
+{
+    const struct gl_json *label = gl_json_get(e, "label"), *index = gl_json_get(e, "case_index");
+    label_field(label ? label->text : NULL, "kind=", r->kind, sizeof r->kind);
+    label_field(label ? label->text : NULL, "defn=", r->defn, sizeof r->defn);
+    label_field(label ? label->text : NULL, "isa=", r->isa, sizeof r->isa);
+    r->index = index ? (int)gl_json_num(index) : 0;
+}
+
+/* Entries of run_type "iteration" (one per repetition): medians and CV computed here. */
+static int read_iterations(struct gl_bench *b, const struct gl_json *runs, size_t *cap, char *err,
+                           size_t errlen)
+{
     for (size_t i = 0; i < runs->n; i++) {
-        const struct gl_json *e = &runs->items[i], *type = gl_json_get(e, "run_type"),
-                             *run = gl_json_get(e, "run_name"),
-                             *eps = gl_json_get(e, "items_per_second"),
-                             *cyc = gl_json_get(e, "cycles_per_elem"),
-                             *label = gl_json_get(e, "label"),
-                             *index = gl_json_get(e, "case_index");
-        if (type && type->text && strcmp(type->text, "iteration")) continue; /* aggregates */
+        const struct gl_json *e = &runs->items[i], *type = gl_json_get(e, "run_type");
+        if (type && type->text && strcmp(type->text, "iteration")) continue;
         char name[64];
         size_t n;
-        if (!run || !run->text || !eps || split_name(run->text, name, sizeof name, &n) != 0) {
+        double eps, cyc;
+        if (parse_run(e, name, sizeof name, &n, &eps, &cyc) != 0) {
             snprintf(err, errlen,
                      "benchmark entry %zu is not a gelulab-bench run (name/size, items_per_second)",
                      i);
             return -1;
         }
-        struct gl_bench_row *r = row_for(b, name, n, &cap);
+        struct gl_bench_row *r = row_for(b, name, n, cap);
         if (r->reps == GL_BENCH_MAXREP) continue;
-        label_field(label ? label->text : NULL, "kind=", r->kind, sizeof r->kind);
-        label_field(label ? label->text : NULL, "defn=", r->defn, sizeof r->defn);
-        label_field(label ? label->text : NULL, "isa=", r->isa, sizeof r->isa);
-        r->index = index ? (int)gl_json_num(index) : 0;
-        r->eps[r->reps] = gl_json_num(eps);
-        r->cyc[r->reps] = cyc ? gl_json_num(cyc) : 0;
+        set_label(r, e);
+        r->eps[r->reps] = eps, r->cyc[r->reps] = cyc;
         r->reps++;
     }
-    qsort(b->rows, b->nrows, sizeof *b->rows, cmp_row);
     for (size_t i = 0; i < b->nrows; i++) {
         struct gl_bench_row *r = &b->rows[i];
         r->eps_median = median(r->eps, r->reps), r->eps_cv = cv(r->eps, r->reps);
         r->cyc_median = median(r->cyc, r->reps);
     }
+    return 0;
+}
+
+/* Cases present only as aggregates (--benchmark_report_aggregates_only=true): Google Benchmark's
+ * own median (items/s, cycles/element) and cv over its "repetitions"; no per-repetition values. */
+static void read_aggregates(struct gl_bench *b, const struct gl_json *runs, size_t *cap)
+{
+    size_t had = b->nrows;
+    for (size_t i = 0; i < runs->n; i++) {
+        const struct gl_json *e = &runs->items[i], *type = gl_json_get(e, "run_type"),
+                             *agg = gl_json_get(e, "aggregate_name"),
+                             *reps = gl_json_get(e, "repetitions");
+        char name[64];
+        size_t n;
+        double eps, cyc;
+        if (!type || !type->text || strcmp(type->text, "aggregate") || !agg || !agg->text ||
+            parse_run(e, name, sizeof name, &n, &eps, &cyc) != 0)
+            continue;
+        int median_row = !strcmp(agg->text, "median"), cv_row = !strcmp(agg->text, "cv");
+        if (!median_row && !cv_row) continue;
+        const struct gl_bench_row *known = gl_bench_find(b, name, n);
+        if (known && known < b->rows + had) continue; /* it has its repetitions */
+        struct gl_bench_row *r = row_for(b, name, n, cap);
+        r->reps = reps ? (int)gl_json_num(reps) : 0;
+        if (median_row) set_label(r, e), r->eps_median = eps, r->cyc_median = cyc;
+        if (cv_row) r->eps_cv = eps;
+    }
+}
+
+static int read_runs(struct gl_bench *b, const struct gl_json *runs, char *err, size_t errlen)
+{
+    size_t cap = 0;
+    if (read_iterations(b, runs, &cap, err, errlen) != 0) return -1;
+    read_aggregates(b, runs, &cap);
+    qsort(b->rows, b->nrows, sizeof *b->rows, cmp_row);
     return 0;
 }
 

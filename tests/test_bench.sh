@@ -30,6 +30,20 @@ check "ratio tables to memcpy and oneDNN gelu_erf" \
       "grep -q 'ratio to memcpy' '$T/table' && grep -q 'ratio to onednn-gelu_erf' '$T/table'"
 check "memcpy's ratio to itself is 1" "grep -A3 'ratio to memcpy' '$T/table' | grep -q '^memcpy  *1.000  *1.000'"
 
+# --benchmark_report_aggregates_only=true (the A/B option): only mean/median/stddev/cv entries;
+# the table takes Google Benchmark's median and cv (values written here, known exactly)
+agg() { # RUN AGGREGATE ITEMS/S CYCLES INDEX
+  printf '{"name": "%s_%s", "run_name": "%s", "run_type": "aggregate", "repetitions": 5, "aggregate_name": "%s", "items_per_second": %s, "cycles_per_elem": %s, "case_index": %s, "label": "kind=baseline defn=- isa=libc"}' \
+    "$1" "$2" "$1" "$2" "$3" "$4" "$5"
+}
+{ echo '{"context": {"date": "d", "host_name": "h", "num_cpus": 2, "mhz_per_cpu": 1000}, "benchmarks": ['
+  agg memcpy/16/real_time mean 2.1e9 0.5 0; echo ,
+  agg memcpy/16/real_time median 2.0e9 0.25 0; echo ,
+  agg memcpy/16/real_time cv 0.05 0.01 NaN; echo ']}'; } >"$T/agg.json"
+"$G" bench-table "$T/agg.json" >"$T/atable" 2>"$T/aerr"
+check "bench-table reads aggregates-only JSON: median 2000.0 Melem/s, 0.25 cyc/elem, CV 5.0 %, 5 reps" \
+      "grep -q '^memcpy  *baseline  *-  *libc  *2000.0  *|  *0.25  *0.25  *|  *5.0%  *| 5\$' '$T/atable'"
+
 "$B" --sizes=0 >/dev/null 2>"$T/e1"; rc=$?
 check "bad --sizes: exit 2, one line" "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e1') -eq 1 ]"
 "$G" bench-table "$T/none.json" >/dev/null 2>"$T/e2"; rc=$?
