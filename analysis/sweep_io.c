@@ -111,11 +111,54 @@ static void put_chunks_done(FILE *f, const struct gl_sweep *s)
     fputc(']', f);
 }
 
-static int complete(const struct gl_sweep *s)
+int gl_sweep_complete(const struct gl_sweep *s)
 {
     for (uint64_t c = 0; c < s->n_chunks; c++)
         if (!s->chunk_done[c]) return 0;
     return 1;
+}
+
+uint64_t gl_sweep_chunks_done(const struct gl_sweep *s)
+{
+    uint64_t n = 0;
+    for (uint64_t c = 0; c < s->n_chunks; c++) n += s->chunk_done[c];
+    return n;
+}
+
+/* " K" for every shard K of N (the split of gl_sweep_run) that holds a chunk of [a, b) */
+static void shards_of(const struct gl_sweep *s, uint64_t a, uint64_t b, long n, char *buf,
+                      size_t len)
+{
+    for (long k = 1; k <= n; k++) {
+        uint64_t lo = s->n_chunks * (uint64_t)(k - 1) / (uint64_t)n,
+                 hi = s->n_chunks * (uint64_t)k / (uint64_t)n;
+        size_t used = strlen(buf);
+        if (lo < b && a < hi && used + 24 < len)
+            snprintf(buf + used, len - used, "%s%ld/%ld", strchr(buf, '/') ? ", " : "", k, n);
+    }
+}
+
+void gl_sweep_missing(const struct gl_sweep *s, long shard_n, char *buf, size_t len)
+{
+    char shards[400] = "";
+    size_t used = 0;
+    buf[0] = '\0';
+    for (uint64_t c = 0; c < s->n_chunks;) {
+        if (s->chunk_done[c]) {
+            c++;
+            continue;
+        }
+        uint64_t e = c;
+        while (e < s->n_chunks && !s->chunk_done[e]) e++;
+        if (used + 64 < len)
+            used +=
+                (size_t)snprintf(buf + used, len - used, "%schunks [%llu, %llu)", used ? ", " : "",
+                                 (unsigned long long)c, (unsigned long long)e);
+        if (shard_n > 1) shards_of(s, c, e, shard_n, shards, sizeof shards);
+        c = e;
+    }
+    if (shards[0] && used + 40 < len)
+        snprintf(buf + used, len - used, " (rerun --shard %s)", shards);
 }
 
 static int write_csvs(const struct gl_sweep *s, const char *path)
@@ -169,8 +212,9 @@ int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t
             (unsigned long long)s->n_inputs, (unsigned long long)s->chunk_size,
             (unsigned long long)s->n_chunks);
     put_chunks_done(f, s);
+    if (s->shard_n > 1) fprintf(f, ",\n \"shard\": [%ld, %ld]", s->shard_k, s->shard_n);
     fprintf(f, ",\n \"complete\": %s,\n \"reference\": \"%s\",\n \"kernels\": [",
-            complete(s) ? "true" : "false",
+            gl_sweep_complete(s) ? "true" : "false",
             s->use_fast_ref ? "fast certified path + MPFR fallback" : "MPFR");
     for (int k = 0; k < s->nk; k++) {
         const struct gl_kernel_src *ks = &s->k[k];
@@ -294,6 +338,11 @@ static int read_doc(struct gl_sweep *s, const struct gl_json *doc, char *err, si
             return snprintf(err, errlen, "bad chunks_done range"), -1;
         memset(s->chunk_done + a, 1, b - a);
     }
+    const struct gl_json *shard = gl_json_get(doc, "shard");
+    s->shard_k = s->shard_n = 1;
+    if (shard && shard->type == GL_JSON_ARR && shard->n == 2)
+        s->shard_k = (long)gl_json_u64(&shard->items[0]),
+        s->shard_n = (long)gl_json_u64(&shard->items[1]);
     s->nk = (int)ks->n;
     s->k = calloc(ks->n ? ks->n : 1, sizeof *s->k);
     for (size_t i = 0; i < ks->n; i++)

@@ -284,20 +284,39 @@ int gl_cmd_sweep(int argc, char **argv)
     return rc;
 }
 
+static const char merge_usage[] =
+    "usage: gelulab merge FILE.json... --out FILE.json [--partial]\n"
+    "\n"
+    "Combines the result files of the shards of one sweep (same format, mode and kernels;\n"
+    "disjoint chunks) into one, exactly as an unsharded run. When the files do not cover every\n"
+    "chunk, it names the missing chunk ranges and the shards (--shard K/N) that would cover\n"
+    "them, writes nothing and exits 1.\n"
+    "\n"
+    "  --out FILE   the merged result (JSON, with FILE.binades.csv and FILE.hist.csv)\n"
+    "  --partial    write an incomplete merge all the same (its \"complete\" is false, and\n"
+    "               gelulab report marks every figure taken from it)\n";
+
+/* The shard count the files were run with (their "shard" field), 0 when they disagree */
+static long merge_shard_n(long have, const struct gl_sweep *s)
+{
+    if (s->shard_n <= 1) return have;
+    return have == 1 || have == s->shard_n ? s->shard_n : 0;
+}
+
 int gl_cmd_merge(int argc, char **argv)
 {
     const char *out = NULL;
-    int nin = 0;
+    int nin = 0, partial = 0;
     char **in = calloc((size_t)argc, sizeof *in);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: gelulab merge FILE.json... --out FILE.json\n\n"
-                   "Combines the result files of the shards of one sweep (same format, mode and\n"
-                   "kernels; disjoint chunks) into one, exactly as an unsharded run.\n");
+            fputs(merge_usage, stdout);
             free(in);
             return 0;
         } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
             out = argv[++i];
+        } else if (!strcmp(argv[i], "--partial")) {
+            partial = 1;
         } else if (argv[i][0] == '-') {
             free(in);
             return gl_cli_error("merge", "unknown option '%s'", argv[i]);
@@ -312,12 +331,27 @@ int gl_cmd_merge(int argc, char **argv)
     struct gl_sweep acc, next;
     char err[600];
     int rc = 0;
+    long shard_n = 1;
     if (gl_sweep_read(&acc, in[0], err, sizeof err) != 0) rc = gl_cli_error("merge", "%s", err);
+    if (!rc) shard_n = merge_shard_n(shard_n, &acc);
     for (int i = 1; !rc && i < nin; i++) {
         if (gl_sweep_read(&next, in[i], err, sizeof err) != 0 ||
             gl_sweep_merge(&acc, &next, err, sizeof err) != 0)
             rc = gl_cli_error("merge", "%s: %s", in[i], err);
+        else
+            shard_n = merge_shard_n(shard_n, &next);
         gl_sweep_free(&next);
+    }
+    acc.shard_k = acc.shard_n = 1; /* the merge is no shard */
+    if (!rc && !gl_sweep_complete(&acc)) {
+        char missing[1000];
+        gl_sweep_missing(&acc, shard_n, missing, sizeof missing);
+        fprintf(stderr, "gelulab merge: %s: %llu of %llu chunks missing: %s\n",
+                partial ? "writing a partial result"
+                        : "incomplete, nothing written (--partial writes it)",
+                (unsigned long long)(acc.n_chunks - gl_sweep_chunks_done(&acc)),
+                (unsigned long long)acc.n_chunks, missing);
+        if (!partial) rc = 1;
     }
     if (!rc && gl_sweep_write(&acc, out, err, sizeof err) != 0)
         rc = gl_cli_error("merge", "%s", err);

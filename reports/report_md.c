@@ -9,6 +9,28 @@ static double pct(uint64_t a, uint64_t n)
     return n ? 100.0 * (double)a / (double)n : 0;
 }
 
+/* The mark of a figure taken from an incomplete sweep (a partial merge, an interrupted run) */
+static const char *mark(const struct gl_sweep *s)
+{
+    return gl_sweep_complete(s) ? "" : " †";
+}
+
+static void md_incomplete(FILE *f, const struct rep *r)
+{
+    const struct gl_sweep *sw[4] = {&r->f32, &r->bf16, &r->f16, &r->f64};
+    const char *file[4] = {"f32.json", "bf16.json", "f16.json", "f64.json"};
+    for (int i = 0; i < 4; i++) {
+        if (gl_sweep_complete(sw[i])) continue;
+        char missing[600];
+        gl_sweep_missing(sw[i], 1, missing, sizeof missing);
+        fprintf(f,
+                "**Incomplete sweep**: `%s` covers %llu of %llu chunks (missing: %s); every "
+                "figure taken from it is marked †.\n\n",
+                file[i], (unsigned long long)gl_sweep_chunks_done(sw[i]),
+                (unsigned long long)sw[i]->n_chunks, missing);
+    }
+}
+
 static void md_header(FILE *f, const struct rep *r)
 {
     fprintf(f, "# gelulab report\n\n");
@@ -24,6 +46,7 @@ static void md_header(FILE *f, const struct rep *r)
                                                : "quick (every 61st bit pattern)",
             (unsigned long long)r->f32.n_inputs,
             r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "" : " (QUICK=1: sampled, not a proof)");
+    md_incomplete(f, r);
 }
 
 static void md_summary(FILE *f, const struct rep *r)
@@ -52,8 +75,8 @@ static void md_summary(FILE *f, const struct rep *r)
     for (int i = 0; i < r->nrk; i++) {
         const struct rep_kernel *k = &r->rk[i];
         const struct gl_acc *o = k->k->acc[0], *e = k->k->acc[1];
-        fprintf(f, "| %s%s | %s | %s | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g | %.2f |",
-                k->k->name, k->pareto ? " *" : "", gl_defn_name(k->k->defn), k->isa,
+        fprintf(f, "| %s%s%s | %s | %s | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g | %.2f |",
+                k->k->name, k->pareto ? " *" : "", mark(&r->f32), gl_defn_name(k->k->defn), k->isa,
                 o->region[GL_REGION_CORE].max_ulp, o->all.max_ulp,
                 e->region[GL_REGION_TAIL_NEG].max_ulp, e->region[GL_REGION_CORE].max_ulp,
                 e->region[GL_REGION_POS].max_ulp, o->all.max_abs,
@@ -93,8 +116,9 @@ static void md_pareto(FILE *f, const struct rep *r)
         "accuracy (max ULP against exact GELU on [-5, 5]):\n\n");
     for (int i = 0; i < r->nrk; i++)
         if (r->rk[i].pareto)
-            fprintf(f, "- **%s** (%s): %.2f cycles/element, %.3g ULP\n", r->rk[i].k->name,
-                    gl_defn_name(r->rk[i].k->defn), r->rk[i].cyc, rep_core_exact(&r->rk[i]));
+            fprintf(f, "- **%s** (%s): %.2f cycles/element, %.3g ULP%s\n", r->rk[i].k->name,
+                    gl_defn_name(r->rk[i].k->defn), r->rk[i].cyc, rep_core_exact(&r->rk[i]),
+                    mark(&r->f32));
     int peers = 0;
     for (int i = 0; i < r->nrk; i++) peers += !strcmp(r->rk[i].family, "peer");
     if (peers)
@@ -167,9 +191,10 @@ static void md_formats(FILE *f, const struct rep *r)
     for (int i = 0; i < r->bf16.nk && i < r->f16.nk; i++) {
         const struct gl_acc *b = r->bf16.k[i].acc[0], *be = r->bf16.k[i].acc[1];
         const struct gl_acc *h = r->f16.k[i].acc[0], *he = r->f16.k[i].acc[1];
-        fprintf(f, "| %s | %.3g | %.3g | %.2f | %.3g | %.3g | %.2f |\n", r->bf16.k[i].name,
-                b->all.max_ulp, be->all.max_ulp, pct(b->all.correctly_rounded, b->all.n),
-                h->all.max_ulp, he->all.max_ulp, pct(h->all.correctly_rounded, h->all.n));
+        fprintf(f, "| %s%s%s | %.3g | %.3g | %.2f | %.3g | %.3g | %.2f |\n", r->bf16.k[i].name,
+                mark(&r->bf16), mark(&r->f16), b->all.max_ulp, be->all.max_ulp,
+                pct(b->all.correctly_rounded, b->all.n), h->all.max_ulp, he->all.max_ulp,
+                pct(h->all.correctly_rounded, h->all.n));
     }
     fprintf(
         f,
@@ -179,7 +204,7 @@ static void md_formats(FILE *f, const struct rep *r)
         (unsigned long long)r->f64.n_inputs);
     for (int i = 0; i < r->f64.nk; i++) {
         const struct gl_acc *a = r->f64.k[i].acc[0];
-        fprintf(f, "| %s | %.3g | %.3g | %.3g | %.2f |\n", r->f64.k[i].name,
+        fprintf(f, "| %s%s | %.3g | %.3g | %.3g | %.2f |\n", r->f64.k[i].name, mark(&r->f64),
                 a->region[GL_REGION_CORE].max_ulp, a->all.max_ulp, a->all.max_abs,
                 pct(a->all.correctly_rounded, a->all.n));
     }

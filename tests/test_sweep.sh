@@ -29,6 +29,15 @@ if cmp -s "$T/all.json" "$T/merged.json"; then ok; else bad "merged shards diffe
 if cmp -s "$T/all.binades.csv" "$T/merged.binades.csv"; then ok; else bad "merged binade CSV differs"; fi
 "$G" merge "$T/s1.json" "$T/s1.json" --out "$T/x.json" 2>"$T/err" >/dev/null
 [[ $? == 2 ]] && grep -q "overlap" "$T/err" && ok || bad "overlapping shards must be refused"
+# two of three shards: the missing chunks and the shard that covers them named, nothing written,
+# exit 1; --partial writes it with "complete": false
+rm -f "$T/x.json"
+"$G" merge "$T/s1.json" "$T/s3.json" --out "$T/x.json" 2>"$T/err" >/dev/null
+[[ $? == 1 && $(wc -l <"$T/err") == 1 && ! -e "$T/x.json" ]] && grep -q "chunks \[.*rerun --shard 2/3)" "$T/err" &&
+    ok || bad "incomplete merge must name chunks and shard 2/3 and exit 1: $(cat "$T/err")"
+"$G" merge "$T/s1.json" "$T/s3.json" --partial --out "$T/x.json" 2>"$T/err" >/dev/null
+[[ $? == 0 && $(json_field "$T/x.json" "['complete']") == False ]] && grep -q "partial" "$T/err" &&
+    ok || bad "merge --partial must write an incomplete file"
 printf '{"schema": "nope"}' >"$T/bad.json"
 "$G" merge "$T/bad.json" --out "$T/x.json" 2>"$T/err" >/dev/null
 [[ $? == 2 && $(wc -l <"$T/err") == 1 ]] && ok || bad "bad result file: $(cat "$T/err")"

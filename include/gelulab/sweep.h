@@ -65,6 +65,12 @@ void gl_sweep_free(struct gl_sweep *s);
  * ".hist.csv". Return 0, or -1 with a one-line message in err. */
 int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t errlen);
 int gl_sweep_read(struct gl_sweep *s, const char *path, char *err, size_t errlen);
+/* 1 when every chunk of the input space is covered; how many are. */
+int gl_sweep_complete(const struct gl_sweep *s);
+uint64_t gl_sweep_chunks_done(const struct gl_sweep *s);
+/* The chunk ranges not covered, in words ("chunks [a, b), ..."), and with shard_n > 1 the shards
+ * K/shard_n of `gelulab sweep --shard` that would cover them. */
+void gl_sweep_missing(const struct gl_sweep *s, long shard_n, char *buf, size_t len);
 /* into += from: same format, mode and kernels, disjoint chunks. */
 int gl_sweep_merge(struct gl_sweep *into, const struct gl_sweep *from, char *err, size_t errlen);
 /* Summary table on stdout. */
