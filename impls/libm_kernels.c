@@ -12,7 +12,7 @@
  *  silu-libm     x / (1 + expf(-x))          silu
  *  relu          x > 0 ? x : 0               baseline (not an approximation of GELU)
  * Special values: every formula but erfc-double gives NaN for -inf (-inf * 0, or inf/inf);
- * relu gives 0 for NaN and +0 for -0. Measured bounds: impls/registry.c. */
+ * relu gives 0 for NaN and +0 for -0. Contracts (bounds and witnesses): libm_kernels.h. */
 #include <math.h>
 #include <stddef.h>
 #include "libm_kernels.h"

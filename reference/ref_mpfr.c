@@ -4,14 +4,19 @@
  * max(p, prec(x)) + 40 bits; both ends are rounded to the target format (format.c); when they
  * agree, that is the correctly rounded result (rounding to nearest is monotone and the exact
  * value lies between the ends); otherwise w doubles (Ziv's strategy), up to GL_REF_MAX_PREC.
- * Every formula is written in a form without cancellation, so w stays small:
- *   exact      x * erfc(-x/sqrt2) / 2          (not x*(1+erf(x/sqrt2))/2, which cancels for x<0)
- *   tanh       x / (1 + exp(-s)), s = 2*sqrt(2/pi)*(x + 0.044715 x^3)   since 1+tanh(s/2) =
- * 2/(1+e^-s) sigmoid    x / (1 + exp(-1.702 x)),  silu  x / (1 + exp(-x)) exact_grad
- * erfc(-x/sqrt2)/2 + x * exp(-x^2/2) / sqrt(2 pi) The constants 0.044715 and 1.702 are the decimal
- * numbers themselves (enclosed from their decimal strings), not their binary64 roundings.
- * Transcendental results of nonzero x are never exactly a rounding boundary, so the loop ends; the
- * cap is a guard, reported, never hit in tests. */
+ * Every formula is written in a form without cancellation, so w stays small: */
+/* clang-format off */
+/*   exact       x erfc(-x/sqrt2) / 2         (not x (1 + erf(x/sqrt2))/2: cancels for x < 0)
+ *   tanh        x / (1 + exp(-s)),  s = 2 sqrt(2/pi) (x + 0.044715 x^3),
+ *                                             since 1 + tanh(s/2) = 2 / (1 + e^-s)
+ *   sigmoid     x / (1 + exp(-1.702 x))
+ *   silu        x / (1 + exp(-x))
+ *   exact_grad  erfc(-x/sqrt2) / 2 + x exp(-x^2/2) / sqrt(2 pi) */
+/* clang-format on */
+/* The constants 0.044715 and 1.702 are the decimal numbers themselves (enclosed from their
+ * decimal strings), not their binary64 roundings. Transcendental results of nonzero x are never
+ * exactly a rounding boundary, so the loop ends; the cap is a guard, reported, never hit in
+ * tests. */
 #include <math.h>
 #include "gelulab/reference.h"
 #include "interval.h"

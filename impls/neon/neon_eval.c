@@ -1,13 +1,12 @@
 /* External evaluator for the NEON builds of the generic vector kernels (impls/vec/kernels.h),
  * cross-compiled for AArch64 and run under qemu-aarch64 (design.md, "sources of kernels"):
  *   gelulab-neon-eval ALGO  <  raw little-endian float32  >  raw little-endian float32
- * ALGO: erf, tanh, sigmoid, silu, poly3, poly5, poly7, accurate, tanhfast, fast,
- * sigmoidfast, cr. Reads until EOF, in chunks. */
+ * ALGO: a name of impls/algos.list (GL_VEC_ALGOS). Reads until EOF, in chunks. */
 #include <stdio.h>
 #include <string.h>
-#include "../vec/isa_neon.h"
-#include "../vec/kernels.h"
-#include "../vec_decls.h"
+#include "vec/isa_neon.h"
+#include "vec/kernels.h"
+#include "vec_decls.h"
 
 #define GL_NEON_ENTRY(algo, isa) {#algo, gl_k_##algo##_##isa},
 static const struct {
@@ -22,10 +21,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; argc == 2 && i < sizeof algos / sizeof algos[0]; i++)
         if (!strcmp(argv[1], algos[i].name)) fn = algos[i].fn;
     if (!fn) {
-        fprintf(stderr,
-                "gelulab-neon-eval: usage: gelulab-neon-eval ALGO (erf, tanh, sigmoid, "
-                "silu, poly3, poly5, poly7, accurate, tanhfast, fast, sigmoidfast, cr) < float32 "
-                "> float32\n");
+        fprintf(stderr, "gelulab-neon-eval: usage: gelulab-neon-eval ALGO (" GL_VEC_ALGO_NAMES
+                        ") < float32 > float32\n");
         return 2;
     }
     size_t n;

@@ -38,7 +38,7 @@ static inline VD vfmad(VD a, VD b, VD c)
     return fma(a, b, c);
 }
 
-/* the lane model (see vec/kernels.h) */
+/* the lane model (see vec/lanes.h) */
 #define GL_MASK(c)   (-(VI)(c))
 #define GL_MASKD(c)  (-(VDI)(c))
 #define GL_CVT(v, T) ((T)(v))

@@ -1,10 +1,12 @@
-/* gelulab — the kernel ABI and the registry of built-in implementations (design.md,
- * "Kernel ABI", "Implementations").
+/* gelulab — the kernel ABI and the registry of built-in implementations (docs/design.md,
+ * "Kernel ABI", "Kernels").
  *
  * A kernel computes y[i] = f(x[i]) for i < n; any n (0 included), unaligned pointers, and
  * x == y (in place) are allowed. Each registry entry says which definition it implements and
- * the error bounds it documents, measured against that definition's correctly rounded reference
- * (the bounds are declared once, in impls/registry.c, and the tests read them from here). */
+ * the error bounds it documents, measured against that definition's correctly rounded reference.
+ * They come from the kernel's contract, declared once beside its code (GL_CONTRACT_NAME in
+ * impls/vec/algo/NAME.h and impls/libm_kernels.h): the registry takes it as it is, the tests
+ * evaluate its witness, and `gelulab list`, the README and the report quote it. */
 #ifndef GELULAB_IMPL_H
 #define GELULAB_IMPL_H
 
@@ -16,6 +18,15 @@ typedef void (*gl_kernel_f64)(const double *x, double *y, size_t n);
 
 enum gl_isa { GL_ISA_SCALAR, GL_ISA_AVX2, GL_ISA_AVX512, GL_ISA_NEON, GL_ISA_COUNT };
 
+/* The input that attains a documented maximum, as x: got/want (Arm Optimized Routines' habit):
+ * the kernel's result for x, and the unrounded reference (rounded to binary64). */
+struct gl_witness {
+    double x, got, want;
+};
+
+/* The special values right for every GELU definition (NaN, +inf, -inf, +0, -0) */
+#define GL_SPECIALS_RIGHT "nan inf -0 0 -0"
+
 struct gl_impl {
     const char *name;   /* "tanh/avx512": algorithm/ISA */
     enum gl_defn defn;  /* the definition it implements */
@@ -24,13 +35,14 @@ struct gl_impl {
     gl_kernel_f32 f32; /* NULL for NEON kernels, run out of process (impls/neon/) */
     gl_kernel_f64 f64; /* NULL where there is no binary64 version */
     const char *note;  /* the method, in one line */
-    /* Documented bounds against the reference of `defn`, binary32 inputs: */
-    double ulp_core;  /* max ULP error on the core, -5 <= x <= 5 */
+    /* Documented bounds against the reference of `defn`, over all 2^32 binary32 inputs: */
+    double ulp_core;  /* max ULP error on the core, -5 <= x <= 5, rounded up to 4 digits */
     double abs_all;   /* max absolute error over all finite x */
     const char *tail; /* what it does outside the core, in words */
     /* Documented results for the inputs NaN, +inf, -inf, +0, -0, as five words ("nan inf -0 0
      * -0" is right for every GELU definition): asserted by the tests. */
     const char *specials;
+    struct gl_witness witness; /* an input of the core whose error is ulp_core */
 };
 
 size_t gl_impl_count(void);

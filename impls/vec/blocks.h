@@ -1,0 +1,103 @@
+/* Building blocks shared by several algorithms of the generic vector kernels (algo/NAME.h), over
+ * the lane model (lanes.h): exp in binary32 and binary64, x sigma(s) in binary32 and binary64,
+ * x Phi(x) in binary64 (the method of gelu-accurate, algo/accurate.h, also gelu-cr's fast path)
+ * and the polynomial-Phi family. Constants are hex floats; polynomials come from impls/coeffs.h
+ * (impls/coeffs.sollya, make coeffs). */
+#include "../coeffs.h"
+
+/* exp(a): a = n ln2 + r, |r| <= ln2/2 (Cody-Waite, two constants, fma), e^r by the degree-6
+ * fit GL_EXP (relative error 3.7e-9), times 2^n in two halves (so that results down to the
+ * subnormals are reached without overflowing an exponent). a < -104: 0 (e^a < 2^-150);
+ * a > 88.72: inf. Lanes outside [-104, 88.8] (and NaN) compute e^0 and are replaced at the end:
+ * no subnormal intermediate where the result is a constant (subnormals cost a microcode assist
+ * on many x86 cores; the results are the same). */
+#define GL_LOG2E  0x1.715476p+0f /* RN(1/ln2) */
+#define GL_LN2_HI 0x1.62e43p-1f  /* ln2 = GL_LN2_HI - GL_LN2_LO + 8.8e-17; HI has 21 bits */
+#define GL_LN2_LO 0x1.05c61p-29f
+static inline V vexp(V a)
+{
+    V ac = vsel(GL_MASK((a >= -104.0f) & (a <= 88.8f)), a, vdup(0.0f));
+    V n = vround(ac * GL_LOG2E);
+    V r = vfma(n, vdup(-GL_LN2_HI), ac);
+    r = vfma(n, vdup(GL_LN2_LO), r);
+    V p = vpoly(r, gl_EXP, GL_EXP_DEGREE);
+    VI ni = GL_CVT(n, VI);
+    VI n1 = ni >> 1, n2 = ni - n1;
+    V s1 = vfloat((n1 + 127) << 23), s2 = vfloat((n2 + 127) << 23);
+    V e = p * s1 * s2;
+    e = vsel(GL_MASK(a < -104.0f), vdup(0.0f), e);
+    return vsel(GL_MASK(a > 88.72f), vdup(__builtin_inff()), e);
+}
+
+/* x * sigma(s) = x / (1 + e^-s) for s >= 0, x e^s / (1 + e^s) for s < 0 (no overflow, no
+ * cancellation); s has x's sign. s < -104: -0. */
+static inline V x_sigma(V x, V s)
+{
+    V e = vexp(-vabs(s));
+    V num = vsel(GL_MASK(s >= 0.0f), x, x * e);
+    V y = num / (1.0f + e);
+    return vsel(GL_MASK(s < -104.0f), vdup(-0.0f), y);
+}
+
+/* e^s = 2^n p for s in [-130, 1]: s = n ln2 + r, |r| <= ln2/2 + 2^-40, n = round(s / ln2) by
+ * the 1.5 2^52 shift, r by two fma with ln2 = hi + lo; p = e^r by the polynomial c (GL_EXP_D
+ * here, GL_EXP_CR in gelu-cr); 2^n (into the exponent field) goes to *scale, so that the
+ * caller can apply it where it costs no latency. vexpd: the product. */
+static inline __attribute__((always_inline)) VD vexpd_parts(VD s, const double *c, int degree,
+                                                            VD *scale)
+{
+    const double shift = 0x1.8p52;
+    VD kd = vfmad(s, vdupd(0x1.71547652b82fep0), vdupd(shift));
+    VD n = kd - shift;
+    VD r = vfmad(n, vdupd(-0x1.62e42fefa39efp-1), s);
+    r = vfmad(n, vdupd(-0x1.abc9e3b39803fp-56), r);
+    *scale = vdouble(vshld_u(vbitsd(kd) + 1023, 52));
+    return vpolyd(r, c, degree);
+}
+static inline __attribute__((always_inline)) VD vexpd(VD s, const double *c, int degree)
+{
+    VD scale, p = vexpd_parts(s, c, degree, &scale);
+    return p * scale;
+}
+
+/* x Phi(x) in binary64 lanes by gelu-accurate's method (algo/accurate.h says it and derives its
+ * error), with the polynomials Q (the erfc form) and E (e^r): gelu-accurate and gelu-cr's fast
+ * path differ only in these. */
+static inline __attribute__((always_inline)) VD gelu_xphi_d(VD x, const double *Q, int q_degree,
+                                                            const double *E, int e_degree)
+{
+    VD xc = vmaxd(vdupd(-15.5), x);                                        /* -inf too; NaN stays */
+    VD a = vmind(vdouble(vbitsd(xc) & 0x7fffffffffffffffLL), vdupd(15.5)); /* +inf; NaN: 15.5 */
+    VD t = 1.0 / vfmad(a, vdupd(0x1.6a09e667f3bcdp-2), vdupd(1.0));        /* 1/(1 + z/2) */
+    VD q = vpolyd(1.0 - t, Q, q_degree);                                   /* w = 1 - t */
+    VD scale, p = vexpd_parts(a * a * -0.5, E, e_degree, &scale);          /* e^(-a^2/2) = 2^n p */
+    VD ts = (0.5 * t) * scale; /* exact: 2^-178 < ts <= 1/2 */
+    /* Phi(-a) = ts p q; the products with x (or a) come before q, which is ready last */
+    VD yn = q * (p * (xc * ts)), yp = vfmad(-q, p * (a * ts), xc);
+    return vseld_sign(xc, yn, yp); /* x < 0 (-0, NaN too): x Phi(x); else x - a Phi(-a) */
+}
+
+/* Polynomial families: Phi(a), a = max(-|x|, -c), by a polynomial in u = a k + 1 (GL_PHI_*);
+ * x < 0: x Phi(x); x >= 0: x (1 - Phi(-x)). Tail: x < -c gives -0, x > c gives x. */
+#define GL_GELU_POLY(NAME)                                                                         \
+    static inline V gelu_##NAME(V x)                                                               \
+    {                                                                                              \
+        V a = vmax(-vabs(x), vdup(-GL_PHI_##NAME##_CLAMP));                                        \
+        V p = vpoly(vfma(a, vdup(GL_PHI_##NAME##_K), vdup(1.0f)), gl_PHI_##NAME,                   \
+                    GL_PHI_##NAME##_DEGREE);                                                       \
+        V y = vsel(GL_MASK(x < 0.0f), x * p, vfma(-x, p, x));                                      \
+        y = vsel(GL_MASK(x == 0.0f), x, y); /* keep the sign of a zero */                          \
+        y = vsel(GL_MASK(x < -GL_PHI_##NAME##_CLAMP), vdup(-0.0f), y);                             \
+        return vsel(GL_MASK(x > GL_PHI_##NAME##_CLAMP), x, y);                                     \
+    }
+
+/* x sigma(s) for s of x's sign, |s| <= 120 computed and beyond: e = exp(-min(|s|, 120)),
+ * (x < 0 ? x e : x) / (1 + e); x < 0 with |s| > 120: -0. */
+static inline __attribute__((always_inline)) VD x_sigma_d(VD x, VD s)
+{
+    VD a = vdouble(vbitsd(s) & 0x7fffffffffffffffLL);
+    VD ac = vmind(a, vdupd(120.0)); /* +-inf, NaN: 120 (NaN propagates through x) */
+    VD e = vexpd(-ac, gl_EXP_D, GL_EXP_D_DEGREE);
+    VD y = vseld(GL_MASKD(x < 0.0), x * e, x) / (1.0 + e);
+    return vseld(GL_MASKD((x < 0.0) & (a > 120.0)), vdupd(-0.0), y);
+}
