@@ -95,6 +95,7 @@ static void set_label(struct gl_bench_row *r, const struct gl_json *e)
     label_field(label ? label->text : NULL, "kind=", r->kind, sizeof r->kind);
     label_field(label ? label->text : NULL, "defn=", r->defn, sizeof r->defn);
     label_field(label ? label->text : NULL, "isa=", r->isa, sizeof r->isa);
+    label_field(label ? label->text : NULL, "lib=", r->lib, sizeof r->lib);
     r->index = index ? (int)gl_json_num(index) : 0;
 }
 
@@ -191,6 +192,10 @@ int gl_bench_read(const char *path, struct gl_bench *b, char *err, size_t errlen
     if (ctx && (v = gl_json_get(ctx, "host_name")) && v->text)
         snprintf(b->host, sizeof b->host, "%s", v->text);
     if (ctx && (v = gl_json_get(ctx, "num_cpus"))) b->num_cpus = (int)gl_json_num(v);
+    if (ctx && (v = gl_json_get(ctx, "gelulab_compare")) && v->text)
+        snprintf(b->compare, sizeof b->compare, "%s", v->text);
+    if (ctx && (v = gl_json_get(ctx, "gelulab_compare_title")) && v->text)
+        snprintf(b->compare_title, sizeof b->compare_title, "%s", v->text);
     if (ctx && (v = gl_json_get(ctx, "mhz_per_cpu"))) b->mhz = gl_json_num(v);
     gl_json_free(j);
     if (rc) gl_bench_free(b);
@@ -307,5 +312,5 @@ void gl_bench_print(const struct gl_bench *b, const char *path)
                reps);
     }
     print_ratios(b, cases, nc, sizes, ns, "memcpy");
-    print_ratios(b, cases, nc, sizes, ns, "onednn-gelu_erf");
+    if (b->compare[0]) print_ratios(b, cases, nc, sizes, ns, b->compare);
 }

@@ -2,7 +2,7 @@
  * vectorised ReLU (the cheapest activation; GCC vectorises the loop, cloned for AVX2 and
  * AVX-512 on x86-64). */
 #include <string.h>
-#include "peers.h"
+#include "cases.h"
 
 void gl_base_memcpy(const float *x, float *y, size_t n)
 {

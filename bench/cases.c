@@ -1,6 +1,6 @@
-/* gelulab benchmark cases (bench/cases.h): registry kernels, baselines, peers. The bench
- * program is a harness like cli/: the oneDNN primitive of the current size is kept in this
- * file's static state (bench_onednn.c). */
+/* gelulab benchmark cases (bench/cases.h): registry kernels, baselines, peers (bench/peers.c).
+ * The bench program is a harness like cli/: the case list is this file's static state, and the
+ * oneDNN primitive of the current size peer_onednn.c's. */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,13 +14,16 @@
 static struct gl_bench_case cases[MAX_CASES];
 static size_t n_cases;
 
-static void add(const char *name, const char *kind, const char *defn, const char *isa,
-                gl_bench_fn fn, const char *skip, void (*prepare)(size_t))
+static struct gl_bench_case *add(const char *name, const char *kind, const char *defn,
+                                 const char *isa, gl_bench_fn fn, const char *skip,
+                                 void (*prepare)(size_t))
 {
-    if (n_cases == MAX_CASES) return;
+    static struct gl_bench_case overflow; /* past MAX_CASES: dropped (never with today's list) */
+    if (n_cases == MAX_CASES) return &overflow;
     struct gl_bench_case *c = &cases[n_cases++];
     snprintf(c->name, sizeof c->name, "%s", name);
     c->kind = kind, c->defn = defn, c->isa = isa, c->fn = fn, c->skip = skip, c->prepare = prepare;
+    return c;
 }
 
 static void add_registry(void)
@@ -37,25 +40,15 @@ static void add_registry(void)
 
 static void add_peers(void)
 {
-    const char *no_sleef = "SLEEF not found at build time (Debian: libsleef-dev)";
-    const char *no_avx512 = "ISA not supported by this CPU";
-    int sleef = gl_peer_sleef_built(),
-        avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    int avx512 = __builtin_cpu_supports("avx512f");
-    add("sleef-erf/avx2", "peer", "exact", "avx2", sleef && avx2 ? gl_peer_sleef_erf_avx2 : NULL,
-        !sleef ? no_sleef : "ISA not supported by this CPU", NULL);
-    add("sleef-erfc/avx2", "peer", "exact", "avx2", sleef && avx2 ? gl_peer_sleef_erfc_avx2 : NULL,
-        !sleef ? no_sleef : "ISA not supported by this CPU", NULL);
-    add("sleef-erf/avx512", "peer", "exact", "avx512",
-        sleef && avx512 ? gl_peer_sleef_erf_avx512 : NULL, !sleef ? no_sleef : no_avx512, NULL);
-    add("sleef-erfc/avx512", "peer", "exact", "avx512",
-        sleef && avx512 ? gl_peer_sleef_erfc_avx512 : NULL, !sleef ? no_sleef : no_avx512, NULL);
-    const char *no_dnnl =
-        gl_peer_onednn_built() ? NULL : "oneDNN not found at build time (libdnnl-dev)";
-    add("onednn-gelu_erf", "peer", "exact", "jit", no_dnnl ? NULL : gl_peer_onednn_gelu_erf,
-        no_dnnl, no_dnnl ? NULL : gl_peer_onednn_prepare_erf);
-    add("onednn-gelu_tanh", "peer", "tanh", "jit", no_dnnl ? NULL : gl_peer_onednn_gelu_tanh,
-        no_dnnl, no_dnnl ? NULL : gl_peer_onednn_prepare_tanh);
+    static char why[16][160];
+    size_t n;
+    const struct gl_peer *p = gl_peers(&n);
+    for (size_t i = 0; i < n && i < 16; i++) {
+        const char *skip = gl_peer_skip(&p[i], why[i], sizeof why[i]);
+        struct gl_bench_case *c = add(p[i].name, "peer", p[i].defn, p[i].isa, skip ? NULL : p[i].fn,
+                                      skip, skip ? NULL : p[i].prepare);
+        c->library = p[i].library, c->compare = p[i].compare;
+    }
 }
 
 const struct gl_bench_case *gl_bench_cases(size_t *n)

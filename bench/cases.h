@@ -3,10 +3,9 @@
  *
  * A case is a function y[i] = f(x[i]), i < n, with the registry's kernel ABI. Baselines:
  * memcpy (the bandwidth limit: the same bytes read and written as any kernel) and relu-vec (a
- * vectorised ReLU, the cheapest activation). Peers, when CMake found them: SLEEF (GELU as a
- * user writes it with SLEEF's vector erf and erfc, AVX2 and AVX-512) and oneDNN (eltwise
- * gelu_erf and gelu_tanh, one thread). A case that cannot run here (ISA missing, NEON under
- * emulation) is listed with the reason and skipped. */
+ * vectorised ReLU, the cheapest activation). Peers: the table of bench/peers.c. A case that
+ * cannot run here (ISA missing, library not found at build time, NEON under emulation) is listed
+ * with the reason and skipped. */
 #ifndef GELULAB_BENCH_CASES_H
 #define GELULAB_BENCH_CASES_H
 
@@ -26,7 +25,13 @@ struct gl_bench_case {
     gl_bench_fn fn;            /* NULL: skipped */
     const char *skip;          /* why it is skipped, when fn is NULL */
     void (*prepare)(size_t n); /* called once per size before timing (oneDNN: the primitive) */
+    const char *library;       /* peers: who provides it ("oneDNN"); NULL otherwise */
+    const char *compare;       /* the peer that ratios are to: its column title; else NULL */
 };
+
+/* The baselines (baselines.c): memcpy (the bandwidth limit) and a vectorised ReLU */
+void gl_base_memcpy(const float *x, float *y, size_t n);
+void gl_base_relu_vec(const float *x, float *y, size_t n);
 
 /* All cases, in report order; the count in *n. */
 const struct gl_bench_case *gl_bench_cases(size_t *n);

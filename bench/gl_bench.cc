@@ -1,4 +1,4 @@
-// gelulab-bench: the Google Benchmark shim (the only C++ file in gelulab; design.md,
+// gelulab-bench: the Google Benchmark shim (the only C++ file in gelulab; docs/design.md,
 // "Benchmarks"). It registers one benchmark per case of bench/cases.h and array size, and
 // reports elements/s (items_per_second), bytes/s (n floats read + n written) and
 // cycles_per_elem (time-stamp-counter cycles per element: the TSC ticks at a constant
@@ -111,7 +111,9 @@ void run_case(benchmark::State &state, const gl_bench_case *c, size_t n, size_t 
     state.counters["cycles_per_elem"] = benchmark::Counter((double)(t1 - t0) / elems);
     state.counters["n"] = benchmark::Counter((double)n);
     state.counters["case_index"] = benchmark::Counter((double)index); // the table's order
-    state.SetLabel(std::string("kind=") + c->kind + " defn=" + c->defn + " isa=" + c->isa);
+    std::string label = std::string("kind=") + c->kind + " defn=" + c->defn + " isa=" + c->isa;
+    if (c->library) label += std::string(" lib=") + c->library;
+    state.SetLabel(label);
 }
 
 bool has_flag(int argc, char **argv, const char *prefix)
@@ -194,6 +196,10 @@ int main(int argc, char **argv)
         if (!c->fn) {
             if (!list) fprintf(stderr, "gelulab-bench: skipped %s: %s\n", c->name, c->skip);
             continue;
+        }
+        if (c->compare && !list) { // the case ratios are to, and its column title
+            benchmark::AddCustomContext("gelulab_compare", c->name);
+            benchmark::AddCustomContext("gelulab_compare_title", c->compare);
         }
         for (size_t n : sizes) {
             std::string name = std::string(c->name) + "/" + std::to_string(n);

@@ -1,8 +1,9 @@
 /* oneDNN peer (bench/peers.h): eltwise forward inference, gelu_erf and gelu_tanh, on a 1-D
  * f32 tensor of n elements, CPU engine. One thread: the bench program runs with
- * OMP_NUM_THREADS=1 (gl_bench.cc re-executes itself with it). The primitive for the current
- * size is built by prepare, outside the timed loop; the call sets the data handles and
- * executes, as an application calling oneDNN per tensor does. */
+ * OMP_NUM_THREADS=1 (gl_bench.cc re-executes itself with it; make report sweeps it so). The
+ * primitive for the current size is built by prepare, outside the timed loop (a call with
+ * another size builds it first: sweeps call with chunks of any size); the call sets the data
+ * handles and executes, as an application calling oneDNN per tensor does. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <oneapi/dnnl/dnnl.h>
@@ -17,15 +18,10 @@ struct onednn_state { /* harness state (like cli/): one primitive per algorithm 
 };
 static struct onednn_state st_erf, st_tanh;
 
-int gl_peer_onednn_built(void)
-{
-    return 1;
-}
-
 static void check(dnnl_status_t s, const char *what)
 {
     if (s != dnnl_success) {
-        fprintf(stderr, "gelulab-bench: oneDNN %s failed (status %d)\n", what, (int)s);
+        fprintf(stderr, "gelulab: oneDNN peer: %s failed (status %d)\n", what, (int)s);
         exit(2);
     }
 }
@@ -56,13 +52,10 @@ static void prepare(struct onednn_state *st, dnnl_alg_kind_t alg, size_t n)
     st->n = n;
 }
 
-static void run(struct onednn_state *st, const float *x, float *y, size_t n)
+static void run(struct onednn_state *st, dnnl_alg_kind_t alg, const float *x, float *y, size_t n)
 {
-    if (n != st->n) {
-        fprintf(stderr, "gelulab-bench: oneDNN primitive prepared for %zu, called with %zu\n",
-                st->n, n);
-        exit(2);
-    }
+    if (!n) return;
+    prepare(st, alg, n); /* nothing to do when the benchmark prepared this size */
     dnnl_memory_set_data_handle(st->src, (void *)x);
     dnnl_memory_set_data_handle(st->dst, y);
     dnnl_exec_arg_t args[2] = {{DNNL_ARG_SRC, st->src}, {DNNL_ARG_DST, st->dst}};
@@ -80,9 +73,9 @@ void gl_peer_onednn_prepare_tanh(size_t n)
 }
 void gl_peer_onednn_gelu_erf(const float *x, float *y, size_t n)
 {
-    run(&st_erf, x, y, n);
+    run(&st_erf, dnnl_eltwise_gelu_erf, x, y, n);
 }
 void gl_peer_onednn_gelu_tanh(const float *x, float *y, size_t n)
 {
-    run(&st_tanh, x, y, n);
+    run(&st_tanh, dnnl_eltwise_gelu_tanh, x, y, n);
 }

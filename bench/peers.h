@@ -1,26 +1,41 @@
-/* Baselines and peers for the benchmark (bench/cases.c), each with the kernel ABI. */
+/* The peers: other projects' GELU kernels, measured beside gelulab's (docs/design.md, "Add a
+ * peer"). One source file per peer library (peer_onednn.c, peer_sleef.c), and one table,
+ * bench/peers.c, naming each peer once; the benchmark (bench/cases.c), libgelulab-peers.so (the
+ * kernels exported for `gelulab sweep --lib`), `gelulab list --peers` and through it
+ * `make report` all take the list from that table.
+ *
+ * A peer's function has the kernel ABI (y[i] = f(x[i]), any n, unaligned). Its declaration, in
+ * peers.c beside its entry, is weak: a peer whose library CMake did not find is not compiled,
+ * its function is NULL, and the table says why it is skipped. */
 #ifndef GELULAB_BENCH_PEERS_H
 #define GELULAB_BENCH_PEERS_H
 #include <stddef.h>
 
-/* baselines.c */
-void gl_base_memcpy(const float *x, float *y, size_t n);
-void gl_base_relu_vec(const float *x, float *y, size_t n);
+#ifdef __cplusplus
+extern "C" {
+#endif
 
-/* peer_sleef_*.c: GELU as a user writes it with SLEEF's vector functions:
- * erf:  0.5 x (1 + erf(x / sqrt2))   (Sleef_erff*_u10)
- * erfc: 0.5 x erfc(-x / sqrt2)      (Sleef_erfcf*_u15) */
-int gl_peer_sleef_built(void);
-void gl_peer_sleef_erf_avx2(const float *x, float *y, size_t n);
-void gl_peer_sleef_erfc_avx2(const float *x, float *y, size_t n);
-void gl_peer_sleef_erf_avx512(const float *x, float *y, size_t n);
-void gl_peer_sleef_erfc_avx512(const float *x, float *y, size_t n);
+typedef void (*gl_peer_fn)(const float *x, float *y, size_t n);
 
-/* peer_onednn.c: oneDNN eltwise forward inference, gelu_erf and gelu_tanh, on a 1-D tensor of
- * n floats; prepare builds the primitive for n (outside the timed loop). */
-int gl_peer_onednn_built(void);
-void gl_peer_onednn_prepare_erf(size_t n);
-void gl_peer_onednn_prepare_tanh(size_t n);
-void gl_peer_onednn_gelu_erf(const float *x, float *y, size_t n);
-void gl_peer_onednn_gelu_tanh(const float *x, float *y, size_t n);
+struct gl_peer {
+    const char *name;    /* "onednn-gelu_erf": library, function and, if several, ISA */
+    const char *defn;    /* the definition it claims: "exact", "tanh", ... */
+    const char *isa;     /* "avx2", "avx512": this CPU must have it; "jit": the library picks */
+    const char *library; /* "oneDNN", "SLEEF" (named in the report) */
+    const char *package; /* the Debian package that provides it (make deps installs it) */
+    gl_peer_fn fn;       /* NULL: the library was not found at build time */
+    const char *symbol;  /* fn's name: libgelulab-peers.so exports it for sweeps */
+    void (*prepare)(size_t n); /* NULL, or called per size outside the timed loop */
+    const char *compare;       /* non-NULL for the one peer the report and bench-table give ratios
+                                * to: the title of that column ("oneDNN erf") */
+};
+
+/* The table, in report order; the count in *n. */
+const struct gl_peer *gl_peers(size_t *n);
+/* NULL when p runs on this machine, else the reason (one line, into buf). */
+const char *gl_peer_skip(const struct gl_peer *p, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 #endif

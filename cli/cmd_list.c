@@ -1,27 +1,80 @@
-/* gelulab list — the catalogue of built-in kernels (impls/registry.c). */
+/* gelulab list — the catalogue of built-in kernels (impls/registry.c), and with --peers the
+ * table of peers (bench/peers.c) as built into libgelulab-peers.so. */
+#include <dlfcn.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <string.h>
+#include "../bench/peers.h"
 #include "cli.h"
 #include "gelulab/impl.h"
 
 static const char list_help[] =
-    "usage: gelulab list [--help]\n"
+    "usage: gelulab list [--peers [--lib PATH]] [--help]\n"
     "\n"
     "Prints every built-in kernel: name (algorithm/ISA), the definition it implements, family,\n"
     "ISA, whether it can run here (yes; no: the CPU lacks the ISA; qemu: NEON, run under\n"
     "qemu-aarch64 as an external evaluator; no-qemu: NEON without the cross build or qemu),\n"
     "its documented bounds against its own definition (max ULP on [-5, 5], max absolute error\n"
-    "over all finite inputs) and its method.\n";
+    "over all finite inputs) and its method.\n"
+    "\n"
+    "  --peers [--lib PATH]  the peers instead (other projects' kernels, bench/peers.c), from\n"
+    "                 libgelulab-peers.so (default: beside gelulab): name, the definition it\n"
+    "                 claims, ISA, library, whether it runs here (or why not), the symbol that\n"
+    "                 `gelulab sweep --lib PATH --symbol SYM` measures, and the peer that the\n"
+    "                 report's ratios are to (compare).\n";
+
+typedef const struct gl_peer *(*peers_fn)(size_t *n);
+typedef const char *(*skip_fn)(const struct gl_peer *p, char *buf, size_t len);
+
+static int list_peers(const char *lib)
+{
+    char path[4200];
+    if (!lib) {
+        char self[4096];
+        snprintf(self, sizeof self, "%s", gl_cli_self_exe());
+        snprintf(path, sizeof path, "%s/libgelulab-peers.so", dirname(self));
+        lib = path;
+    }
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    peers_fn peers = h ? (peers_fn)dlsym(h, "gl_peers") : NULL;
+    skip_fn skip = h ? (skip_fn)dlsym(h, "gl_peer_skip") : NULL;
+    if (!peers || !skip)
+        return gl_cli_error("list", "cannot read the peers from %s: %s", lib,
+                            h ? "no gl_peers/gl_peer_skip in it" : dlerror());
+    size_t n;
+    const struct gl_peer *p = peers(&n);
+    printf("%-18s %-7s %-7s %-8s %-4s %-28s %s\n", "name", "defn", "isa", "library", "runs",
+           "symbol", "note");
+    for (size_t i = 0; i < n; i++) {
+        char why[200];
+        const char *no = skip(&p[i], why, sizeof why);
+        printf("%-18s %-7s %-7s %-8s %-4s %-28s %s\n", p[i].name, p[i].defn, p[i].isa, p[i].library,
+               no ? "no" : "yes", p[i].symbol,
+               no             ? no
+               : p[i].compare ? "compare"
+                              : "-");
+    }
+    return 0;
+}
 
 int gl_cmd_list(int argc, char **argv)
 {
+    int peers = 0;
+    const char *lib = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(list_help, stdout);
             return 0;
+        } else if (!strcmp(argv[i], "--peers")) {
+            peers = 1;
+        } else if (!strcmp(argv[i], "--lib") && i + 1 < argc) {
+            lib = argv[++i];
+        } else {
+            return gl_cli_error("list", "unknown argument '%s' (see gelulab list --help)", argv[i]);
         }
-        return gl_cli_error("list", "unknown argument '%s' (see gelulab list --help)", argv[i]);
     }
+    if (lib && !peers) return gl_cli_error("list", "--lib goes with --peers");
+    if (peers) return list_peers(lib);
     printf("%-16s %-8s %-8s %-7s %-9s %12s %10s  %s\n", "name", "defn", "family", "isa",
            "available", "ulp[-5,5]", "abs(all)", "method");
     for (size_t i = 0; i < gl_impl_count(); i++) {

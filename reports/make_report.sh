@@ -20,18 +20,14 @@ if [ "$QUICK" = 1 ]; then # NEON under emulation only in the 16-bit sweeps; no 1
                 --benchmark_min_time=0.005 --benchmark_min_warmup_time=0.005)
 fi
 
-# the benchmark's peers (oneDNN, SLEEF) as --lib kernels, where they were built and run here
+# the peers that run here, as --lib kernels, from the table built into libgelulab-peers.so
+# (`gelulab list --peers`: name defn isa library runs symbol note)
 peers=() L=$BUILD/libgelulab-peers.so
-peer() { # SYMBOL DEFN NAME: added when the library has the symbol and it runs on this CPU
-    if [ -f "$L" ] && nm -D "$L" 2>/dev/null | grep -q " T $1\$" &&
-        { [ "${1%avx2}" = "$1" ] || grep -qw avx2 /proc/cpuinfo; }; then
-        peers+=(--lib "$L" --symbol "$1" --defn "$2" --name "$3")
-    fi
-}
-peer gl_peer_lib_onednn_gelu_erf exact onednn-gelu_erf
-peer gl_peer_lib_onednn_gelu_tanh tanh onednn-gelu_tanh
-peer gl_peer_lib_sleef_erf_avx2 exact sleef-erf/avx2
-peer gl_peer_lib_sleef_erfc_avx2 exact sleef-erfc/avx2
+if [ -f "$L" ]; then
+    while read -r name defn _ _ runs symbol _; do
+        [ "$runs" = yes ] && peers+=(--lib "$L" --symbol "$symbol" --defn "$defn" --name "$name")
+    done < <("$G" list --peers --lib "$L" | tail -n +2)
+fi
 
 stage 1 "binary32 sweep of every built-in kernel and $((${#peers[@]} / 8)) peers, $mode"
 OMP_NUM_THREADS=1 "$G" sweep --all "${f32_args[@]}" "${peers[@]}" --format f32 --mode "$mode" \

@@ -34,6 +34,22 @@ FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen)
     return f;
 }
 
+void rep_peer_libraries(const struct rep *r, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < r->bench.nrows; i++) {
+        const struct gl_bench_row *b = &r->bench.rows[i];
+        if (strcmp(b->kind, "peer") || !strcmp(b->lib, "-")) continue;
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(r->bench.rows[j].kind, "peer") && !strcmp(r->bench.rows[j].lib, b->lib);
+        if (!seen && used + strlen(b->lib) + 3 < len)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", b->lib);
+    }
+    if (!used) snprintf(buf, len, "none");
+}
+
 double rep_num(const struct gl_json *j)
 {
     return j ? gl_json_num(j) : NAN;

@@ -1,4 +1,4 @@
-/* gelulab report: charts (gnuplot) and REPORT.md from saved result files only (design.md,
+/* gelulab report: charts (gnuplot) and REPORT.md from saved result files only (docs/design.md,
  * "Reports"): IN/f32.json (+ .binades.csv, .hist.csv), bf16.json, f16.json, f64.json (sweeps),
  * bench.json (gelulab-bench), facts.json, curves.csv, errors.csv (gelulab facts). */
 #ifndef GELULAB_REPORT_H

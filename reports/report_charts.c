@@ -279,7 +279,8 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
                 !strcmp(k->family, "peer"), lx[i], ly[i], k->pareto);
     }
     fclose(out);
-    char body[3000];
+    char body[3000], libs[200];
+    rep_peer_libraries(r, libs, sizeof libs);
     if (n == 0)
         return rep_render(
             r, "pareto",
@@ -296,11 +297,11 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
         "opaque\n"
         "plot '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 1.2 lc rgb "
         "'#888888' t 'kernels (gelulab)', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.8 lc rgb "
-        "'#1f77b4' t 'peers (oneDNN, SLEEF)', "
+        "'#1f77b4' t 'peers (%s)', "
         "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.6 lw 2 lc rgb "
         "'#d62728' t 'Pareto front', "
         "'%s/charts/pareto.dat' using 5:6:3 w labels left font ',9' noenhanced notitle\n",
-        r->pareto_size, r->out, r->out, r->out);
+        r->pareto_size, r->out, libs, r->out, r->out);
     return rep_render(r, "pareto", body, err, errlen);
 }
 
@@ -311,11 +312,14 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
     /* baselines, peers, and the fastest gelulab kernel of each family at the Pareto size */
     const char *names[64];
     int n = 0;
-    const char *fixed[] = {"memcpy",           "relu-vec",         "onednn-gelu_erf",
-                           "onednn-gelu_tanh", "sleef-erf/avx512", "sleef-erf/avx2",
-                           "sleef-erfc/avx2"};
-    for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++)
-        if (rep_eps(r, fixed[i], r->pareto_size) > 0) names[n++] = fixed[i];
+    for (size_t i = 0; i < r->bench.nrows && n < 32; i++) {
+        const struct gl_bench_row *b = &r->bench.rows[i];
+        int j = 0;
+        while (j < n && strcmp(names[j], b->name)) j++;
+        if (j == n && (!strcmp(b->kind, "baseline") || !strcmp(b->kind, "peer")) &&
+            rep_eps(r, b->name, r->pareto_size) > 0)
+            names[n++] = b->name;
+    }
     const char *fam[32];
     int nf = families(r, fam, 32);
     for (int f = 0; f < nf && n < 64; f++) {

@@ -34,6 +34,9 @@ double rep_num(const struct gl_json *j);
 const char *rep_str(const struct gl_json *j);
 const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key);
 double rep_eps(const struct rep *r, const char *name, size_t n);
+/* The libraries of the benchmark's peers (its "lib=" labels), distinct, in the benchmark's
+ * order: "oneDNN, SLEEF"; "none" when it has no peer. */
+void rep_peer_libraries(const struct rep *r, char *buf, size_t len);
 double rep_core_exact(const struct rep_kernel *k);
 FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen);
 

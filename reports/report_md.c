@@ -51,7 +51,8 @@ static void md_header(FILE *f, const struct rep *r)
 
 static void md_summary(FILE *f, const struct rep *r)
 {
-    char sl[16];
+    char sl[16], libs[200];
+    rep_peer_libraries(r, libs, sizeof libs);
     gl_bench_size_name(r->pareto_size, sl, sizeof sl);
     fprintf(
         f,
@@ -60,18 +61,20 @@ static void md_summary(FILE *f, const struct rep *r)
         "finite inputs; %% correctly rounded (own definition); throughput in million elements/s "
         "per array size; TSC cycles/element and ratios at %s floats. `*` marks the Pareto front "
         "(no kernel both cheaper and more accurate against exact GELU on the core). Peers "
-        "(oneDNN, SLEEF) are the benchmark's own code, swept through `libgelulab-peers.so`.\n\n",
-        sl);
+        "(%s) are the benchmark's own code, swept through `libgelulab-peers.so`.\n\n",
+        sl, libs);
     fprintf(f, "| kernel | defn | ISA | own: core | own: all | exact: tail_neg | exact: core | "
                "exact: pos | max abs | %% CR |");
     for (size_t s = 0; s < r->nsizes; s++)
         gl_bench_size_name(r->sizes[s], sl, sizeof sl), fprintf(f, " Melem/s %s |", sl);
-    fprintf(f,
-            " cyc/elem | × relu-vec | × oneDNN erf |\n|---|---|---|---|---|---|---|---|---|---|");
+    int cmp = r->bench.compare[0] != 0; /* the comparison peer, named by the benchmark file */
+    fprintf(f, " cyc/elem | × relu-vec |");
+    if (cmp) fprintf(f, " × %s |", r->bench.compare_title);
+    fprintf(f, "\n|---|---|---|---|---|---|---|---|---|---|");
     for (size_t s = 0; s < r->nsizes; s++) fprintf(f, "---|");
-    fprintf(f, "---|---|---|\n");
+    fprintf(f, cmp ? "---|---|---|\n" : "---|---|\n");
     double relu = rep_eps(r, "relu-vec", r->pareto_size),
-           dnnl = rep_eps(r, "onednn-gelu_erf", r->pareto_size);
+           dnnl = cmp ? rep_eps(r, r->bench.compare, r->pareto_size) : 0;
     for (int i = 0; i < r->nrk; i++) {
         const struct rep_kernel *k = &r->rk[i];
         const struct gl_acc *o = k->k->acc[0], *e = k->k->acc[1];
@@ -85,10 +88,11 @@ static void md_summary(FILE *f, const struct rep *r)
             k->eps[s] > 0 ? fprintf(f, " %.0f |", k->eps[s] * 1e-6) : fprintf(f, " - |");
         double x = rep_eps(r, k->k->name, r->pareto_size);
         if (x > 0)
-            fprintf(f, " %.2f | %.3f | %.3f |\n", k->cyc, relu > 0 ? x / relu : NAN,
-                    dnnl > 0 ? x / dnnl : NAN);
+            fprintf(f, " %.2f | %.3f |", k->cyc, relu > 0 ? x / relu : NAN);
         else
-            fprintf(f, " - | - | - |\n");
+            fprintf(f, " - | - |");
+        if (cmp) x > 0 ? fprintf(f, " %.3f |", dnnl > 0 ? x / dnnl : NAN) : fprintf(f, " - |");
+        fputc('\n', f);
         if (k->k->failed) fprintf(f, "| ↳ **failed**: %s |\n", k->k->error);
     }
     fprintf(f, "\nKernels with non-finite results where the reference is finite: ");
@@ -121,14 +125,18 @@ static void md_pareto(FILE *f, const struct rep *r)
                     mark(&r->f32));
     int peers = 0;
     for (int i = 0; i < r->nrk; i++) peers += !strcmp(r->rk[i].family, "peer");
+    char libs[200];
+    rep_peer_libraries(r, libs, sizeof libs);
     if (peers)
         fprintf(f,
-                "\nThe %d peers (oneDNN, SLEEF) were swept like the kernels: they are in the "
+                "\nThe %d peers (%s) were swept like the kernels: they are in the "
                 "list above when nothing beats them, and drawn apart on the chart.\n",
-                peers);
+                peers, libs);
     else
-        fprintf(f, "\nPeers (SLEEF, oneDNN) appear in the throughput figures only: their "
-                   "accuracy was not swept for this report (libgelulab-peers.so not built).\n");
+        fprintf(f,
+                "\nPeers (%s) appear in the throughput figures only: their "
+                "accuracy was not swept for this report (libgelulab-peers.so not built).\n",
+                libs);
     fprintf(f, "\n![Pareto](pareto.png)\n\n![Throughput](throughput.png)\n");
 }
 

@@ -15,6 +15,15 @@ check "--list exits 0 and names memcpy and relu-vec" "grep -q '^memcpy ' '$T/lis
 runs=$(awk '$5 == "runs"' "$T/list" | wc -l)
 check "--list: at least the baselines and the scalar kernels run ($runs)" "[ $runs -ge 12 ]"
 
+# the peers come from one table: gelulab list --peers and the benchmark list the same ones, and
+# agree on which run here
+"$G" list --peers --lib "$(dirname "$B")/libgelulab-peers.so" >"$T/peers" 2>&1
+check "gelulab list --peers exits 0 and lists the peers" "[ \$(tail -n +2 '$T/peers' | wc -l) -ge 1 ]"
+check "the benchmark's peer cases are the table's, run or skipped alike" \
+      "[ \"\$(awk '\$2 == \"peer\" {print \$1, \$5 == \"runs\" ? \"yes\" : \"no\"}' '$T/list')\" = \"\$(tail -n +2 '$T/peers' | awk '{print \$1, \$5}')\" ]"
+"$G" list --peers --lib "$T/none.so" >/dev/null 2>"$T/pe"; rc=$?
+check "list --peers with a missing library: exit 2, one line" "[ $rc -eq 2 ] && [ \$(wc -l <'$T/pe') -eq 1 ]"
+
 "$B" --sizes=16,100 --benchmark_repetitions=2 --benchmark_min_time=0.0001 \
      --benchmark_min_warmup_time=0 --benchmark_out="$T/b.json" --benchmark_out_format=json \
      >"$T/console" 2>"$T/err"

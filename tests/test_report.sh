@@ -14,8 +14,8 @@ mkdir -p "$D"
 K="--impl erf/scalar --impl tanh/scalar --impl relu --impl poly5/scalar"
 P=$(dirname "$B")/libgelulab-peers.so # a peer swept through --lib, as make report does
 PEER=""
-if nm -D "$P" 2>/dev/null | grep -q ' T gl_peer_lib_onednn_gelu_erf$'; then
-  PEER="--lib $P --symbol gl_peer_lib_onednn_gelu_erf --defn exact --name onednn-gelu_erf"
+if "$G" list --peers --lib "$P" 2>/dev/null | grep -q '^onednn-gelu_erf .* yes  *gl_peer_onednn_gelu_erf '; then
+  PEER="--lib $P --symbol gl_peer_onednn_gelu_erf --defn exact --name onednn-gelu_erf"
 fi
 OMP_NUM_THREADS=1 "$G" sweep $K $PEER --format f32 --mode quick --shard 1/64 --out "$D/f32.json" >/dev/null 2>&1
 "$G" sweep $K --format bf16 --out "$D/bf16.json" >/dev/null 2>&1

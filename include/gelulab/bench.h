@@ -1,4 +1,4 @@
-/* gelulab — benchmark results (design.md, "Benchmarks"): Google Benchmark's JSON output of
+/* gelulab — benchmark results (docs/design.md, "Benchmarks"): Google Benchmark's JSON output of
  * gelulab-bench, read back for the table and the report. Each case and size has its
  * repetitions' elements/s and TSC cycles per element; figures are medians over repetitions,
  * with the coefficient of variation (standard deviation / mean) of elements/s. */
@@ -12,6 +12,7 @@
 struct gl_bench_row {
     char name[64];                    /* case: "erf/avx2", "memcpy", "onednn-gelu_erf" */
     char kind[16], defn[16], isa[16]; /* from the benchmark's label */
+    char lib[32];                     /* peers: the library that provides it ("oneDNN") */
     size_t n;                         /* floats per call */
     int index;                        /* the case's place in gelulab-bench's list */
     int reps;
@@ -23,6 +24,8 @@ struct gl_bench {
     struct gl_bench_row *rows; /* by case (gelulab-bench's order), then size */
     size_t nrows;
     char date[64], host[128];
+    char compare[64],
+        compare_title[64]; /* the peer ratios are to, and its column title ("" none) */
     int num_cpus;
     double mhz;
 };
@@ -38,7 +41,7 @@ size_t gl_bench_sizes(const struct gl_bench *b, size_t *sizes, size_t max);
 /* "4Ki", "16Mi" or the number */
 void gl_bench_size_name(size_t n, char *buf, size_t len);
 /* Prints the tables (medians in Melem/s per size, CV, cycles/element, ratios to memcpy and to
- * oneDNN gelu_erf of the same run). */
+ * the comparison peer of the same run, when the file names one). */
 void gl_bench_print(const struct gl_bench *b, const char *path);
 
 #endif
