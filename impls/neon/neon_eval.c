@@ -1,5 +1,5 @@
 /* External evaluator for the NEON builds of the generic vector kernels (impls/vec/kernels.h),
- * cross-compiled for AArch64 and run under qemu-aarch64 (design.md, "sources of kernels"):
+ * cross-compiled for AArch64 and run under qemu-aarch64 (docs/design.md, "Kernel ABI"):
  *   gelulab-neon-eval ALGO  <  raw little-endian float32  >  raw little-endian float32
  * ALGO: a name of impls/algos.list (GL_VEC_ALGOS). Reads until EOF, in chunks. */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* gelulab — mergeable accuracy accumulators (design.md, "Error metrics").
+/* gelulab — mergeable accuracy accumulators (docs/design.md, "Metrics").
  *
  * One gl_acc holds every metric of one kernel against one reference definition over a set of
  * inputs. Everything in it combines exactly and in any order (maxima with deterministic ties,

@@ -1,5 +1,6 @@
-/* gelulab — the mathematical definitions an implementation can claim (design.md, "Definitions").
- * Every kernel names one of these; the reference computes each of them correctly rounded. */
+/* gelulab — the mathematical definitions an implementation can claim (docs/design.md,
+ * "Definitions"). Every kernel names one of these; the reference computes each of them correctly
+ * rounded. */
 #ifndef GELULAB_DEFN_H
 #define GELULAB_DEFN_H
 

@@ -54,8 +54,8 @@ const struct gl_impl *gl_impl_find(const char *name);
 int gl_impl_available(const struct gl_impl *k);
 const char *gl_isa_name(enum gl_isa isa);
 
-/* The external-evaluator command that runs a NEON kernel under qemu-aarch64 (design.md, pipe
- * protocol: raw little-endian float32 in on stdin, out on stdout), or NULL when the NEON
+/* The external-evaluator command that runs a NEON kernel under qemu-aarch64 (docs/exec-protocol.md,
+ * pipe protocol: raw little-endian float32 in on stdin, out on stdout), or NULL when the NEON
  * evaluator was not built or qemu-aarch64 is missing. Written into buf. */
 const char *gl_impl_neon_command(const struct gl_impl *k, char *buf, size_t len);
 

@@ -1,4 +1,4 @@
-/* gelulab — error metrics (design.md, "Error metrics"): one definition, used everywhere. */
+/* gelulab — error metrics (docs/design.md, "Metrics"): one definition, used everywhere. */
 #ifndef GELULAB_METRICS_H
 #define GELULAB_METRICS_H
 

@@ -1,4 +1,4 @@
-/* gelulab — the accuracy engine (design.md, "Sweeps", "Kernel ABI and sources of kernels").
+/* gelulab — the accuracy engine (docs/design.md, "Sweeps and result files", "Kernel ABI").
  *
  * A sweep evaluates kernels on an input space, chunk by chunk, on several threads; for each
  * chunk the reference of every definition involved is computed once and shared by all kernels.
