@@ -4,6 +4,7 @@
 #include <string.h>
 #include "gelulab/acc.h"
 #include "gelulab/metrics.h"
+#include "acc_rules.h"
 
 const char *const gl_region_names[GL_REGIONS] = {"tail_neg", "core", "pos", "tiny"};
 
@@ -14,27 +15,17 @@ void gl_acc_init(struct gl_acc *a)
 
 int gl_hist_bin(double ulp)
 {
-    if (ulp <= 0.5) return 0;
+    if (!(ulp > 0)) return isnan(ulp) ? GL_HIST_BINS - 1 : 0;
     uint64_t u;
     memcpy(&u, &ulp, sizeof u);
-    int e = (int)((u >> 52) & 0x7ff) - 1023;           /* ulp in [2^e, 2^(e+1)), e >= -1 */
-    int bin = e + 1 + ((u & 0xfffffffffffffull) != 0); /* (2^(b-2), 2^(b-1)] is bin b */
-    if (bin < 1) bin = 1;
+    int bin = GL_RULE_BIN((int)((u >> 52) & 0x7ff), (u & 0xfffffffffffffull) != 0);
+    if (bin < 0) bin = 0;
     return bin < GL_HIST_BINS ? bin : GL_HIST_BINS - 1;
 }
 
 double gl_hist_upper(int bin)
 {
     return bin == GL_HIST_BINS - 1 ? INFINITY : ldexp(1.0, bin - 1);
-}
-
-/* gl_hist_bin for 0 <= ulp < 2^39, without branches (the fast path's) */
-static inline int hist_bin_finite(double ulp)
-{
-    uint64_t u;
-    memcpy(&u, &ulp, sizeof u);
-    int bin = (int)(u >> 52) - 1022 + ((u & 0xfffffffffffffull) != 0);
-    return bin > 0 ? bin : 0;
 }
 
 /* a worse than b: larger error, or equal error and smaller input bits */
@@ -48,7 +39,7 @@ static int worse(double ulp_a, uint64_t bits_a, double ulp_b, uint64_t bits_b)
 static void fixed_ulp(double ulp, uint64_t *lo, uint64_t *hi)
 {
     if (ulp < 0x1p39) {
-        *lo = (uint64_t)(ulp * 0x1p24 + 0.5), *hi = 0;
+        *lo = (uint64_t)GL_RULE_FX(ulp), *hi = 0;
         return;
     }
     gl_u128 v = (gl_u128)((ulp < 0x1p64 ? ulp : 0x1p64) * 0x1p24);
@@ -98,10 +89,7 @@ static void top_insert(struct gl_acc *a, const struct gl_worst *w)
 
 static int is_faithful(double y, double yr, struct gl_dd r, double ulp)
 {
-    if (y == yr || (isnan(y) && isnan(yr))) return 1;
-    if (!(ulp < 1)) return 0;
-    double side = (r.hi - yr) + r.lo; /* where r lies from yr */
-    return (y > yr && side > 0) || (y < yr && side < 0);
+    return (isnan(y) && isnan(yr)) || GL_RULE_FAITHFUL(y, yr, GL_RULE_SIDE(r.hi, r.lo, yr), ulp);
 }
 
 int gl_region_of(double x)
@@ -166,8 +154,9 @@ static void stats_merge(struct gl_stats *s, const struct gl_stats *t);
 static void block_slow(struct gl_block_stats *bs, const struct gl_block *b, size_t i)
 {
     double y = b->y[i];
-    double ulp = b->scale[i] != 0 && isfinite(y) ? fabs((y - b->r[i].hi) - b->r[i].lo) * b->scale[i]
-                                                 : gl_ulp_error(y, b->r[i], b->fmt);
+    double ulp = b->scale[i] != 0 && isfinite(y)
+                     ? GL_RULE_ULP(fabs(GL_RULE_DIFF(y, b->r[i].hi, b->r[i].lo)), b->scale[i])
+                     : gl_ulp_error(y, b->r[i], b->fmt);
     struct sample p = make_sample(b->xbits[i], b->x[i], y, b->yr[i], b->r[i], ulp);
     stats_add(&bs->s, &p);
     bs->hist[isinf(ulp) ? GL_HIST_BINS - 1 : gl_hist_bin(ulp)]++;
@@ -201,7 +190,7 @@ static void block_commit(struct gl_acc *a, const struct gl_block *b, const struc
  * through the general code; the top list is scanned only when the block's worst input would
  * enter it. */
 #define FAST_MAXN 4096 /* inputs per call: lane sums of round(u 2^24) < 2^62 */
-#define FAST_LIM  0x1p28
+#define FAST_LIM  GL_RULE_FX_LIM
 
 typedef double VD __attribute__((vector_size(32)));
 typedef int64_t VL __attribute__((vector_size(32)));
@@ -241,7 +230,7 @@ static void fast_worst(struct fast_part *f, double u, uint64_t bits, size_t i)
 static void fast_one(const struct gl_block *b, size_t i, double *u, struct fast_part *f)
 {
     double y = b->y[i], yr = b->yr[i], side = b->side[i], rh = b->r[i].hi;
-    double d = fabs((y - rh) - b->r[i].lo), v = d * b->scale[i];
+    double d = fabs(GL_RULE_DIFF(y, rh, b->r[i].lo)), v = GL_RULE_ULP(d, b->scale[i]);
     u[i] = -1.0;
     if (!(v < INFINITY) || b->scale[i] == 0) { /* also NaN and infinite y */
         f->slow++;
@@ -252,9 +241,9 @@ static void fast_one(const struct gl_block *b, size_t i, double *u, struct fast_
     u[i] = v;
     f->hist[0][gl_hist_bin(v)]++;
     f->cr += yb == rb;
-    f->faithful += y == yr || (v < 1 && ((y > yr && side > 0) || (y < yr && side < 0)));
+    f->faithful += (uint64_t)GL_RULE_FAITHFUL(y, yr, side, v);
     if (v < FAST_LIM)
-        f->sum += (uint64_t)(v * 0x1p24 + 0.5);
+        f->sum += (uint64_t)GL_RULE_FX(v);
     else
         fast_big(f, v);
     f->max_ulp = v > f->max_ulp ? v : f->max_ulp;
@@ -284,19 +273,18 @@ fast_block(const struct gl_block *b, double *restrict u, struct fast_part *f)
         memcpy(&r0, b->r + i, sizeof r0), memcpy(&r1, b->r + i + 2, sizeof r1);
         memcpy(&bits, b->xbits + i, sizeof bits);
         VD hi = __builtin_shuffle(r0, r1, pair0), lo = __builtin_shuffle(r0, r1, pair0 + 1);
-        VD d = (VD)((VL)((y - hi) - lo) & absmask), v = d * sc;
+        VD d = (VD)((VL)GL_RULE_DIFF(y, hi, lo) & absmask), v = GL_RULE_ULP(d, sc);
         VL ok = (v < INFINITY) & (sc != 0), big = ok & (v >= FAST_LIM);
-        VD uv = VD_SEL(ok, v, minus1), t = v * 0x1p24 + 0.5, m = t + two52;
-        VL fx = ((VL)m - (VL)two52) + (VL)((m - two52) > t); /* trunc(t) */
-        VL bn = (((VL)v >> 52) - 1022) - (((VL)v & mant) != 0);
+        VD uv = VD_SEL(ok, v, minus1), t = GL_RULE_FX(v), m = t + two52;
+        VL fx = ((VL)m - (VL)two52) + (VL)((m - two52) > t);      /* trunc(t) */
+        VL bn = GL_RULE_BIN((VL)v >> 52, -(((VL)v & mant) != 0)); /* v >= 0: no sign bit */
         bn = VL_SEL(bn > GL_HIST_BINS - 1, (VL){0} + (GL_HIST_BINS - 1), bn & (bn > 0));
         bn = VL_SEL(ok, bn, (VL){0} + GL_HIST_BINS);
         memcpy(u + i, &uv, sizeof uv);
         for (int k = 0; k < 4; k++) f->hist[k][bn[k]]++;
         slow -= ~ok;
         cr -= ok & ((VL)y == (VL)yr);
-        faithful -=
-            ok & ((y == yr) | ((v < 1) & (((y > yr) & (side > 0)) | ((y < yr) & (side < 0)))));
+        faithful -= ok & GL_RULE_FAITHFUL(y, yr, side, v);
         sum += ok & ~big & fx;
         VL anybig = big | __builtin_shuffle(big, (VL){2, 3, 0, 1});
         anybig |= __builtin_shuffle(anybig, (VL){1, 0, 3, 2});
@@ -332,7 +320,7 @@ static void fast_top(struct gl_block_stats *bs, const struct gl_block *b, const 
     for (size_t k = 0; k < b->n; k++) {
         size_t i = back ? b->n - 1 - k : k;
         if (u[i] < 0 || !worse(u[i], b->xbits[i], t.ulp, t.xbits)) continue;
-        struct gl_worst w = {u[i], b->xbits[i], b->x[i], b->y[i], b->r[i].hi};
+        struct gl_worst w = {u[i], b->xbits[i], b->x[i], b->y[i], b->r[i].hi + b->r[i].lo};
         list_insert(bs->top, &bs->ntop, &w);
         if (bs->ntop == GL_TOPK &&
             worse(bs->top[GL_TOPK - 1].ulp, bs->top[GL_TOPK - 1].xbits, t.ulp, t.xbits))

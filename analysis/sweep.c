@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "gelulab/sweep.h"
+#include "acc_rules.h"
 #include "progress.h"
 
 #define F64_STRATA 4094
@@ -308,7 +309,7 @@ static void prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, ui
     for (int d = 0; d < GL_DEFN_COUNT; d++)
         for (uint64_t i = 0; need[d] && i < n; i++) {
             b->scale[d][i] = gl_ulp_scale(b->r[d][i], &s->fmt);
-            b->side[d][i] = (b->r[d][i].hi - b->yr[d][i]) + b->r[d][i].lo;
+            b->side[d][i] = GL_RULE_SIDE(b->r[d][i].hi, b->r[d][i].lo, b->yr[d][i]);
         }
 }
 

@@ -1,0 +1,212 @@
+/* The accumulator's paths agree (analysis/acc.c, analysis/acc_rules.h): random blocks of inputs
+ * go through the per-input path (gl_acc_add, one call per input), the block path
+ * (gl_acc_add_block) and the two-step block path (gl_block_stats + gl_acc_add_block_stats, the
+ * sweep's correctly rounded runs), and the three accumulators must hold identical statistics:
+ * counts, correctly rounded and faithful counts, non-finite counts, maxima, fixed-point sums,
+ * worst inputs, histograms, top lists and binade profiles, bit for bit.
+ *
+ * The blocks mix what the fast paths treat apart: NaN and infinite results and references,
+ * errors above 2^39 ULP (the histogram's last bin) and above 2^28 (the 128-bit fixed point),
+ * exact ties (a reference on a midpoint: 0.5 ULP), subnormal results, correctly rounded runs,
+ * faithful neighbours, signed zeros, and blocks longer than the fast path's 4096-input parts. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "gelulab/acc.h"
+#include "gelulab/metrics.h"
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rng(void)
+{
+    return gl_test_rng(&rng_state);
+}
+static double unit(void) /* uniform on [0, 1) */
+{
+    return (double)(rng() >> 11) * 0x1p-53;
+}
+
+enum { MAXN = 9000 }; /* longer than two of the fast path's 4096-input parts */
+
+struct block {
+    size_t n;
+    uint64_t *xbits;
+    double *x, *y, *yr, *scale, *side;
+    struct gl_dd *r;
+    int xsign, xexp;
+};
+
+/* one result of kind k against reference r (rounded to binary32: yr) */
+static double result_of(int k, double yr)
+{
+    float f = (float)yr;
+    switch (k) {
+    case 0:
+        return yr; /* correctly rounded */
+    case 1:
+        return nextafterf(f, rng() & 1 ? INFINITY : -INFINITY); /* a neighbour */
+    case 2:
+        return (double)f * 0x1p20f; /* ~2^43 ULP off */
+    case 3:
+        return (double)f + (double)f * 0x1p-10 * (double)(rng() & 63); /* up to 2^20 ULP */
+    case 4:
+        return NAN;
+    case 5:
+        return rng() & 1 ? INFINITY : -INFINITY;
+    case 6:
+        return rng() & 1 ? 0.0 : -0.0;
+    default:
+        return (double)nextafterf(nextafterf(f, INFINITY), INFINITY); /* 2 ULP */
+    }
+}
+
+/* a reference: mostly finite, in the normal or subnormal range of binary32, sometimes exactly
+ * on a binary32 midpoint (a tie), sometimes infinite or NaN */
+static struct gl_dd reference(int tiny, int finite)
+{
+    int what = finite ? (rng() & 1 ? 3 : 2 + (int)(rng() % 14)) : (int)(rng() % 16);
+    if (what == 0) return (struct gl_dd){rng() & 1 ? INFINITY : -INFINITY, 0};
+    if (what == 1) return (struct gl_dd){NAN, 0};
+    double mag = ldexp(1 + unit(), tiny ? -140 - (int)(rng() % 8) : (int)(rng() % 60) - 30);
+    double hi = rng() & 1 ? -mag : mag;
+    if (what == 2) { /* a midpoint of two binary32 values: hi has one bit below float */
+        float f = (float)hi;
+        hi = ((double)f + (double)nextafterf(f, INFINITY)) / 2;
+        return (struct gl_dd){hi, 0};
+    }
+    if (what == 3) /* lo half an ulp of hi: hi + lo rounds to even, away from hi half the time */
+        return (struct gl_dd){hi, ldexp(rng() & 1 ? 0.5 : -0.5, ilogb(hi) - 52)};
+    return (struct gl_dd){hi, hi * 0x1p-60 * (unit() - 0.5)};
+}
+
+static void make_block(struct block *b, size_t n, int tiny, int cr_run, int finite)
+{
+    b->n = n;
+    b->xsign = (int)(rng() & 1);
+    b->xexp = tiny ? 100 : 127; /* |x| in [2^-27, 2^-26) or [1, 2): one region each */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t bits =
+            (uint32_t)b->xsign << 31 | (uint32_t)b->xexp << 23 | (uint32_t)(rng() & 0x7fffff);
+        float xf;
+        memcpy(&xf, &bits, sizeof xf);
+        b->xbits[i] = bits, b->x[i] = xf;
+        b->r[i] = reference(tiny, finite);
+        float yf = (float)b->r[i].hi; /* the rounded reference (NaN, inf as they are) */
+        b->yr[i] = yf;
+        static const int finite_kinds[4] = {0, 1, 3, 7}; /* no NaN, inf, zero, nor > 2^39 */
+        int kind = finite ? finite_kinds[rng() % 4] : (int)(rng() % 8);
+        b->y[i] = cr_run ? b->yr[i] : result_of(kind, b->yr[i]);
+        b->scale[i] = gl_ulp_scale(b->r[i], &gl_format_f32);
+        b->side[i] = (b->r[i].hi - b->yr[i]) + b->r[i].lo;
+    }
+}
+
+static int same_stats(const struct gl_stats *s, const struct gl_stats *t)
+{
+    return s->n == t->n && s->correctly_rounded == t->correctly_rounded &&
+           s->faithful == t->faithful && s->nonfinite == t->nonfinite &&
+           !memcmp(&s->max_ulp, &t->max_ulp, 8) && !memcmp(&s->max_abs, &t->max_abs, 8) &&
+           !memcmp(&s->max_rel, &t->max_rel, 8) && s->sum_ulp_fx == t->sum_ulp_fx &&
+           !memcmp(&s->worst, &t->worst, sizeof s->worst);
+}
+
+/* which part of a and b differs, or NULL */
+static const char *acc_diff(const struct gl_acc *a, const struct gl_acc *b)
+{
+    if (!same_stats(&a->all, &b->all)) return "all";
+    if (!same_stats(&a->nan_x, &b->nan_x)) return "nan_x";
+    for (int r = 0; r < GL_REGIONS; r++)
+        if (!same_stats(&a->region[r], &b->region[r])) return gl_region_names[r];
+    if (memcmp(a->hist, b->hist, sizeof a->hist)) return "hist";
+    if (a->ntop != b->ntop || memcmp(a->top, b->top, (size_t)a->ntop * sizeof a->top[0]))
+        return "top";
+    for (int s = 0; s < 2; s++)
+        for (int e = 0; e < GL_BINADES; e++) {
+            const struct gl_binade *x = &a->binade[s][e], *y = &b->binade[s][e];
+            if (x->n != y->n || x->sum_ulp_fx != y->sum_ulp_fx ||
+                memcmp(&x->max_ulp, &y->max_ulp, 8))
+                return "binade";
+        }
+    return NULL;
+}
+
+/* The three paths over `blocks` random blocks; finite: only finite results and references below
+ * 2^39 ULP, so that the worst inputs (the top lists) come from the fast paths */
+static void run(struct block *b, int blocks, int finite, int *seen)
+{
+    struct gl_acc *acc[3];
+    for (int k = 0; k < 3; k++) acc[k] = malloc(sizeof *acc[k]), gl_acc_init(acc[k]);
+    for (int t = 0; t < blocks; t++) {
+        size_t n = t % 50 == 0 ? MAXN - (size_t)(rng() % 100) : 1 + (size_t)(rng() % 300);
+        make_block(b, n, t % 3 == 1, t % 7 == 3, finite);
+        struct gl_block blk = {&gl_format_f32,
+                               b->xsign * GL_BINADES + b->xexp,
+                               gl_region_of(b->x[0]),
+                               n,
+                               b->xbits,
+                               b->x,
+                               b->y,
+                               b->yr,
+                               b->scale,
+                               b->side,
+                               b->r};
+        for (size_t i = 0; i < n; i++) {
+            gl_acc_add(acc[0], &gl_format_f32, b->xbits[i], b->xsign, b->xexp, b->x[i], b->y[i],
+                       b->yr[i], b->r[i]);
+            double u = gl_ulp_error(b->y[i], b->r[i], &gl_format_f32);
+            seen[0] += u > 0x1p39 && !isinf(u), seen[1] += u == 0.5;
+            seen[2] += fabs(b->yr[i]) < 0x1p-126 && b->yr[i] != 0, seen[3] += isnan(b->y[i]);
+            seen[4] += b->r[i].hi + b->r[i].lo != b->r[i].hi;
+        }
+        gl_acc_add_block(acc[1], &blk);
+        struct gl_block_stats bs;
+        gl_block_stats(&bs, &blk);
+        gl_acc_add_block_stats(acc[2], &blk, &bs);
+    }
+    for (int k = 0; k < 3; k++) gl_acc_finish(acc[k]);
+    const char *d1 = acc_diff(acc[0], acc[1]), *d2 = acc_diff(acc[0], acc[2]);
+    CHECK(!d1, "%s blocks: per-input and block paths differ in %s", finite ? "finite" : "mixed",
+          d1);
+    CHECK(!d2, "%s blocks: per-input and two-step block paths differ in %s",
+          finite ? "finite" : "mixed", d2);
+    CHECK(acc[0]->all.n > 50000, "inputs: %llu", (unsigned long long)acc[0]->all.n);
+    CHECK(finite || (acc[0]->hist[GL_HIST_BINS - 1] > 0 && acc[0]->all.nonfinite > 0),
+          "last bin %llu, nonfinite %llu", (unsigned long long)acc[0]->hist[GL_HIST_BINS - 1],
+          (unsigned long long)acc[0]->all.nonfinite);
+    CHECK(acc[0]->all.correctly_rounded > 0 && acc[0]->all.faithful > acc[0]->all.correctly_rounded,
+          "CR %llu, faithful %llu", (unsigned long long)acc[0]->all.correctly_rounded,
+          (unsigned long long)acc[0]->all.faithful);
+    for (int k = 0; k < 3; k++) free(acc[k]);
+}
+
+int main(void)
+{
+    struct block b;
+    b.xbits = malloc(MAXN * sizeof *b.xbits), b.x = malloc(MAXN * sizeof *b.x);
+    b.y = malloc(MAXN * sizeof *b.y), b.yr = malloc(MAXN * sizeof *b.yr);
+    b.scale = malloc(MAXN * sizeof *b.scale), b.side = malloc(MAXN * sizeof *b.side);
+    b.r = malloc(MAXN * sizeof *b.r);
+    int seen[5] = {0};
+    run(&b, 400, 0, seen);
+    run(&b, 200, 1, seen);
+    CHECK(seen[0] && seen[1] && seen[2] && seen[3] && seen[4],
+          "the blocks hold every case: >2^39 ULP %d, ties %d, subnormal %d, NaN %d, hi + lo != "
+          "hi %d",
+          seen[0], seen[1], seen[2], seen[3], seen[4]);
+    /* a result exactly 0.5 ULP from a midpoint reference scores 0.5 and is correctly rounded
+     * when it is the rounded reference (ties to even), faithful either way */
+    struct gl_acc *one = malloc(sizeof *one);
+    gl_acc_init(one);
+    struct gl_dd mid = {1.0 + 0x1p-24, 0}; /* between 1 and 1 + 2^-23 */
+    gl_acc_add(one, &gl_format_f32, 0x3f800000u, 0, 127, 1.0, 1.0, 1.0, mid);
+    gl_acc_add(one, &gl_format_f32, 0x3f800001u, 0, 127, 1.0, 1.0 + 0x1p-23, 1.0, mid);
+    gl_acc_finish(one);
+    CHECK(one->all.max_ulp == 0.5 && one->all.correctly_rounded == 1 && one->all.faithful == 2 &&
+              one->hist[0] == 2,
+          "tie: max %a, CR %llu, faithful %llu, bin 0 %llu", one->all.max_ulp,
+          (unsigned long long)one->all.correctly_rounded, (unsigned long long)one->all.faithful,
+          (unsigned long long)one->hist[0]);
+    free(one);
+    free(b.xbits), free(b.x), free(b.y), free(b.yr), free(b.scale), free(b.side), free(b.r);
+    return gl_check_summary("test_acc");
+}
