@@ -1,14 +1,7 @@
-/* The accuracy engine (include/gelulab/sweep.h): input spaces, chunks, threads, kernels of
- * every source, reference shared per chunk.
+/* The accuracy engine (include/gelulab/sweep.h): chunks, threads, kernels of every source,
+ * reference shared per chunk. The input spaces are in sweep_space.c, the binary64 local search
+ * in sweep_search.c, kernels in child processes in sweep_child.c and kernel_src.c.
  *
- * Input spaces (index i -> x):
- *   f32 exhaustive  i in [0, 2^32): the bit pattern i                     chunks of 2^20
- *   f32 quick       i in [0, ceil(2^32/61)): the bit pattern 61 i          chunks of 2^20
- *   bf16, f16       i in [0, 65536): the bit pattern i (kernels compute in binary32 on the
- *                   value; their result is rounded to the format, nearest-even)  chunks of 4096
- *   f64             per sign and exponent field (4094 strata) PER inputs with hashed mantissas
- *                   (PER = 256 exhaustive, 16 quick), then D uniform on [-10, 10] (2^20 / 2^16);
- *                   then, unsharded only, local search: 64 neighbours of each kernel's 10 worst.
  * The reference is the fast certified path with its MPFR fallback (binary64: MPFR).
  * Statistics are gathered per chunk; a kernel whose results on a chunk are bit-identical to an
  * earlier kernel's of the same definition (the ISA builds of one algorithm) takes that kernel's
@@ -22,93 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 #include "gelulab/sweep.h"
+#include "sweep_int.h"
 #include "acc_rules.h"
 #include "progress.h"
-
-#define F64_STRATA 4094
-
-static uint64_t mix(uint64_t h) /* splitmix64 finaliser */
-{
-    h += 0x9e3779b97f4a7c15ull;
-    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-    return h ^ (h >> 31);
-}
-
-static uint64_t f64_per(const struct gl_sweep *s)
-{
-    return s->mode == GL_SWEEP_EXHAUSTIVE ? 256 : 16;
-}
-
-void gl_sweep_layout(struct gl_sweep *s)
-{
-    switch (s->fmt.id) {
-    case GL_FMT_F32:
-        s->n_inputs = s->mode == GL_SWEEP_EXHAUSTIVE ? 1ull << 32 : ((1ull << 32) + 60) / 61;
-        s->chunk_size = 1u << 20;
-        break;
-    case GL_FMT_F64:
-        s->n_inputs =
-            F64_STRATA * f64_per(s) + (s->mode == GL_SWEEP_EXHAUSTIVE ? 1u << 20 : 1u << 16);
-        s->chunk_size = 4096;
-        break;
-    default:
-        s->n_inputs = 65536;
-        s->chunk_size = 4096;
-    }
-    s->n_chunks = (s->n_inputs + s->chunk_size - 1) / s->chunk_size;
-}
-
-static double bits_to_value(const struct gl_format *f, uint64_t bits)
-{
-    uint32_t u = (uint32_t)bits;
-    float v;
-    double d;
-    switch (f->id) {
-    case GL_FMT_F32:
-        memcpy(&v, &u, 4);
-        return v;
-    case GL_FMT_BF16:
-        return gl_bf16_to_f32((uint16_t)bits);
-    case GL_FMT_F16:
-        return gl_f16_to_f32((uint16_t)bits);
-    default:
-        memcpy(&d, &bits, 8);
-        return d;
-    }
-}
-
-static uint64_t f64_input_bits(const struct gl_sweep *s, uint64_t i)
-{
-    uint64_t per = f64_per(s), h = mix(i);
-    if (i < F64_STRATA * per) {
-        uint64_t stratum = i / per;
-        return (stratum & 1) << 63 | (stratum >> 1) << 52 | (h & 0xfffffffffffffull);
-    }
-    double x = (double)(h >> 11) * 0x1p-53 * 20.0 - 10.0;
-    uint64_t b;
-    memcpy(&b, &x, 8);
-    return b;
-}
-
-uint64_t gl_sweep_chunk_inputs(const struct gl_sweep *s, uint64_t c, double *x, uint64_t *xbits)
-{
-    uint64_t lo = c * s->chunk_size, hi = lo + s->chunk_size;
-    if (hi > s->n_inputs) hi = s->n_inputs;
-    gl_sweep_inputs(s, lo, hi, x, xbits);
-    return hi - lo;
-}
-
-void gl_sweep_inputs(const struct gl_sweep *s, uint64_t lo, uint64_t hi, double *x, uint64_t *xbits)
-{
-    for (uint64_t i = lo; i < hi; i++) {
-        uint64_t b = s->fmt.id == GL_FMT_F64                                ? f64_input_bits(s, i)
-                     : s->fmt.id == GL_FMT_F32 && s->mode == GL_SWEEP_QUICK ? (i * 61) & 0xffffffffu
-                                                                            : i;
-        xbits[i - lo] = b;
-        x[i - lo] = bits_to_value(&s->fmt, b);
-    }
-}
 
 /* sign and exponent field of x's bits in the format */
 static void bits_fields(const struct gl_format *f, uint64_t b, int *sign, int *exp)
@@ -158,45 +67,8 @@ struct worker {
     const int *twin_of, *twinned; /* first_twin() and has_twin() per kernel, set once per run */
 };
 
-/* A kernel's part in a chunk. The ISA builds of one algorithm are twins: the first (the lead)
- * gathers its chunk statistics apart and hands them to every twin whose results were
- * bit-identical on the whole chunk (a follower); a follower that differs anywhere is measured
- * on its own in a second pass over the chunk. */
-enum role { DIRECT, LEAD, FOLLOW, DIVERGED, NOT_RUN, DONE };
-
-struct chunk_buf {
-    /* the chunk (external kernels) */
-    double *cx;
-    uint64_t *cbits;
-    float *cxf;
-    float **ext_out;        /* per external kernel: its results on the chunk */
-    struct gl_child *child; /* per library kernel: its worker process (pid -1: none yet) */
-    /* the block */
-    double *x, *yr[GL_DEFN_COUNT];
-    uint64_t *bits;
-    struct gl_dd *r[GL_DEFN_COUNT];
-    float *xf, *yf;
-    double *xd, *yd;
-    void **out; /* per kernel: its results on the block */
-    /* per input, shared by all kernels: binade and region of x, 1/ulp of each reference and
-     * where it lies from its rounding */
-    int *binade, *region;
-    double *scale[GL_DEFN_COUNT], *side[GL_DEFN_COUNT];
-    /* runs of inputs with the same binade and region: run_start[0..nruns], last = n */
-    uint64_t *run_start, nruns;
-    /* per definition and run: the statistics of a correctly rounded kernel (y = yr) on the run,
-     * computed when a first kernel is correctly rounded on the whole run (cr_done), added for
-     * every such kernel; NULL (local search): not kept */
-    struct gl_block_stats *cr[GL_DEFN_COUNT];
-    unsigned char *cr_done[GL_DEFN_COUNT];
-    int *cr_slot; /* per run: its index in cr[d] and cr_done[d], -1 when too short to check */
-    double *y;    /* the kernel's results as doubles, rounded to the format */
-    struct gl_acc **cacc; /* [kernel * 2 + against]: a lead's chunk statistics */
-    enum role *role;
-};
-
-static void reference(const struct gl_sweep *s, enum gl_defn d, double x, double *yr,
-                      struct gl_dd *r)
+void gl_sw_reference(const struct gl_sweep *s, enum gl_defn d, double x, double *yr,
+                     struct gl_dd *r)
 {
     if (s->fmt.id == GL_FMT_F64 || !s->use_fast_ref)
         gl_ref_d(d, x, &s->fmt, yr, r);
@@ -214,26 +86,9 @@ static int is_external(const struct gl_kernel_src *k)
 static int run_external(struct gl_sweep *s, struct gl_kernel_src *k, struct chunk_buf *b, int ki,
                         uint64_t n, uint64_t c, pthread_mutex_t *lock)
 {
-    char cmd[1400], why[300];
-    if (k->kind == GL_SRC_LIB) {
-        size_t pl = strcspn(k->cmd, "\n");
-#ifdef __SANITIZE_ADDRESS__ /* let a crashing worker die of its signal, as in a normal build */
-        const char *env =
-            "ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0 ";
-#else
-        const char *env = "";
-#endif
-        snprintf(cmd, sizeof cmd, "exec env %s'%s' __eval-lib --serve '%.*s' '%s'", env,
-                 s->self_exe, (int)pl, k->cmd, k->cmd + pl + 1);
-        struct gl_child *ch = &b->child[ki]; /* started once per worker thread */
-        if ((ch->pid >= 0 || !gl_child_start(ch, cmd, why, sizeof why)) &&
-            !gl_child_call(ch, b->cxf, n * 4, b->ext_out[ki], n * 4, s->timeout_s, why, sizeof why))
-            return 0;
-    } else {
-        snprintf(cmd, sizeof cmd, "%s", k->cmd);
-        if (!gl_run_child(cmd, b->cxf, n * 4, b->ext_out[ki], n * 4, s->timeout_s, why, sizeof why))
-            return 0;
-    }
+    char why[300];
+    struct gl_child *ch = k->kind == GL_SRC_LIB ? &b->child[ki] : NULL; /* one per thread */
+    if (!gl_kernel_call(s, k, ch, b->cxf, b->ext_out[ki], n, NULL, why, sizeof why)) return 0;
     pthread_mutex_lock(lock);
     if (!k->failed) {
         k->failed = 1;
@@ -260,7 +115,7 @@ static void block_results(struct gl_sweep *s, struct chunk_buf *b, int k, uint64
 /* Runs this long or longer are checked for being correctly rounded as a whole. */
 #define CR_RUN_MIN 32
 
-static void accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, struct chunk_buf *b)
+void gl_sw_accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, struct chunk_buf *b)
 {
     for (uint64_t k = 0; k < b->nruns; k++) {
         uint64_t i = b->run_start[k], n = b->run_start[k + 1] - i;
@@ -278,7 +133,7 @@ static void accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, str
 }
 
 /* The kernel's results (in b->yf or b->yd) as doubles in b->y, rounded to the format. */
-static void results_to_double(const struct gl_sweep *s, struct chunk_buf *b, uint64_t n)
+void gl_sw_results_to_double(const struct gl_sweep *s, struct chunk_buf *b, uint64_t n)
 {
     if (s->fmt.id == GL_FMT_F64)
         memcpy(b->y, b->yd, n * sizeof *b->y);
@@ -289,7 +144,7 @@ static void results_to_double(const struct gl_sweep *s, struct chunk_buf *b, uin
 }
 
 /* The per-input quantities that do not depend on the kernel, once per block. */
-static void prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uint64_t n)
+void gl_sw_prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uint64_t n)
 {
     b->nruns = 0;
     for (uint64_t i = 0; i < n; i++) {
@@ -321,9 +176,9 @@ static void load_block(struct gl_sweep *s, struct chunk_buf *b, const int *need,
     gl_sweep_inputs(s, c * s->chunk_size + off, c * s->chunk_size + off + n, b->x, b->bits);
     for (int d = 0; d < GL_DEFN_COUNT; d++)
         for (uint64_t i = 0; need[d] && i < n; i++)
-            reference(s, d, b->x[i], &b->yr[d][i], &b->r[d][i]);
+            gl_sw_reference(s, d, b->x[i], &b->yr[d][i], &b->r[d][i]);
     for (uint64_t i = 0; i < n; i++) b->xf[i] = (float)b->x[i], b->xd[i] = b->x[i];
-    prepare(s, b, need, n);
+    gl_sw_prepare(s, b, need, n);
 }
 
 /* The first built-in kernel of the same algorithm and definition as k (name before '/': the
@@ -349,9 +204,9 @@ static int has_twin(const struct gl_sweep *s, int k)
 /* Kernel k's statistics on the block, against its definition and against exact GELU. */
 static void measure(struct gl_sweep *s, struct chunk_buf *b, struct gl_acc **acc, int k, uint64_t n)
 {
-    results_to_double(s, b, n);
+    gl_sw_results_to_double(s, b, n);
     for (int a = 0; a < (s->k[k].defn == GL_DEFN_EXACT ? 1 : 2); a++)
-        accumulate(s, acc[2 * k + a], a ? GL_DEFN_EXACT : s->k[k].defn, b);
+        gl_sw_accumulate(s, acc[2 * k + a], a ? GL_DEFN_EXACT : s->k[k].defn, b);
 }
 
 /* Runs the external kernels on the whole chunk and sets every kernel's role. */
@@ -486,54 +341,6 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* binary64: evaluate 64 neighbours of each kernel's worst inputs (unsharded runs only) */
-static void local_search(struct gl_sweep *s)
-{
-    struct chunk_buf b = {0};
-    enum { N = GL_TOPK * 64 };
-    double *x = malloc(N * sizeof *x), *yr = malloc(N * sizeof *yr), *xd = malloc(N * sizeof *xd),
-           *yd = malloc(N * sizeof *yd);
-    uint64_t *bits = malloc(N * sizeof *bits);
-    struct gl_dd *r = malloc(N * sizeof *r);
-    for (int k = 0; k < s->nk; k++) {
-        struct gl_kernel_src *ks = &s->k[k];
-        if (ks->failed || !ks->acc[0]) continue;
-        uint64_t n = 0;
-        for (int t = 0; t < ks->acc[0]->ntop; t++) {
-            double c = ks->acc[0]->top[t].x;
-            for (int j = -32; j <= 32 && isfinite(c); j++) {
-                if (j == 0) continue;
-                double v = c;
-                for (int m = 0; m < abs(j); m++) v = nextafter(v, j < 0 ? -INFINITY : INFINITY);
-                x[n] = xd[n] = v;
-                memcpy(&bits[n], &v, 8);
-                n++;
-            }
-        }
-        b.x = x, b.bits = bits, b.xd = xd, b.yd = yd;
-        int bin[N], reg[N], need[GL_DEFN_COUNT] = {0};
-        uint64_t runs[N + 1];
-        double *sc = malloc(N * sizeof *sc), *side = malloc(N * sizeof *side),
-               *yy = malloc(N * sizeof *yy);
-        b.binade = bin, b.region = reg, b.run_start = runs, b.y = yy;
-        for (int d = 0; d < GL_DEFN_COUNT; d++) b.scale[d] = sc, b.side[d] = side;
-        for (int against = 0; against < (ks->defn == GL_DEFN_EXACT ? 1 : 2); against++) {
-            enum gl_defn d = against ? GL_DEFN_EXACT : ks->defn;
-            for (uint64_t i = 0; i < n; i++) reference(s, d, x[i], &yr[i], &r[i]);
-            b.yr[d] = yr, b.r[d] = r;
-            memset(need, 0, sizeof need);
-            need[d] = 1;
-            prepare(s, &b, need, n);
-            ks->impl->f64(xd, yd, n);
-            results_to_double(s, &b, n);
-            accumulate(s, ks->acc[against], d, &b);
-            gl_acc_finish(ks->acc[against]);
-        }
-        free(sc), free(side), free(yy);
-    }
-    free(x), free(yr), free(xd), free(yd), free(bits), free(r);
-}
-
 int gl_sweep_run(struct gl_sweep *s)
 {
     gl_sweep_layout(s);
@@ -584,7 +391,7 @@ int gl_sweep_run(struct gl_sweep *s)
     free(twin_of);
     free(twinned);
     s->interrupted = s->stop && *s->stop;
-    if (s->fmt.id == GL_FMT_F64 && s->shard_n == 1 && !s->interrupted) local_search(s);
+    if (s->fmt.id == GL_FMT_F64 && s->shard_n == 1 && !s->interrupted) gl_sw_local_search(s);
     int failed = 0;
     for (int k = 0; k < s->nk; k++) {
         if (s->k[k].defn == GL_DEFN_EXACT) *s->k[k].acc[1] = *s->k[k].acc[0];

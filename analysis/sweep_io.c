@@ -223,7 +223,9 @@ int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t
         fprintf(f, ", \"defn\": \"%s\", \"source\": \"%s\", \"isa\": \"%s\", \"command\": ",
                 gl_defn_name(ks->defn), kind_name(ks->kind),
                 ks->impl ? gl_isa_name(ks->impl->isa) : "");
-        put_json_string(f, ks->cmd);
+        char command[2400];
+        gl_kernel_src_command(ks, command, sizeof command);
+        put_json_string(f, command);
         fprintf(f, ", \"failed\": %s, \"error\": ", ks->failed ? "true" : "false");
         put_json_string(f, ks->error);
         fprintf(f, ", \"chunks_ok\": %llu,\n   \"own\": ", (unsigned long long)ks->chunks_ok);
@@ -302,11 +304,11 @@ static int read_kernel(const struct gl_json *kj, struct gl_kernel_src *k)
     if (!name || !defn || !src || !own || !ex || gl_defn_parse(defn->text, &k->defn) != 0)
         return -1;
     snprintf(k->name, sizeof k->name, "%s", name->text);
-    snprintf(k->cmd, sizeof k->cmd, "%s", cmd && cmd->text ? cmd->text : "");
     snprintf(k->error, sizeof k->error, "%s", error && error->text ? error->text : "");
     k->kind = !strcmp(src->text, "builtin") ? GL_SRC_BUILTIN
               : !strcmp(src->text, "lib")   ? GL_SRC_LIB
                                             : GL_SRC_EXEC;
+    if (gl_kernel_src_set_command(k, cmd && cmd->text ? cmd->text : "") != 0) return -1;
     k->impl = gl_impl_find(k->name);
     const struct gl_json *failed = gl_json_get(kj, "failed");
     k->failed = failed && failed->text && !strcmp(failed->text, "true");

@@ -8,41 +8,6 @@
 #include "gelulab/metrics.h"
 #include "gelulab/validate.h"
 
-int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, const float *x,
-                   float *y, size_t n, const struct gl_call_layout *lay, char *why, size_t whylen)
-{
-    struct gl_call_layout none = {0, 0, 0, 0};
-    if (!lay) lay = &none;
-    size_t split = lay->split ? lay->split : n ? n : 1;
-    if (k->kind == GL_SRC_BUILTIN) { /* in process, the same layouts as the worker's */
-        float *xb = malloc((n + lay->offset + 1) * sizeof *xb),
-              *yb = malloc((n + lay->offset + 1) * sizeof *yb);
-        memcpy(xb + lay->offset, x, n * sizeof *x);
-        float *out = lay->inplace ? xb + lay->offset : yb + lay->offset;
-        for (int rep = 0; rep < (lay->repeat ? 2 : 1); rep++)
-            for (size_t i = 0; i < n; i += split)
-                k->impl->f32(xb + lay->offset + i, out + i, n - i < split ? n - i : split);
-        memcpy(y, out, n * sizeof *y);
-        free(xb), free(yb);
-        return 0;
-    }
-    if (k->kind == GL_SRC_LIB) {
-        char cmd[1500];
-        size_t pl = strcspn(k->cmd, "\n");
-        snprintf(cmd, sizeof cmd, "exec '%s' __eval-lib '%.*s' '%s' %zu %zu %d %d", s->self_exe,
-                 (int)pl, k->cmd, k->cmd + pl + 1, lay->offset, lay->split, lay->inplace,
-                 lay->repeat);
-        return gl_run_child(cmd, x, n * sizeof *x, y, n * sizeof *y, s->timeout_s, why, whylen);
-    }
-    for (size_t i = 0; i < n; i += split) { /* external evaluator: a process per piece */
-        size_t m = n - i < split ? n - i : split;
-        if (gl_run_child(k->cmd, x + i, m * sizeof *x, y + i, m * sizeof *y, s->timeout_s, why,
-                         whylen))
-            return -1;
-    }
-    return 0;
-}
-
 static struct gl_check *add(struct gl_validation *v, const char *name, enum gl_check_status st,
                             const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static struct gl_check *add(struct gl_validation *v, const char *name, enum gl_check_status st,
@@ -64,7 +29,7 @@ static int call(const struct gl_sweep *s, const struct gl_kernel_src *k, const f
                 const char *check)
 {
     char why[300];
-    if (gl_kernel_call(s, k, x, y, n, lay, why, sizeof why) == 0) return 0;
+    if (gl_kernel_call(s, k, NULL, x, y, n, lay, why, sizeof why) == 0) return 0;
     add(v, check, GL_CHECK_FAIL, "the kernel %s on inputs %a .. %a (%zu inputs)", why, (double)x[0],
         (double)x[n - 1], n);
     v->crashed = 1;

@@ -91,7 +91,7 @@ int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet)
     k->impl = im;
     k->f64 = f64;
     k->kind = im->isa == GL_ISA_NEON ? GL_SRC_EXEC : GL_SRC_BUILTIN;
-    if (im->isa == GL_ISA_NEON) snprintf(k->cmd, sizeof k->cmd, "%s", cmd);
+    if (im->isa == GL_ISA_NEON) gl_kernel_src_exec(k, cmd);
     return 0;
 }
 
@@ -108,13 +108,12 @@ static int parse_shard(const char *v, long *k, long *n)
  * the command that asked (sweep, validate), before any work. */
 int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct gl_kernel_src *k)
 {
-    char cmd[1400], why[300];
-    size_t pl = strcspn(k->cmd, "\n");
-    snprintf(cmd, sizeof cmd, "'%s' __eval-lib '%.*s' '%s' 2>/dev/null", s->self_exe, (int)pl,
-             k->cmd, k->cmd + pl + 1);
+    char cmd[2400], why[300];
+    snprintf(cmd, sizeof cmd, "'%s' __eval-lib '%s' '%s' 2>/dev/null", s->self_exe, k->lib_path,
+             k->lib_symbol);
     if (gl_run_child(cmd, NULL, 0, NULL, 0, 30, why, sizeof why) == 0) return 0;
-    return gl_cli_error(cmdname, "cannot use --lib %.*s --symbol %s: missing file or symbol",
-                        (int)pl, k->cmd, k->cmd + pl + 1);
+    return gl_cli_error(cmdname, "cannot use --lib %s --symbol %s: missing file or symbol",
+                        k->lib_path, k->lib_symbol);
 }
 
 static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
@@ -164,14 +163,15 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             k->impl = gl_impl_find(v);
         } else if (!strcmp(o, "--lib") || !strcmp(o, "--exec")) {
             ext = add_kernel(s);
-            ext->kind = o[2] == 'l' ? GL_SRC_LIB : GL_SRC_EXEC;
-            snprintf(ext->cmd, sizeof ext->cmd, "%s", v);
+            if (o[2] == 'l')
+                gl_kernel_src_lib(ext, v, ""); /* the symbol follows */
+            else
+                gl_kernel_src_exec(ext, v);
             snprintf(ext->name, sizeof ext->name, "%s:%s", o + 2, v);
         } else if (!strcmp(o, "--symbol")) {
-            if (!ext || ext->kind != GL_SRC_LIB || strchr(ext->cmd, '\n'))
+            if (!ext || ext->kind != GL_SRC_LIB || ext->lib_symbol[0])
                 return gl_cli_error("sweep", "--symbol must follow --lib PATH");
-            size_t l = strlen(ext->cmd);
-            snprintf(ext->cmd + l, sizeof ext->cmd - l, "\n%s", v);
+            snprintf(ext->lib_symbol, sizeof ext->lib_symbol, "%s", v);
             snprintf(ext->name, sizeof ext->name, "lib:%s", v);
         } else if (!strcmp(o, "--defn")) {
             if (!ext) return gl_cli_error("sweep", "--defn must follow --lib or --exec");
@@ -217,7 +217,7 @@ static int finish_kernels(struct sweep_args *a)
         *k = given[i];
         if (k->defn == GL_DEFN_COUNT)
             return free(given), gl_cli_error("sweep", "%s needs --defn", k->name);
-        if (k->kind == GL_SRC_LIB && !strchr(k->cmd, '\n'))
+        if (k->kind == GL_SRC_LIB && !k->lib_symbol[0])
             return free(given), gl_cli_error("sweep", "%s needs --symbol", k->name);
         if (s->fmt.id == GL_FMT_F64)
             return free(given),

@@ -49,9 +49,8 @@ static int parse(int argc, char **argv, struct vargs *a)
         if (!v) return gl_cli_error("validate", "unknown argument or missing value: '%s'", o);
         i++;
         if (!strcmp(o, "--lib") || !strcmp(o, "--exec")) {
-            k->kind = o[2] == 'l' ? GL_SRC_LIB : GL_SRC_EXEC, nsrc++;
-            snprintf(k->cmd, sizeof k->cmd, "%s", v);
-            snprintf(k->name, sizeof k->name, "%s", v);
+            o[2] == 'l' ? gl_kernel_src_lib(k, v, "") : gl_kernel_src_exec(k, v);
+            snprintf(k->name, sizeof k->name, "%s", v), nsrc++;
         } else if (!strcmp(o, "--impl")) {
             if (!(k->impl = gl_impl_find(v)))
                 return gl_cli_error("validate", "no built-in kernel '%s' (see gelulab list)", v);
@@ -99,10 +98,9 @@ static int parse(int argc, char **argv, struct vargs *a)
             "give exactly one kernel: --lib PATH --symbol SYM, --exec 'CMD' or --impl NAME");
     if (k->kind == GL_SRC_LIB) {
         if (!*sym) return gl_cli_error("validate", "--lib needs --symbol SYM");
-        const char *base = strrchr(k->cmd, '/') ? strrchr(k->cmd, '/') + 1 : k->cmd;
+        const char *p = k->lib_path, *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
         snprintf(k->name, sizeof k->name, "%.100s:%.50s", base, sym);
-        size_t l = strlen(k->cmd);
-        snprintf(k->cmd + l, sizeof k->cmd - l, "\n%s", sym);
+        snprintf(k->lib_symbol, sizeof k->lib_symbol, "%s", sym);
     } else if (*sym) {
         return gl_cli_error("validate", "--symbol goes with --lib");
     }

@@ -17,12 +17,17 @@
 enum gl_sweep_mode { GL_SWEEP_EXHAUSTIVE, GL_SWEEP_QUICK };
 enum gl_src_kind { GL_SRC_BUILTIN, GL_SRC_LIB, GL_SRC_EXEC };
 
+/* A kernel and where it comes from (docs/design.md, "Kernel ABI"): a typed source, built in,
+ * a shared library (path and symbol) or an external command; analysis/kernel_src.c sets it up
+ * and runs it (gl_kernel_call) for the sweep, validate and facts alike. */
 struct gl_kernel_src {
     char name[160];
     enum gl_defn defn;
     enum gl_src_kind kind;
     const struct gl_impl *impl; /* GL_SRC_BUILTIN, and NEON built-ins (run as GL_SRC_EXEC) */
-    char cmd[1200];             /* GL_SRC_EXEC: the command; GL_SRC_LIB: "PATH\nSYMBOL" */
+    char cmd[1200];             /* GL_SRC_EXEC: the command */
+    char lib_path[1024];        /* GL_SRC_LIB: the shared library */
+    char lib_symbol[160];       /* GL_SRC_LIB: the kernel's symbol in it ("" not given yet) */
     int f64;                    /* binary64 sweeps: use impl->f64 */
     /* results */
     int failed;
@@ -75,6 +80,26 @@ void gl_sweep_missing(const struct gl_sweep *s, long shard_n, char *buf, size_t 
 int gl_sweep_merge(struct gl_sweep *into, const struct gl_sweep *from, char *err, size_t errlen);
 /* Summary table on stdout. */
 void gl_sweep_print_summary(const struct gl_sweep *s);
+
+/* The sources (analysis/kernel_src.c): k becomes a library kernel (symbol may be "" until
+ * given) or an external command; names it "lib:SYMBOL" or the command unless it has a name. */
+void gl_kernel_src_lib(struct gl_kernel_src *k, const char *path, const char *symbol);
+void gl_kernel_src_exec(struct gl_kernel_src *k, const char *cmd);
+/* The result file's "command" of k (docs/result-format.md): the command, "PATH\nSYMBOL" for a
+ * library kernel, "" for a built-in; and back (0, or -1 for a library without its symbol). */
+void gl_kernel_src_command(const struct gl_kernel_src *k, char *buf, size_t len);
+int gl_kernel_src_set_command(struct gl_kernel_src *k, const char *command);
+
+struct gl_child;
+struct gl_call_layout;
+/* Kernel k on x[0..n) into y: built in, in process; a library kernel in the library worker (a
+ * persistent one in *child when child is given and lay is NULL, else one per call, with layout
+ * lay); an external command in one process per call (per lay->split inputs, when given). s
+ * gives the worker's path and the timeout (NULL: 60 s, and no library kernels). 0, or -1 with
+ * the reason in why (the child crashed, failed, timed out or answered short). */
+int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *child,
+                   const float *x, float *y, size_t n, const struct gl_call_layout *lay, char *why,
+                   size_t whylen);
 
 /* Runs CMD under /bin/sh with `in` on its stdin; its stdout must be exactly out_bytes.
  * Returns 0, or -1 with the reason in why (crashed with signal, exit status, timed out after

@@ -26,12 +26,6 @@ struct gl_validation {
     double defn_ulp[4]; /* max ULP on the core sample against exact, tanh, sigmoid, silu */
 };
 
-/* Kernel k (of sweep s: its self_exe, timeout) on x[0..n) into y, called with the given layout
- * (library kernels: through the worker; external evaluators: one process per `split` inputs,
- * offset and in-place do not apply). 0, or -1 with the reason in why. */
-int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, const float *x,
-                   float *y, size_t n, const struct gl_call_layout *lay, char *why, size_t whylen);
-
 /* The probes (everything but the sweep's bounds), appended to v; region_all: tail cancellation
  * fails (instead of warning) when bounds apply to every input. 0, or -1 when the kernel crashed
  * or hung (v says where). */

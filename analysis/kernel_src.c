@@ -1,0 +1,108 @@
+/* Kernel sources (include/gelulab/sweep.h): a kernel built in, in a shared library (path and
+ * symbol) or behind an external command, and the one function that runs any of them on an
+ * array, gl_kernel_call, which the sweep, validate and facts share. Library kernels run in the
+ * library worker (`gelulab __eval-lib`, docs/exec-protocol.md): a persistent one when the
+ * caller keeps a gl_child (the sweep: one per thread and kernel), a fresh one per call
+ * otherwise; external commands in one process per call (or per `split` inputs). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gelulab/sweep.h"
+
+void gl_kernel_src_lib(struct gl_kernel_src *k, const char *path, const char *symbol)
+{
+    k->kind = GL_SRC_LIB;
+    snprintf(k->lib_path, sizeof k->lib_path, "%s", path);
+    snprintf(k->lib_symbol, sizeof k->lib_symbol, "%s", symbol);
+    k->cmd[0] = '\0';
+}
+
+void gl_kernel_src_exec(struct gl_kernel_src *k, const char *cmd)
+{
+    k->kind = GL_SRC_EXEC;
+    snprintf(k->cmd, sizeof k->cmd, "%s", cmd);
+}
+
+void gl_kernel_src_command(const struct gl_kernel_src *k, char *buf, size_t len)
+{
+    if (k->kind == GL_SRC_LIB)
+        snprintf(buf, len, "%s\n%s", k->lib_path, k->lib_symbol);
+    else
+        snprintf(buf, len, "%s", k->kind == GL_SRC_EXEC ? k->cmd : "");
+}
+
+int gl_kernel_src_set_command(struct gl_kernel_src *k, const char *command)
+{
+    if (k->kind != GL_SRC_LIB) {
+        snprintf(k->cmd, sizeof k->cmd, "%s", command);
+        return 0;
+    }
+    const char *nl = strchr(command, '\n');
+    if (!nl) return -1;
+    snprintf(k->lib_path, sizeof k->lib_path, "%.*s", (int)(nl - command), command);
+    snprintf(k->lib_symbol, sizeof k->lib_symbol, "%s", nl + 1);
+    return 0;
+}
+
+/* The library worker's command for k: serving requests (lay NULL) or one call with layout lay */
+static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
+                        const struct gl_call_layout *lay, char *buf, size_t len)
+{
+#ifdef __SANITIZE_ADDRESS__ /* let a crashing worker die of its signal, as in a normal build */
+    const char *env = "ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0 ";
+#else
+    const char *env = "";
+#endif
+    if (!lay)
+        snprintf(buf, len, "exec env %s'%s' __eval-lib --serve '%s' '%s'", env, s->self_exe,
+                 k->lib_path, k->lib_symbol);
+    else
+        snprintf(buf, len, "exec '%s' __eval-lib '%s' '%s' %zu %zu %d %d", s->self_exe, k->lib_path,
+                 k->lib_symbol, lay->offset, lay->split, lay->inplace, lay->repeat);
+}
+
+/* A built-in kernel in process, with the layouts the library worker applies */
+static void call_builtin(const struct gl_kernel_src *k, const float *x, float *y, size_t n,
+                         const struct gl_call_layout *lay)
+{
+    size_t split = lay->split ? lay->split : n ? n : 1;
+    float *xb = malloc((n + lay->offset + 1) * sizeof *xb),
+          *yb = malloc((n + lay->offset + 1) * sizeof *yb);
+    memcpy(xb + lay->offset, x, n * sizeof *x);
+    float *out = lay->inplace ? xb + lay->offset : yb + lay->offset;
+    for (int rep = 0; rep < (lay->repeat ? 2 : 1); rep++)
+        for (size_t i = 0; i < n; i += split)
+            k->impl->f32(xb + lay->offset + i, out + i, n - i < split ? n - i : split);
+    memcpy(y, out, n * sizeof *y);
+    free(xb), free(yb);
+}
+
+int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *child,
+                   const float *x, float *y, size_t n, const struct gl_call_layout *lay, char *why,
+                   size_t whylen)
+{
+    static const struct gl_call_layout none = {0, 0, 0, 0};
+    double timeout = s ? s->timeout_s : 60;
+    char cmd[2600];
+    if (k->kind == GL_SRC_BUILTIN) {
+        call_builtin(k, x, y, n, lay ? lay : &none);
+        return 0;
+    }
+    if (k->kind == GL_SRC_LIB) {
+        if (!s || !s->self_exe) return snprintf(why, whylen, "no library worker"), -1;
+        if (child && !lay) {
+            lib_command(s, k, NULL, cmd, sizeof cmd);
+            if (child->pid < 0 && gl_child_start(child, cmd, why, whylen) != 0) return -1;
+            return gl_child_call(child, x, n * sizeof *x, y, n * sizeof *y, timeout, why, whylen);
+        }
+        lib_command(s, k, lay ? lay : &none, cmd, sizeof cmd);
+        return gl_run_child(cmd, x, n * sizeof *x, y, n * sizeof *y, timeout, why, whylen);
+    }
+    size_t split = lay && lay->split ? lay->split : n ? n : 1;
+    for (size_t i = 0; i < n; i += split) { /* external evaluator: a process per piece */
+        size_t m = n - i < split ? n - i : split;
+        if (gl_run_child(k->cmd, x + i, m * sizeof *x, y + i, m * sizeof *y, timeout, why, whylen))
+            return -1;
+    }
+    return 0;
+}

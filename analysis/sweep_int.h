@@ -1,0 +1,58 @@
+/* The sweep engine's internals shared by sweep.c (chunks and threads) and sweep_search.c (the
+ * binary64 local search): a block of inputs with its references, and the steps that measure a
+ * kernel on it. */
+#ifndef GL_ANALYSIS_SWEEP_INT_H
+#define GL_ANALYSIS_SWEEP_INT_H
+#include <stdint.h>
+#include "gelulab/sweep.h"
+
+/* A kernel's part in a chunk. The ISA builds of one algorithm are twins: the first (the lead)
+ * gathers its chunk statistics apart and hands them to every twin whose results were
+ * bit-identical on the whole chunk (a follower); a follower that differs anywhere is measured
+ * on its own in a second pass over the chunk. */
+enum role { DIRECT, LEAD, FOLLOW, DIVERGED, NOT_RUN, DONE };
+
+struct chunk_buf {
+    /* the chunk (external kernels) */
+    double *cx;
+    uint64_t *cbits;
+    float *cxf;
+    float **ext_out;        /* per external kernel: its results on the chunk */
+    struct gl_child *child; /* per library kernel: its worker process (pid -1: none yet) */
+    /* the block */
+    double *x, *yr[GL_DEFN_COUNT];
+    uint64_t *bits;
+    struct gl_dd *r[GL_DEFN_COUNT];
+    float *xf, *yf;
+    double *xd, *yd;
+    void **out; /* per kernel: its results on the block */
+    /* per input, shared by all kernels: binade and region of x, 1/ulp of each reference and
+     * where it lies from its rounding */
+    int *binade, *region;
+    double *scale[GL_DEFN_COUNT], *side[GL_DEFN_COUNT];
+    /* runs of inputs with the same binade and region: run_start[0..nruns], last = n */
+    uint64_t *run_start, nruns;
+    /* per definition and run: the statistics of a correctly rounded kernel (y = yr) on the run,
+     * computed when a first kernel is correctly rounded on the whole run (cr_done), added for
+     * every such kernel; NULL (local search): not kept */
+    struct gl_block_stats *cr[GL_DEFN_COUNT];
+    unsigned char *cr_done[GL_DEFN_COUNT];
+    int *cr_slot; /* per run: its index in cr[d] and cr_done[d], -1 when too short to check */
+    double *y;    /* the kernel's results as doubles, rounded to the format */
+    struct gl_acc **cacc; /* [kernel * 2 + against]: a lead's chunk statistics */
+    enum role *role;
+};
+
+/* the reference of definition d at x: rounded (yr) and unrounded (r) */
+void gl_sw_reference(const struct gl_sweep *s, enum gl_defn d, double x, double *yr,
+                     struct gl_dd *r);
+/* per input of the block: binade, region, 1/ulp and side of each needed definition; the runs */
+void gl_sw_prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uint64_t n);
+/* the kernel's results (b->yf or b->yd) as doubles rounded to the format, into b->y */
+void gl_sw_results_to_double(const struct gl_sweep *s, struct chunk_buf *b, uint64_t n);
+/* b->y against definition d into a */
+void gl_sw_accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, struct chunk_buf *b);
+/* the binary64 local search (sweep_search.c) */
+void gl_sw_local_search(struct gl_sweep *s);
+
+#endif

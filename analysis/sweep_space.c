@@ -1,0 +1,95 @@
+/* The sweep's input spaces (include/gelulab/sweep.h; docs/result-format.md): index i -> x.
+ *   f32 exhaustive  i in [0, 2^32): the bit pattern i                     chunks of 2^20
+ *   f32 quick       i in [0, ceil(2^32/61)): the bit pattern 61 i          chunks of 2^20
+ *   bf16, f16       i in [0, 65536): the bit pattern i (kernels compute in binary32 on the
+ *                   value; their result is rounded to the format, nearest-even)  chunks of 4096
+ *   f64             per sign and exponent field (4094 strata) PER inputs with hashed mantissas
+ *                   (PER = 256 exhaustive, 16 quick), then D uniform on [-10, 10] (2^20 / 2^16);
+ *                   then, unsharded only, local search (sweep_search.c). */
+#include <string.h>
+#include "gelulab/sweep.h"
+
+#define F64_STRATA 4094
+
+static uint64_t mix(uint64_t h) /* splitmix64 finaliser */
+{
+    h += 0x9e3779b97f4a7c15ull;
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
+}
+
+static uint64_t f64_per(const struct gl_sweep *s)
+{
+    return s->mode == GL_SWEEP_EXHAUSTIVE ? 256 : 16;
+}
+
+void gl_sweep_layout(struct gl_sweep *s)
+{
+    switch (s->fmt.id) {
+    case GL_FMT_F32:
+        s->n_inputs = s->mode == GL_SWEEP_EXHAUSTIVE ? 1ull << 32 : ((1ull << 32) + 60) / 61;
+        s->chunk_size = 1u << 20;
+        break;
+    case GL_FMT_F64:
+        s->n_inputs =
+            F64_STRATA * f64_per(s) + (s->mode == GL_SWEEP_EXHAUSTIVE ? 1u << 20 : 1u << 16);
+        s->chunk_size = 4096;
+        break;
+    default:
+        s->n_inputs = 65536;
+        s->chunk_size = 4096;
+    }
+    s->n_chunks = (s->n_inputs + s->chunk_size - 1) / s->chunk_size;
+}
+
+static double bits_to_value(const struct gl_format *f, uint64_t bits)
+{
+    uint32_t u = (uint32_t)bits;
+    float v;
+    double d;
+    switch (f->id) {
+    case GL_FMT_F32:
+        memcpy(&v, &u, 4);
+        return v;
+    case GL_FMT_BF16:
+        return gl_bf16_to_f32((uint16_t)bits);
+    case GL_FMT_F16:
+        return gl_f16_to_f32((uint16_t)bits);
+    default:
+        memcpy(&d, &bits, 8);
+        return d;
+    }
+}
+
+static uint64_t f64_input_bits(const struct gl_sweep *s, uint64_t i)
+{
+    uint64_t per = f64_per(s), h = mix(i);
+    if (i < F64_STRATA * per) {
+        uint64_t stratum = i / per;
+        return (stratum & 1) << 63 | (stratum >> 1) << 52 | (h & 0xfffffffffffffull);
+    }
+    double x = (double)(h >> 11) * 0x1p-53 * 20.0 - 10.0;
+    uint64_t b;
+    memcpy(&b, &x, 8);
+    return b;
+}
+
+uint64_t gl_sweep_chunk_inputs(const struct gl_sweep *s, uint64_t c, double *x, uint64_t *xbits)
+{
+    uint64_t lo = c * s->chunk_size, hi = lo + s->chunk_size;
+    if (hi > s->n_inputs) hi = s->n_inputs;
+    gl_sweep_inputs(s, lo, hi, x, xbits);
+    return hi - lo;
+}
+
+void gl_sweep_inputs(const struct gl_sweep *s, uint64_t lo, uint64_t hi, double *x, uint64_t *xbits)
+{
+    for (uint64_t i = lo; i < hi; i++) {
+        uint64_t b = s->fmt.id == GL_FMT_F64                                ? f64_input_bits(s, i)
+                     : s->fmt.id == GL_FMT_F32 && s->mode == GL_SWEEP_QUICK ? (i * 61) & 0xffffffffu
+                                                                            : i;
+        xbits[i - lo] = b;
+        x[i - lo] = bits_to_value(&s->fmt, b);
+    }
+}
