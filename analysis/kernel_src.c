@@ -61,6 +61,15 @@ static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
                  k->lib_symbol, lay->offset, lay->split, lay->inplace, lay->repeat);
 }
 
+int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k)
+{
+    static const struct gl_call_layout none = {0, 0, 0, 0};
+    char cmd[2600], why[300];
+    lib_command(s, k, &none, cmd, sizeof cmd - 16);
+    strcat(cmd, " 2>/dev/null"); /* the worker's own message: the caller says it in one line */
+    return gl_run_child(cmd, NULL, 0, NULL, 0, 30, why, sizeof why);
+}
+
 /* A built-in kernel in process, with the layouts the library worker applies */
 static void call_builtin(const struct gl_kernel_src *k, const float *x, float *y, size_t n,
                          const struct gl_call_layout *lay)

@@ -108,10 +108,7 @@ static int parse_shard(const char *v, long *k, long *n)
  * the command that asked (sweep, validate), before any work. */
 int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct gl_kernel_src *k)
 {
-    char cmd[2400], why[300];
-    snprintf(cmd, sizeof cmd, "'%s' __eval-lib '%s' '%s' 2>/dev/null", s->self_exe, k->lib_path,
-             k->lib_symbol);
-    if (gl_run_child(cmd, NULL, 0, NULL, 0, 30, why, sizeof why) == 0) return 0;
+    if (gl_kernel_src_probe(s, k) == 0) return 0;
     return gl_cli_error(cmdname, "cannot use --lib %s --symbol %s: missing file or symbol",
                         k->lib_path, k->lib_symbol);
 }

@@ -89,6 +89,8 @@ void gl_kernel_src_exec(struct gl_kernel_src *k, const char *cmd);
  * library kernel, "" for a built-in; and back (0, or -1 for a library without its symbol). */
 void gl_kernel_src_command(const struct gl_kernel_src *k, char *buf, size_t len);
 int gl_kernel_src_set_command(struct gl_kernel_src *k, const char *command);
+/* 0 when the library worker of s loads library kernel k's path and symbol (run on no input) */
+int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k);
 
 struct gl_child;
 struct gl_call_layout;
