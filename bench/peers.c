@@ -45,13 +45,14 @@ const struct gl_peer *gl_peers(size_t *n)
     return peers;
 }
 
+/* what the peers' builds need: avx2 with fma (-mavx2 -mfma), avx512 F alone (SLEEF's avx512f
+ * functions, -mavx512f; gelulab's own AVX-512 builds also need DQ) */
 static int cpu_has(const char *isa)
 {
 #if defined(__x86_64__)
     if (!strcmp(isa, "avx2"))
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    if (!strcmp(isa, "avx512"))
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
+    if (!strcmp(isa, "avx512")) return __builtin_cpu_supports("avx512f");
 #endif
     return !strcmp(isa, "jit");
 }
