@@ -428,8 +428,23 @@ void gl_acc_finish(struct gl_acc *a)
     stats_merge(&a->all, &a->nan_x);
 }
 
+static void traits_merge(struct gl_traits *a, const struct gl_traits *b)
+{
+    for (int t = 0; t < GL_TRAITS; t++) {
+        if (!b->n[t]) continue;
+        if (!a->n[t] || b->x_lo[t] < a->x_lo[t]) a->x_lo[t] = b->x_lo[t];
+        if (!a->n[t] || b->x_hi[t] > a->x_hi[t]) a->x_hi[t] = b->x_hi[t];
+        a->n[t] += b->n[t];
+    }
+    a->out_hash += b->out_hash;
+    for (int i = 0; i < GL_SPECIALS; i++)
+        if (b->special_seen >> i & 1) a->special[i] = b->special[i];
+    a->special_seen |= b->special_seen;
+}
+
 void gl_acc_merge(struct gl_acc *a, const struct gl_acc *b)
 {
+    traits_merge(&a->traits, &b->traits);
     stats_merge(&a->all, &b->all);
     stats_merge(&a->nan_x, &b->nan_x);
     for (int r = 0; r < GL_REGIONS; r++) stats_merge(&a->region[r], &b->region[r]);

@@ -3,7 +3,8 @@
  * array, gl_kernel_call, which the sweep, validate and facts share. Library kernels run in the
  * library worker (`gelulab __eval-lib`, docs/exec-protocol.md): a persistent one when the
  * caller keeps a gl_child (the sweep: one per thread and kernel), a fresh one per call
- * otherwise; external commands in one process per call (or per `split` inputs). */
+ * otherwise; external commands in one process per call (or per `split` inputs), serving
+ * commands like the library worker. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,12 +24,18 @@ void gl_kernel_src_exec(struct gl_kernel_src *k, const char *cmd)
     snprintf(k->cmd, sizeof k->cmd, "%s", cmd);
 }
 
+void gl_kernel_src_serve(struct gl_kernel_src *k, const char *cmd)
+{
+    k->kind = GL_SRC_SERVE;
+    snprintf(k->cmd, sizeof k->cmd, "%s", cmd);
+}
+
 void gl_kernel_src_command(const struct gl_kernel_src *k, char *buf, size_t len)
 {
     if (k->kind == GL_SRC_LIB)
         snprintf(buf, len, "%s\n%s", k->lib_path, k->lib_symbol);
     else
-        snprintf(buf, len, "%s", k->kind == GL_SRC_EXEC ? k->cmd : "");
+        snprintf(buf, len, "%s", k->kind == GL_SRC_BUILTIN ? "" : k->cmd);
 }
 
 int gl_kernel_src_set_command(struct gl_kernel_src *k, const char *command)
@@ -44,9 +51,10 @@ int gl_kernel_src_set_command(struct gl_kernel_src *k, const char *command)
     return 0;
 }
 
-/* The library worker's command for k: serving requests (lay NULL) or one call with layout lay */
+/* The library worker's command for k: serving requests (lay NULL; with their layouts when
+ * `layouts`) or one call with layout lay */
 static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
-                        const struct gl_call_layout *lay, char *buf, size_t len)
+                        const struct gl_call_layout *lay, int layouts, char *buf, size_t len)
 {
 #ifdef __SANITIZE_ADDRESS__ /* let a crashing worker die of its signal, as in a normal build */
     const char *env = "ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0 ";
@@ -54,8 +62,8 @@ static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
     const char *env = "";
 #endif
     if (!lay)
-        snprintf(buf, len, "exec env %s'%s' __eval-lib --serve '%s' '%s'", env, s->self_exe,
-                 k->lib_path, k->lib_symbol);
+        snprintf(buf, len, "exec env %s'%s' __eval-lib --serve%s '%s' '%s'", env, s->self_exe,
+                 layouts ? "-layouts" : "", k->lib_path, k->lib_symbol);
     else
         snprintf(buf, len, "exec '%s' __eval-lib '%s' '%s' %zu %zu %d %d", s->self_exe, k->lib_path,
                  k->lib_symbol, lay->offset, lay->split, lay->inplace, lay->repeat);
@@ -65,7 +73,7 @@ int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k)
 {
     static const struct gl_call_layout none = {0, 0, 0, 0};
     char cmd[2600], why[300];
-    lib_command(s, k, &none, cmd, sizeof cmd - 16);
+    lib_command(s, k, &none, 0, cmd, sizeof cmd - 16);
     strcat(cmd, " 2>/dev/null"); /* the worker's own message: the caller says it in one line */
     return gl_run_child(cmd, NULL, 0, NULL, 0, 30, why, sizeof why);
 }
@@ -86,6 +94,24 @@ static void call_builtin(const struct gl_kernel_src *k, const float *x, float *y
     free(xb), free(yb);
 }
 
+/* A serving command on x, in *child (kept) or in a child of this call only, with layout lay */
+static int call_serving(const struct gl_sweep *s, const char *cmd, struct gl_child *child,
+                        const float *x, float *y, size_t n, const struct gl_call_layout *lay,
+                        char *why, size_t whylen)
+{
+    double timeout = s ? s->timeout_s : 60;
+    struct gl_child own = {-1, -1, -1, 0}, *c = child && (!lay || child->layouts) ? child : &own;
+    size_t split = lay && lay->split ? lay->split : n ? n : 1;
+    int rc = c->pid < 0 ? gl_child_start(c, cmd, why, whylen) : 0;
+    for (int rep = 0; rep < (lay && lay->repeat ? 2 : 1); rep++)
+        for (size_t i = 0; !rc && i < n; i += split) {
+            size_t m = n - i < split ? n - i : split;
+            rc = gl_child_call(c, x + i, m * sizeof *x, y + i, m * sizeof *y, timeout, why, whylen);
+        }
+    if (c == &own) gl_child_stop(&own);
+    return rc;
+}
+
 int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *child,
                    const float *x, float *y, size_t n, const struct gl_call_layout *lay, char *why,
                    size_t whylen)
@@ -99,14 +125,17 @@ int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
     }
     if (k->kind == GL_SRC_LIB) {
         if (!s || !s->self_exe) return snprintf(why, whylen, "no library worker"), -1;
-        if (child && !lay) {
-            lib_command(s, k, NULL, cmd, sizeof cmd);
+        if (child && (!lay || child->layouts)) {
+            lib_command(s, k, NULL, child->layouts, cmd, sizeof cmd);
             if (child->pid < 0 && gl_child_start(child, cmd, why, whylen) != 0) return -1;
+            if (child->layouts)
+                return gl_child_call_layout(child, x, y, n, lay, timeout, why, whylen);
             return gl_child_call(child, x, n * sizeof *x, y, n * sizeof *y, timeout, why, whylen);
         }
-        lib_command(s, k, lay ? lay : &none, cmd, sizeof cmd);
+        lib_command(s, k, lay ? lay : &none, 0, cmd, sizeof cmd);
         return gl_run_child(cmd, x, n * sizeof *x, y, n * sizeof *y, timeout, why, whylen);
     }
+    if (k->kind == GL_SRC_SERVE) return call_serving(s, k->cmd, child, x, y, n, lay, why, whylen);
     size_t split = lay && lay->split ? lay->split : n ? n : 1;
     for (size_t i = 0; i < n; i += split) { /* external evaluator: a process per piece */
         size_t m = n - i < split ? n - i : split;

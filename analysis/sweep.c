@@ -4,8 +4,9 @@
  *
  * The reference is the fast certified path with its MPFR fallback (binary64: MPFR).
  * Statistics are gathered per chunk; a kernel whose results on a chunk are bit-identical to an
- * earlier kernel's of the same definition (the ISA builds of one algorithm) takes that kernel's
- * chunk statistics instead of recomputing them: the same numbers, for a fraction of the time. */
+ * earlier kernel's of the same definition (the ISA builds of one algorithm; external kernels,
+ * peers, that compute the same) takes that kernel's chunk statistics instead of recomputing
+ * them: the same numbers, for a fraction of the time. */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -87,7 +88,7 @@ static int run_external(struct gl_sweep *s, struct gl_kernel_src *k, struct chun
                         uint64_t n, uint64_t c, pthread_mutex_t *lock)
 {
     char why[300];
-    struct gl_child *ch = k->kind == GL_SRC_LIB ? &b->child[ki] : NULL; /* one per thread */
+    struct gl_child *ch = k->kind == GL_SRC_EXEC ? NULL : &b->child[ki]; /* one per thread */
     if (!gl_kernel_call(s, k, ch, b->cxf, b->ext_out[ki], n, NULL, why, sizeof why)) return 0;
     pthread_mutex_lock(lock);
     if (!k->failed) {
@@ -115,6 +116,51 @@ static void block_results(struct gl_sweep *s, struct chunk_buf *b, int k, uint64
 /* Runs this long or longer are checked for being correctly rounded as a whole. */
 #define CR_RUN_MIN 32
 
+/* The special input x is (GL_SPECIAL_*), or -1; the quiet NaN with no payload stands for NaN. */
+static int special_of(const struct gl_format *f, uint64_t bits, double x)
+{
+    static const uint64_t qnan[] = {[GL_FMT_F32] = 0x7fc00000u,
+                                    [GL_FMT_BF16] = 0x7fc0u,
+                                    [GL_FMT_F16] = 0x7e00u,
+                                    [GL_FMT_F64] = 0x7ff8000000000000u};
+    if (isnan(x))
+        return (size_t)f->id < sizeof qnan / sizeof *qnan && bits == qnan[f->id] ? GL_SPECIAL_NAN
+                                                                                 : -1;
+    if (isinf(x)) return x > 0 ? GL_SPECIAL_PINF : GL_SPECIAL_NINF;
+    return signbit(x) ? GL_SPECIAL_NZERO : GL_SPECIAL_PZERO;
+}
+
+/* The traits of the results on the run [i, i + n) against definition d (gl_traits); cr: the
+ * results equal the rounded reference there (no zero lost, no sign or Phi wrong). */
+static void run_traits(const struct gl_sweep *s, struct gl_traits *t, enum gl_defn d,
+                       const struct chunk_buf *b, uint64_t i, uint64_t n, int cr)
+{
+    const double *x = b->x + i, *y = b->y + i, *yr = b->yr[d] + i;
+    uint64_t h = b->bits[i] * 0x9e3779b97f4a7c15u;
+    for (uint64_t j = 0; j < n; j++) {
+        uint64_t u;
+        memcpy(&u, &y[j], sizeof u);
+        h = (h ^ u) * 0xff51afd7ed558ccdu, h ^= h >> 32;
+        if (!isfinite(x[j]) || x[j] == 0) {
+            int sp = special_of(&s->fmt, b->bits[i + j], x[j]);
+            if (sp >= 0) t->special[sp] = y[j], t->special_seen |= 1u << sp;
+        }
+        if (cr) continue;
+        int is[GL_TRAITS] = {[GL_TRAIT_ZERO_LOST] = y[j] == 0 && yr[j] != 0,
+                             [GL_TRAIT_WRONG_SIGN] = y[j] != 0 && !isnan(y[j]) && x[j] != 0 &&
+                                                     signbit(y[j]) != signbit(x[j]),
+                             [GL_TRAIT_PHI_ABOVE1] =
+                                 isfinite(x[j]) && isfinite(y[j]) && fabs(y[j]) > fabs(x[j])};
+        for (int q = 0; q < GL_TRAITS; q++) {
+            if (!is[q]) continue;
+            if (!t->n[q] || x[j] < t->x_lo[q]) t->x_lo[q] = x[j];
+            if (!t->n[q] || x[j] > t->x_hi[q]) t->x_hi[q] = x[j];
+            t->n[q]++;
+        }
+    }
+    t->out_hash += h ^ h >> 29;
+}
+
 void gl_sw_accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, struct chunk_buf *b)
 {
     for (uint64_t k = 0; k < b->nruns; k++) {
@@ -125,8 +171,10 @@ void gl_sw_accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, stru
         int j = b->cr[d] ? b->cr_slot[k] : -1;
         if (j < 0 || memcmp(b->y + i, b->yr[d] + i, n * sizeof *b->y)) {
             gl_acc_add_block(a, &blk);
+            run_traits(s, &a->traits, d, b, i, n, 0);
             continue;
         }
+        run_traits(s, &a->traits, d, b, i, n, 1);
         if (!b->cr_done[d][j]) gl_block_stats(&b->cr[d][j], &blk), b->cr_done[d][j] = 1;
         gl_acc_add_block_stats(a, &blk, &b->cr[d][j]);
     }
@@ -209,7 +257,19 @@ static void measure(struct gl_sweep *s, struct chunk_buf *b, struct gl_acc **acc
         gl_sw_accumulate(s, acc[2 * k + a], a ? GL_DEFN_EXACT : s->k[k].defn, b);
 }
 
-/* Runs the external kernels on the whole chunk and sets every kernel's role. */
+/* The first external kernel before k that ran on the chunk with k's definition and gave the
+ * same bits on all of it, or k */
+static int same_results_as(const struct gl_sweep *s, const struct chunk_buf *b, int k, uint64_t n)
+{
+    for (int j = 0; j < k; j++)
+        if (is_external(&s->k[j]) && s->k[j].defn == s->k[k].defn && b->role[j] != NOT_RUN &&
+            !memcmp(b->ext_out[j], b->ext_out[k], n * sizeof(float)))
+            return j;
+    return k;
+}
+
+/* Runs the external kernels on the whole chunk and sets every kernel's role: its lead (the
+ * kernel whose statistics it takes, itself if none) and what it does in the passes. */
 static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint64_t n)
 {
     struct gl_sweep *s = w->s;
@@ -222,11 +282,17 @@ static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint6
     for (int k = 0; k < s->nk; k++) {
         struct gl_kernel_src *ks = &s->k[k];
         int ok = !ks->failed && (!is_external(ks) || !run_external(s, ks, b, k, n, c, w->lock));
-        int j = w->twin_of[k];
-        b->role[k] = !ok                              ? NOT_RUN
-                     : j < k && b->role[j] != NOT_RUN ? FOLLOW
-                     : w->twinned[k] && j == k        ? LEAD
-                                                      : DIRECT;
+        b->role[k] = ok ? DIRECT : NOT_RUN;
+        b->lead[k] = !ok ? k : is_external(ks) ? same_results_as(s, b, k, n) : w->twin_of[k];
+        if (b->lead[k] < k && b->role[b->lead[k]] == NOT_RUN) b->lead[k] = k;
+        b->lead_of_any[k] = 0;
+    }
+    for (int k = 0; k < s->nk; k++)
+        if (b->lead[k] < k) b->lead_of_any[b->lead[k]] = 1;
+    for (int k = 0; k < s->nk; k++) {
+        if (b->role[k] == NOT_RUN) continue;
+        int j = b->lead[k];
+        b->role[k] = j < k ? FOLLOW : w->twinned[k] || b->lead_of_any[k] ? LEAD : DIRECT;
         if (b->role[k] == LEAD)
             for (int a = 0; a < 2; a++) gl_acc_init(b->cacc[2 * k + a]);
     }
@@ -248,7 +314,7 @@ static void chunk_pass(struct worker *w, struct chunk_buf *b, uint64_t c, uint64
             block_results(s, b, k, off, m);
             if (b->role[k] == FOLLOW) {
                 size_t bytes = m * (s->k[k].f64 ? sizeof(double) : sizeof(float));
-                if (memcmp(b->out[w->twin_of[k]], b->out[k], bytes)) b->role[k] = DIVERGED;
+                if (memcmp(b->out[b->lead[k]], b->out[k], bytes)) b->role[k] = DIVERGED;
                 continue;
             }
             measure(s, b, b->role[k] == LEAD ? b->cacc : w->acc, k, m);
@@ -264,7 +330,7 @@ static void process_chunk(struct worker *w, struct chunk_buf *b, uint64_t c)
     start_chunk(w, b, c, n);
     chunk_pass(w, b, c, n, 1 << DIRECT | 1 << LEAD | 1 << FOLLOW);
     for (int k = 0; k < s->nk; k++) {
-        int j = w->twin_of[k];
+        int j = b->lead[k];
         if (b->role[k] == LEAD || b->role[k] == FOLLOW)
             for (int a = 0; a < (s->k[k].defn == GL_DEFN_EXACT ? 1 : 2); a++)
                 gl_acc_merge(w->acc[2 * k + a], b->cacc[2 * j + a]);
@@ -289,10 +355,12 @@ static void chunk_buf_init(struct chunk_buf *b, const struct gl_sweep *s)
     for (int k = 0; k < s->nk; k++) b->child[k].pid = -1;
     b->cacc = calloc(2 * (size_t)s->nk, sizeof *b->cacc);
     b->role = calloc((size_t)s->nk, sizeof *b->role);
+    b->lead = calloc((size_t)s->nk, sizeof *b->lead);
+    b->lead_of_any = calloc((size_t)s->nk, 1);
     for (int k = 0; k < s->nk; k++) {
         b->out[k] = malloc(bs * sizeof(double));
         if (is_external(&s->k[k])) b->ext_out[k] = malloc(cs * sizeof(float));
-        if (has_twin(s, k) && first_twin(s, k) == k)
+        if ((has_twin(s, k) && first_twin(s, k) == k) || is_external(&s->k[k]))
             for (int a = 0; a < 2; a++) b->cacc[2 * k + a] = malloc(sizeof(struct gl_acc));
     }
     b->x = malloc(bs * sizeof *b->x), b->bits = malloc(bs * sizeof *b->bits);
@@ -316,7 +384,8 @@ static void chunk_buf_free(struct chunk_buf *b, const struct gl_sweep *s)
     free(b->child);
     for (int i = 0; i < 2 * s->nk; i++) free(b->cacc[i]);
     free(b->cx), free(b->cbits), free(b->cxf), free(b->ext_out), free(b->out), free(b->cacc);
-    free(b->role), free(b->x), free(b->bits), free(b->xf), free(b->xd);
+    free(b->role), free(b->lead), free(b->lead_of_any), free(b->x), free(b->bits), free(b->xf),
+        free(b->xd);
     for (int d = 0; d < GL_DEFN_COUNT; d++)
         free(b->yr[d]), free(b->r[d]), free(b->scale[d]), free(b->side[d]), free(b->cr[d]),
             free(b->cr_done[d]);

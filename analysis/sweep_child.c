@@ -214,6 +214,24 @@ static gl_kernel_fn load_kernel(const char *path, const char *symbol)
     return fn;
 }
 
+/* fn on x[0..n) with layout lay (NULL: one plain call), the results written to stdout */
+static int call_with_layout(gl_kernel_fn fn, const float *x, size_t n,
+                            const struct gl_call_layout *lay)
+{
+    size_t off = lay ? lay->offset : 0, split = lay && lay->split ? lay->split : n;
+    /* the inputs at float offset `off` of a fresh buffer; results likewise, or in place */
+    float *xb = malloc((n + off + 1) * sizeof *xb), *yb = malloc((n + off + 1) * sizeof *yb);
+    if (!xb || !yb) return free(xb), free(yb), 2;
+    memcpy(xb + off, x, n * sizeof *x);
+    float *out = lay && lay->inplace ? xb + off : yb + off;
+    for (int rep = 0; rep < (lay && lay->repeat ? 2 : 1); rep++)
+        for (size_t i = 0; i < n; i += split)
+            fn(xb + off + i, out + i, n - i < split ? n - i : split);
+    int ok = fwrite(out, sizeof *out, n, stdout) == n && fflush(stdout) == 0;
+    free(xb), free(yb);
+    return ok ? 0 : 1;
+}
+
 int gl_eval_lib_main(const char *path, const char *symbol, const struct gl_call_layout *lay)
 {
     gl_kernel_fn fn = load_kernel(path, symbol);
@@ -225,18 +243,51 @@ int gl_eval_lib_main(const char *path, const char *symbol, const struct gl_call_
         n += r;
         if (n == cap) x = realloc(x, (cap *= 2) * sizeof *x);
     }
-    size_t off = lay ? lay->offset : 0, split = lay && lay->split ? lay->split : n;
-    /* the inputs at float offset `off` of a fresh buffer; results likewise, or in place */
-    float *xb = malloc((n + off + 1) * sizeof *xb), *yb = malloc((n + off + 1) * sizeof *yb);
-    if (!x || !xb || !yb) return 2;
-    memcpy(xb + off, x, n * sizeof *x);
-    float *out = lay && lay->inplace ? xb + off : yb + off;
-    for (int rep = 0; rep < (lay && lay->repeat ? 2 : 1); rep++)
-        for (size_t i = 0; i < n; i += split)
-            fn(xb + off + i, out + i, n - i < split ? n - i : split);
-    int ok = fwrite(out, sizeof *out, n, stdout) == n;
-    free(x), free(xb), free(yb);
-    return ok ? 0 : 1;
+    int rc = x ? call_with_layout(fn, x, n, lay) : 2;
+    free(x);
+    return rc;
+}
+
+/* a request of the layout-serving worker: after the byte count, the layout, then the inputs */
+struct layout_header {
+    uint32_t offset, split, inplace, repeat;
+};
+
+int gl_eval_lib_serve_layouts(const char *path, const char *symbol)
+{
+    gl_kernel_fn fn = load_kernel(path, symbol);
+    if (!fn) return 2;
+    uint64_t len;
+    while (fread(&len, sizeof len, 1, stdin) == 1) {
+        struct layout_header h;
+        if (len < sizeof h || fread(&h, sizeof h, 1, stdin) != 1) return 2;
+        size_t n = (size_t)((len - sizeof h) / sizeof(float));
+        float *x = malloc((n + 1) * sizeof *x);
+        if (!x || fread(x, sizeof *x, n, stdin) != n) return free(x), 2;
+        struct gl_call_layout lay = {h.offset, h.split, (int)h.inplace, (int)h.repeat};
+        int rc = call_with_layout(fn, x, n, &lay);
+        free(x);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+int gl_child_call_layout(struct gl_child *c, const float *x, float *y, size_t n,
+                         const struct gl_call_layout *lay, double timeout_s, char *why,
+                         size_t whylen)
+{
+    struct layout_header h = {0, 0, 0, 0};
+    if (lay)
+        h = (struct layout_header){(uint32_t)lay->offset, (uint32_t)lay->split,
+                                   (uint32_t)lay->inplace, (uint32_t)lay->repeat};
+    unsigned char *req = malloc(sizeof h + n * sizeof *x);
+    if (!req) return snprintf(why, whylen, "out of memory"), -1;
+    memcpy(req, &h, sizeof h);
+    memcpy(req + sizeof h, x, n * sizeof *x);
+    int rc =
+        gl_child_call(c, req, sizeof h + n * sizeof *x, y, n * sizeof *y, timeout_s, why, whylen);
+    free(req);
+    return rc;
 }
 
 int gl_eval_lib_serve(const char *path, const char *symbol)

@@ -9,7 +9,9 @@
 /* A kernel's part in a chunk. The ISA builds of one algorithm are twins: the first (the lead)
  * gathers its chunk statistics apart and hands them to every twin whose results were
  * bit-identical on the whole chunk (a follower); a follower that differs anywhere is measured
- * on its own in a second pass over the chunk. */
+ * on its own in a second pass over the chunk. An external kernel (its results on the whole
+ * chunk known before the passes) follows the first earlier external kernel of its definition
+ * with the same results on the chunk, if any. */
 enum role { DIRECT, LEAD, FOLLOW, DIVERGED, NOT_RUN, DONE };
 
 struct chunk_buf {
@@ -41,6 +43,8 @@ struct chunk_buf {
     double *y;    /* the kernel's results as doubles, rounded to the format */
     struct gl_acc **cacc; /* [kernel * 2 + against]: a lead's chunk statistics */
     enum role *role;
+    int *lead;                  /* per kernel: the kernel whose chunk statistics it takes */
+    unsigned char *lead_of_any; /* per kernel: some kernel takes its chunk statistics */
 };
 
 /* the reference of definition d at x: rounded (yr) and unrounded (r) */

@@ -11,7 +11,10 @@
 
 static const char *kind_name(enum gl_src_kind k)
 {
-    return k == GL_SRC_BUILTIN ? "builtin" : k == GL_SRC_LIB ? "lib" : "exec";
+    return k == GL_SRC_BUILTIN ? "builtin"
+           : k == GL_SRC_LIB   ? "lib"
+           : k == GL_SRC_SERVE ? "serve"
+                               : "exec";
 }
 
 static void put_u128(FILE *f, gl_u128 v)
@@ -59,9 +62,31 @@ static void put_stats(FILE *f, const struct gl_stats *s)
     fputc('}', f);
 }
 
+static const char *const trait_names[GL_TRAITS] = {"zero_lost", "wrong_sign", "phi_above1"};
+
+static void put_traits(FILE *f, const struct gl_traits *t)
+{
+    static const char *names[GL_SPECIALS] = {"nan", "+inf", "-inf", "+0", "-0"};
+    fputc('{', f);
+    for (int q = 0; q < GL_TRAITS; q++) {
+        fprintf(f, "\"%s\": [%llu", trait_names[q], (unsigned long long)t->n[q]);
+        if (t->n[q]) fprintf(f, ", \"%a\", \"%a\"", t->x_lo[q], t->x_hi[q]);
+        fputs("], ", f);
+    }
+    fprintf(f, "\"out_hash\": \"0x%016llx\", \"specials\": {", (unsigned long long)t->out_hash);
+    for (int i = 0, first = 1; i < GL_SPECIALS; i++)
+        if (t->special_seen >> i & 1) {
+            fprintf(f, "%s\"%s\": \"%a\"", first ? "" : ", ", names[i], t->special[i]);
+            first = 0;
+        }
+    fputs("}}", f);
+}
+
 static void put_acc(FILE *f, const struct gl_acc *a)
 {
-    fputs("{\"all\": ", f);
+    fputs("{\"traits\": ", f);
+    put_traits(f, &a->traits);
+    fputs(",\n        \"all\": ", f);
     put_stats(f, &a->all);
     fputs(",\n        \"regions\": {", f);
     for (int r = 0; r < GL_REGIONS; r++) {
@@ -268,6 +293,25 @@ static void get_stats(const struct gl_json *j, struct gl_stats *s)
     get_worst(gl_json_get(j, "worst"), &s->worst);
 }
 
+static void get_traits(const struct gl_json *j, struct gl_traits *t)
+{
+    static const char *names[GL_SPECIALS] = {"nan", "+inf", "-inf", "+0", "-0"};
+    if (!j) return; /* files of earlier versions: no traits */
+    for (int q = 0; q < GL_TRAITS; q++) {
+        const struct gl_json *v = gl_json_get(j, trait_names[q]);
+        if (!v || v->type != GL_JSON_ARR || !v->n) continue;
+        t->n[q] = gl_json_u64(&v->items[0]);
+        if (t->n[q] && v->n == 3)
+            t->x_lo[q] = gl_json_num(&v->items[1]), t->x_hi[q] = gl_json_num(&v->items[2]);
+    }
+    t->out_hash = gl_json_u64(gl_json_get(j, "out_hash"));
+    const struct gl_json *sp = gl_json_get(j, "specials");
+    for (int i = 0; i < GL_SPECIALS; i++) {
+        const struct gl_json *v = sp ? gl_json_get(sp, names[i]) : NULL;
+        if (v) t->special[i] = gl_json_num(v), t->special_seen |= 1u << i;
+    }
+}
+
 static int get_acc(const struct gl_json *j, struct gl_acc *a)
 {
     gl_acc_init(a);
@@ -276,6 +320,7 @@ static int get_acc(const struct gl_json *j, struct gl_acc *a)
                          *bin = gl_json_get(j, "binades");
     if (!all || !reg || !hist || !top || !bin || hist->n != GL_HIST_BINS || top->n > GL_TOPK)
         return -1;
+    get_traits(gl_json_get(j, "traits"), &a->traits);
     get_stats(all, &a->all);
     for (int r = 0; r < GL_REGIONS; r++)
         get_stats(gl_json_get(reg, gl_region_names[r]), &a->region[r]);
@@ -307,6 +352,7 @@ static int read_kernel(const struct gl_json *kj, struct gl_kernel_src *k)
     snprintf(k->error, sizeof k->error, "%s", error && error->text ? error->text : "");
     k->kind = !strcmp(src->text, "builtin") ? GL_SRC_BUILTIN
               : !strcmp(src->text, "lib")   ? GL_SRC_LIB
+              : !strcmp(src->text, "serve") ? GL_SRC_SERVE
                                             : GL_SRC_EXEC;
     if (gl_kernel_src_set_command(k, cmd && cmd->text ? cmd->text : "") != 0) return -1;
     k->impl = gl_impl_find(k->name);

@@ -24,12 +24,12 @@ static struct gl_check *add(struct gl_validation *v, const char *name, enum gl_c
 }
 
 /* a call that must work: on failure, records it as the check's failure and returns -1 */
-static int call(const struct gl_sweep *s, const struct gl_kernel_src *k, const float *x, float *y,
-                size_t n, const struct gl_call_layout *lay, struct gl_validation *v,
-                const char *check)
+static int call(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
+                const float *x, float *y, size_t n, const struct gl_call_layout *lay,
+                struct gl_validation *v, const char *check)
 {
     char why[300];
-    if (gl_kernel_call(s, k, NULL, x, y, n, lay, why, sizeof why) == 0) return 0;
+    if (gl_kernel_call(s, k, ch, x, y, n, lay, why, sizeof why) == 0) return 0;
     add(v, check, GL_CHECK_FAIL, "the kernel %s on inputs %a .. %a (%zu inputs)", why, (double)x[0],
         (double)x[n - 1], n);
     v->crashed = 1;
@@ -54,12 +54,12 @@ static void name_of(float v, char *b, size_t l)
 }
 
 static int probe_specials(const struct gl_sweep *s, const struct gl_kernel_src *k,
-                          struct gl_validation *v)
+                          struct gl_child *ch, struct gl_validation *v)
 {
     const float in[5] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f},
                 want[5] = {NAN, INFINITY, -0.0f, 0.0f, -0.0f};
     float out[5];
-    if (call(s, k, in, out, 5, NULL, v, "specials")) return -1;
+    if (call(s, k, ch, in, out, 5, NULL, v, "specials")) return -1;
     char got[5][48], bad[400] = "";
     int nan_bad = !isnan(out[0]), inf_bad = !same_bits(out[1], want[1]) || !(out[2] == 0),
         zero_bad = !same_bits(out[3], want[3]) || !same_bits(out[4], want[4]) ||
@@ -90,13 +90,13 @@ static int probe_specials(const struct gl_sweep *s, const struct gl_kernel_src *
 
 /* The negative tail: the x closest to 0 from which the kernel returns 0 (or -0) while its
  * definition is a nonzero binary32 number. */
-static int probe_tail(const struct gl_sweep *s, const struct gl_kernel_src *k, int region_all,
-                      struct gl_validation *v)
+static int probe_tail(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
+                      int region_all, struct gl_validation *v)
 {
     enum { N = 4000 };
     float *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
     for (int i = 0; i < N; i++) x[i] = -1.0f - 0.01f * (float)i; /* -1 .. -41 */
-    if (call(s, k, x, y, N, NULL, v, "tail")) return free(x), free(y), -1;
+    if (call(s, k, ch, x, y, N, NULL, v, "tail")) return free(x), free(y), -1;
     int first = -1;
     for (int i = 0; i < N && first < 0; i++) {
         double r = gl_ref_f32(k->defn, x[i], &gl_format_f32, NULL);
@@ -125,13 +125,13 @@ static int probe_tail(const struct gl_sweep *s, const struct gl_kernel_src *k, i
 
 /* Max ULP against each GELU definition on a sample of the core: which one it implements. */
 static int probe_definition(const struct gl_sweep *s, const struct gl_kernel_src *k,
-                            struct gl_validation *v)
+                            struct gl_child *ch, struct gl_validation *v)
 {
     enum { N = 20001 };
     const enum gl_defn d[4] = {GL_DEFN_EXACT, GL_DEFN_TANH, GL_DEFN_SIGMOID, GL_DEFN_SILU};
     float *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
     for (int i = 0; i < N; i++) x[i] = -5.0f + 10.0f * (float)i / (N - 1);
-    if (call(s, k, x, y, N, NULL, v, "definition")) return free(x), free(y), -1;
+    if (call(s, k, ch, x, y, N, NULL, v, "definition")) return free(x), free(y), -1;
     int best = 0, own = 0;
     for (int j = 0; j < 4; j++) {
         v->defn_ulp[j] = 0;
@@ -162,7 +162,7 @@ static int probe_definition(const struct gl_sweep *s, const struct gl_kernel_src
 /* Significant bits the results carry, and whether neighbouring inputs collapse (an input or
  * result rounded through binary16 or bfloat16 inside a binary32 kernel). */
 static int probe_precision(const struct gl_sweep *s, const struct gl_kernel_src *k,
-                           struct gl_validation *v)
+                           struct gl_child *ch, struct gl_validation *v)
 {
     enum { N = 8192 };
     float *x = malloc(2 * N * sizeof *x), *y = malloc(2 * N * sizeof *y);
@@ -170,7 +170,7 @@ static int probe_precision(const struct gl_sweep *s, const struct gl_kernel_src 
         x[2 * i] = 0.5f + 4.0f * (float)i / N;
         x[2 * i + 1] = nextafterf(x[2 * i], INFINITY);
     }
-    if (call(s, k, x, y, 2 * N, NULL, v, "precision")) return free(x), free(y), -1;
+    if (call(s, k, ch, x, y, 2 * N, NULL, v, "precision")) return free(x), free(y), -1;
     int maxbits = 0, collapsed = 0, differ = 0;
     for (int i = 0; i < 2 * N; i++) {
         if (!isfinite(y[i]) || y[i] == 0) continue;
@@ -207,13 +207,15 @@ static int probe_precision(const struct gl_sweep *s, const struct gl_kernel_src 
 
 /* The same inputs called differently must give the same bits. */
 static int probe_layout(const struct gl_sweep *s, const struct gl_kernel_src *k,
-                        struct gl_validation *v)
+                        struct gl_child *ch, struct gl_validation *v)
 {
     size_t n = k->kind == GL_SRC_EXEC ? 101 : 1003;
     float *x = malloc(n * sizeof *x), *y0 = malloc(n * sizeof *y0), *y = malloc(n * sizeof *y);
     for (size_t i = 0; i < n; i++) x[i] = -6.0f + 12.0f * (float)((i * 7919) % n) / (float)n;
-    if (call(s, k, x, y0, n, NULL, v, "layout")) return free(x), free(y0), free(y), -1;
-    struct gl_call_layout lays[] = {{0, 0, 0, 1}, {0, 1, 0, 0},  {0, 3, 0, 0},  {0, 7, 0, 0},
+    if (call(s, k, ch, x, y0, n, NULL, v, "layout")) return free(x), free(y0), free(y), -1;
+    /* first a plain second call: in the same worker as every probe's call (library and serving
+     * kernels), so a kernel whose results depend on its state is caught */
+    struct gl_call_layout lays[] = {{0, 0, 0, 0}, {0, 1, 0, 0},  {0, 3, 0, 0},  {0, 7, 0, 0},
                                     {0, 8, 0, 0}, {0, 13, 0, 0}, {0, 16, 0, 0}, {0, 17, 0, 0},
                                     {1, 0, 0, 0}, {2, 0, 0, 0},  {3, 0, 0, 0},  {5, 0, 0, 0},
                                     {7, 0, 0, 0}, {0, 0, 1, 0},  {3, 0, 1, 0}};
@@ -235,12 +237,14 @@ static int probe_layout(const struct gl_sweep *s, const struct gl_kernel_src *k,
     char bad[500] = "";
     int tried = 0, differ = 0;
     for (size_t t = 0; t < sizeof lays / sizeof lays[0]; t++) {
+        if (k->kind == GL_SRC_SERVE && (lays[t].offset || lays[t].inplace))
+            continue; /* a serving evaluator sees a stream of requests: lengths and a repeat */
         if (k->kind == GL_SRC_EXEC &&
             (lays[t].offset || lays[t].inplace || (lays[t].split && lays[t].split != 13)))
             continue; /* an external evaluator only sees a stream: a second run and pieces of 13 */
         if (k->kind == GL_SRC_EXEC && lays[t].repeat) lays[t].repeat = 0; /* a second process */
         tried++;
-        if (call(s, k, x, y, n, &lays[t], v, "layout")) return free(x), free(y0), free(y), -1;
+        if (call(s, k, ch, x, y, n, &lays[t], v, "layout")) return free(x), free(y0), free(y), -1;
         for (size_t i = 0; i < n; i++)
             if (!same_bits(y[i], y0[i])) {
                 if (differ++ < 3)
@@ -263,8 +267,9 @@ static int probe_layout(const struct gl_sweep *s, const struct gl_kernel_src *k,
             "the same bits on %zu inputs over %d ways of calling (lengths 1..17, offsets 1..7, in "
             "place, twice)%s",
             n, tried,
-            k->kind == GL_SRC_EXEC ? "; an external evaluator: second run and pieces of 13 only"
-                                   : "");
+            k->kind == GL_SRC_EXEC    ? "; an external evaluator: second run and pieces of 13 only"
+            : k->kind == GL_SRC_SERVE ? "; a serving evaluator: lengths and a second request only"
+                                      : "");
     }
     free(x), free(y0), free(y);
     return 0;
@@ -273,8 +278,12 @@ static int probe_layout(const struct gl_sweep *s, const struct gl_kernel_src *k,
 int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, int region_all,
                        struct gl_validation *v)
 {
-    if (probe_specials(s, k, v) || probe_tail(s, k, region_all, v) || probe_definition(s, k, v) ||
-        probe_precision(s, k, v) || probe_layout(s, k, v))
-        return -1;
-    return 0;
+    /* one worker for all the probes' calls of a library or serving kernel (a library's start-up,
+     * PyTorch's, can take most of a second) */
+    struct gl_child ch = {-1, -1, -1, 1};
+    int rc = probe_specials(s, k, &ch, v) || probe_tail(s, k, &ch, region_all, v) ||
+             probe_definition(s, k, &ch, v) || probe_precision(s, k, &ch, v) ||
+             probe_layout(s, k, &ch, v);
+    if (ch.pid >= 0) gl_child_stop(&ch);
+    return rc ? -1 : 0;
 }

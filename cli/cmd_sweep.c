@@ -19,7 +19,8 @@ static void on_sigint(int sig)
 static const char sweep_help[] =
     "usage: gelulab sweep [--format f32|bf16|f16|f64] [--mode exhaustive|quick]\n"
     "                     (--impl NAME ... | --all | --lib PATH --symbol SYM --defn D |\n"
-    "                      --exec 'CMD' --defn D) ... [--threads N] [--shard K/N]\n"
+    "                      --exec 'CMD' --defn D | --serve 'CMD' --defn D) ...\n"
+    "                     [--threads N] [--shard K/N]\n"
     "                     [--timeout S] [--out FILE.json]\n"
     "\n"
     "Measures kernels against the correctly rounded reference of their own definition and of\n"
@@ -42,8 +43,11 @@ static const char sweep_help[] =
     "  --exec 'CMD' --defn D\n"
     "                 an external evaluator: raw little-endian float32 on stdin, the same\n"
     "                 number of float32 results on stdout (docs/exec-protocol.md)\n"
+    "  --serve 'CMD' --defn D\n"
+    "                 an external evaluator that serves requests, one process per thread\n"
+    "                 (docs/exec-protocol.md, \"Serving\")\n"
     "  --defn D       exact, tanh, sigmoid or silu: the definition the kernel claims\n"
-    "  --name NAME    the label of the preceding --lib/--exec kernel in the results\n"
+    "  --name NAME    the label of the preceding --lib/--exec/--serve kernel in the results\n"
     "  --threads N    worker threads (default: all cores)\n"
     "  --shard K/N    run only the K-th of N equal parts (merge them with gelulab merge)\n"
     "  --timeout S    seconds a child process may take per chunk (default 120)\n"
@@ -158,12 +162,14 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             struct gl_kernel_src *k = add_kernel(s);
             snprintf(k->name, sizeof k->name, "%s", v); /* resolved after --format is known */
             k->impl = gl_impl_find(v);
-        } else if (!strcmp(o, "--lib") || !strcmp(o, "--exec")) {
+        } else if (!strcmp(o, "--lib") || !strcmp(o, "--exec") || !strcmp(o, "--serve")) {
             ext = add_kernel(s);
             if (o[2] == 'l')
                 gl_kernel_src_lib(ext, v, ""); /* the symbol follows */
-            else
+            else if (o[3] == 'x')
                 gl_kernel_src_exec(ext, v);
+            else
+                gl_kernel_src_serve(ext, v);
             snprintf(ext->name, sizeof ext->name, "%s:%s", o + 2, v);
         } else if (!strcmp(o, "--symbol")) {
             if (!ext || ext->kind != GL_SRC_LIB || ext->lib_symbol[0])
@@ -171,12 +177,12 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             snprintf(ext->lib_symbol, sizeof ext->lib_symbol, "%s", v);
             snprintf(ext->name, sizeof ext->name, "lib:%s", v);
         } else if (!strcmp(o, "--defn")) {
-            if (!ext) return gl_cli_error("sweep", "--defn must follow --lib or --exec");
+            if (!ext) return gl_cli_error("sweep", "--defn must follow --lib, --exec or --serve");
             if (gl_defn_parse(v, &ext->defn) != 0 || ext->defn > GL_DEFN_SILU)
                 return gl_cli_error("sweep", "unknown definition '%s' (exact, tanh, sigmoid, silu)",
                                     v);
         } else if (!strcmp(o, "--name")) {
-            if (!ext) return gl_cli_error("sweep", "--name must follow --lib or --exec");
+            if (!ext) return gl_cli_error("sweep", "--name must follow --lib, --exec or --serve");
             snprintf(ext->name, sizeof ext->name, "%s", v);
         } else if (!strcmp(o, "--threads")) {
             s->threads = atoi(v);
@@ -219,7 +225,7 @@ static int finish_kernels(struct sweep_args *a)
         if (s->fmt.id == GL_FMT_F64)
             return free(given),
                    gl_cli_error("sweep",
-                                "--lib/--exec kernels are binary32: not with --format f64");
+                                "--lib/--exec/--serve kernels are binary32: not with --format f64");
         if (k->kind == GL_SRC_LIB && gl_cli_probe_lib("sweep", s, k) != 0) return free(given), 2;
     }
     free(given);
@@ -361,6 +367,8 @@ int gl_cmd_merge(int argc, char **argv)
 int gl_cmd_eval_lib(int argc, char **argv)
 {
     if (argc == 4 && !strcmp(argv[1], "--serve")) return gl_eval_lib_serve(argv[2], argv[3]);
+    if (argc == 4 && !strcmp(argv[1], "--serve-layouts"))
+        return gl_eval_lib_serve_layouts(argv[2], argv[3]);
     if (argc != 3 && argc != 7)
         return gl_cli_error("__eval-lib",
                             "usage: gelulab __eval-lib PATH SYMBOL [OFFSET SPLIT INPLACE REPEAT]");

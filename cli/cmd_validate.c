@@ -11,16 +11,20 @@
 #include "gelulab/validate.h"
 
 static const char help[] =
-    "usage: gelulab validate (--lib PATH --symbol SYM | --exec 'CMD' | --impl NAME)\n"
+    "usage: gelulab validate (--lib PATH --symbol SYM | --exec 'CMD' | --serve 'CMD' |\n"
+    "                         --impl NAME)\n"
     "                        [--defn exact|tanh|sigmoid|silu] [--format f32|bf16|f16]\n"
     "                        [--max-ulp U] [--max-abs A] [--region core|all]\n"
-    "                        [--mode exhaustive|quick] [--json FILE] [--timeout S]\n"
+    "                        [--mode exhaustive|quick] [--probes-only] [--json FILE]\n"
+    "                        [--name NAME] [--timeout S]\n"
     "\n"
     "Checks one kernel, void SYM(const float *x, float *y, size_t n) from a shared library, an\n"
-    "external evaluator (docs/exec-protocol.md) or a built-in, against the correctly rounded\n"
+    "external evaluator (docs/exec-protocol.md; --serve: one that serves requests) or a\n"
+    "built-in, against the correctly rounded\n"
     "reference of the definition it claims (default exact) and reports, per region, max ULP\n"
     "and abs error against that definition and against exact GELU with the worst inputs; then\n"
-    "diagnoses: special values (NaN, +-inf, +-0), cancellation in the negative tail, a\n"
+    "diagnoses: results of the wrong sign or larger than |x| (Phi above 1: erf above 1), special\n"
+    "values (NaN, +-inf, +-0), cancellation in the negative tail, a\n"
     "definition other than the one claimed, precision lost through a narrower format, results\n"
     "that depend on length, position, in-place use or the call.\n"
     "\n"
@@ -28,6 +32,8 @@ static const char help[] =
     "  f32: --max-ulp 4 --max-abs 2e-6;  bf16: 1 ULP, 0.0625;  f16: 1 ULP, 0.0078\n"
     "Default mode: quick for f32 (every 61st of the 2^32 inputs, seconds), exhaustive for\n"
     "bf16 and f16 (all 65536); --mode exhaustive sweeps all 2^32 binary32 inputs (minutes).\n"
+    "--probes-only: the diagnoses alone, no sweep and no bounds (seconds, any kernel);\n"
+    "--name NAME labels the kernel in the output and --json.\n"
     "Exit: 0 pass, 1 a bound or check fails, 2 usage error, kernel cannot be loaded, crashes\n"
     "or hangs (the message names the inputs).\n";
 
@@ -35,7 +41,7 @@ struct vargs {
     struct gl_sweep s;
     struct gl_kernel_src *k;
     double max_ulp, max_abs;
-    int region_all, mode_given;
+    int region_all, mode_given, probes_only;
     const char *json;
 };
 
@@ -44,12 +50,19 @@ static int parse(int argc, char **argv, struct vargs *a)
     struct gl_kernel_src *k = a->k;
     char sym[200] = "";
     int nsrc = 0;
+    const char *name = NULL;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "--probes-only")) {
+            a->probes_only = 1;
+            continue;
+        }
         if (!v) return gl_cli_error("validate", "unknown argument or missing value: '%s'", o);
         i++;
-        if (!strcmp(o, "--lib") || !strcmp(o, "--exec")) {
-            o[2] == 'l' ? gl_kernel_src_lib(k, v, "") : gl_kernel_src_exec(k, v);
+        if (!strcmp(o, "--lib") || !strcmp(o, "--exec") || !strcmp(o, "--serve")) {
+            o[2] == 'l'   ? gl_kernel_src_lib(k, v, "")
+            : o[3] == 'x' ? gl_kernel_src_exec(k, v)
+                          : gl_kernel_src_serve(k, v);
             snprintf(k->name, sizeof k->name, "%s", v), nsrc++;
         } else if (!strcmp(o, "--impl")) {
             if (!(k->impl = gl_impl_find(v)))
@@ -85,6 +98,8 @@ static int parse(int argc, char **argv, struct vargs *a)
             a->mode_given = 1;
         } else if (!strcmp(o, "--json")) {
             a->json = v;
+        } else if (!strcmp(o, "--name")) {
+            name = v;
         } else if (!strcmp(o, "--timeout")) {
             if (!((a->s.timeout_s = atof(v)) > 0))
                 return gl_cli_error("validate", "bad --timeout '%s'", v);
@@ -95,7 +110,8 @@ static int parse(int argc, char **argv, struct vargs *a)
     if (nsrc != 1)
         return gl_cli_error(
             "validate",
-            "give exactly one kernel: --lib PATH --symbol SYM, --exec 'CMD' or --impl NAME");
+            "give exactly one kernel: --lib PATH --symbol SYM, --exec 'CMD', --serve 'CMD' or "
+            "--impl NAME");
     if (k->kind == GL_SRC_LIB) {
         if (!*sym) return gl_cli_error("validate", "--lib needs --symbol SYM");
         const char *p = k->lib_path, *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
@@ -104,6 +120,9 @@ static int parse(int argc, char **argv, struct vargs *a)
     } else if (*sym) {
         return gl_cli_error("validate", "--symbol goes with --lib");
     }
+    if (name) snprintf(k->name, sizeof k->name, "%s", name);
+    if (a->probes_only && a->s.fmt.id != GL_FMT_F32)
+        return gl_cli_error("validate", "--probes-only checks binary32 calls: not with --format");
     return 0;
 }
 
@@ -143,6 +162,33 @@ static void bound_checks(const struct vargs *a, struct gl_validation *v)
     add_check(v, "nonfinite", st->nonfinite != 0, f, (double)st->nonfinite, 0);
 }
 
+/* sign and range of the results over every swept input, from the sweep's traits: GELU(x) has
+ * x's sign and |GELU(x)| <= |x| (Phi(x) in [0, 1]) under every definition */
+static void range_check(const struct vargs *a, struct gl_validation *v)
+{
+    const struct gl_traits *t = &a->k->acc[0]->traits;
+    const uint64_t ws = t->n[GL_TRAIT_WRONG_SIGN], hi = t->n[GL_TRAIT_PHI_ABOVE1];
+    if (v->n == GL_MAX_CHECKS) return;
+    struct gl_check *c = &v->c[v->n++];
+    c->name = "range", c->status = ws || hi ? GL_CHECK_FAIL : GL_CHECK_PASS;
+    if (!ws && !hi) {
+        snprintf(c->text, sizeof c->text,
+                 "every result has the sign of x and |y| <= |x| (Phi(x) = y/x within [0, 1])");
+        return;
+    }
+    char a1[160] = "", a2[200] = "";
+    if (ws)
+        snprintf(a1, sizeof a1, "results of the wrong sign on %llu inputs, x in [%a, %a]%s",
+                 (unsigned long long)ws, t->x_lo[GL_TRAIT_WRONG_SIGN], t->x_hi[GL_TRAIT_WRONG_SIGN],
+                 hi ? "; " : "");
+    if (hi)
+        snprintf(a2, sizeof a2,
+                 "|y| > |x| on %llu inputs, x in [%a, %a]: Phi(x) = y/x above 1 (erf above 1)",
+                 (unsigned long long)hi, t->x_lo[GL_TRAIT_PHI_ABOVE1],
+                 t->x_hi[GL_TRAIT_PHI_ABOVE1]);
+    snprintf(c->text, sizeof c->text, "%s%s (of the swept inputs)", a1, a2);
+}
+
 static void print_regions(const struct gl_kernel_src *k)
 {
     const char *regs[4] = {"tail_neg x < -5", "core [-5, 5]", "pos x > 5", "all"};
@@ -174,10 +220,12 @@ static void write_json(const struct vargs *a, const struct gl_validation *v, int
             "\"max_abs_bound\": %.17g,\n"
             " \"verdict\": \"%s\",\n \"regions\": {",
             k->name, gl_defn_name(k->defn), a->s.fmt.name,
-            a->s.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick",
+            a->probes_only                     ? "probes"
+            : a->s.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive"
+                                               : "quick",
             (unsigned long long)a->s.n_inputs, a->region_all ? "all" : "core", a->max_ulp,
             a->max_abs, verdict ? "fail" : "pass");
-    for (int x = 0; x < 2; x++)
+    for (int x = 0; x < 2 && !a->probes_only; x++)
         for (int r = 0; r < 4; r++) {
             const struct gl_stats *st = r < 3 ? &k->acc[x]->region[r] : &k->acc[x]->all;
             fprintf(f,
@@ -223,11 +271,15 @@ int gl_cmd_validate(int argc, char **argv)
     if (a.k->kind == GL_SRC_LIB && gl_cli_probe_lib("validate", s, a.k) != 0) return free(s->k), 2;
     char msg[256];
     if (gl_ref_selfcheck(msg, sizeof msg) != 0) s->use_fast_ref = 0;
-    printf("gelulab validate: %s claiming the %s definition; %s %s sweep\n", a.k->name,
-           gl_defn_name(a.k->defn), s->fmt.name,
-           s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick");
+    if (a.probes_only)
+        printf("gelulab validate: %s claiming the %s definition; the probes only\n", a.k->name,
+               gl_defn_name(a.k->defn));
+    else
+        printf("gelulab validate: %s claiming the %s definition; %s %s sweep\n", a.k->name,
+               gl_defn_name(a.k->defn), s->fmt.name,
+               s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick");
     fflush(stdout);
-    rc = gl_sweep_run(s);
+    rc = a.probes_only ? 0 : gl_sweep_run(s);
     if (a.k->failed) {
         fprintf(stderr, "gelulab validate: %s\n", a.k->error);
         gl_sweep_free(s);
@@ -235,17 +287,19 @@ int gl_cmd_validate(int argc, char **argv)
     }
     struct gl_validation v;
     memset(&v, 0, sizeof v);
-    bound_checks(&a, &v);
+    if (!a.probes_only) bound_checks(&a, &v), range_check(&a, &v);
     if (gl_validate_probes(s, a.k, a.region_all, &v) != 0) {
         fprintf(stderr, "gelulab validate: %s: %s\n", v.c[v.n - 1].name, v.c[v.n - 1].text);
         gl_sweep_free(s);
         return 2;
     }
-    printf("%llu inputs; bounds on %s: max ULP <= %g, max abs <= %g%s\n\n",
-           (unsigned long long)s->n_inputs, a.region_all ? "all inputs" : "the core [-5, 5]",
-           a.max_ulp, a.max_abs, " (--max-ulp, --max-abs, --region)");
-    print_regions(a.k);
-    printf("\n");
+    if (!a.probes_only) {
+        printf("%llu inputs; bounds on %s: max ULP <= %g, max abs <= %g%s\n\n",
+               (unsigned long long)s->n_inputs, a.region_all ? "all inputs" : "the core [-5, 5]",
+               a.max_ulp, a.max_abs, " (--max-ulp, --max-abs, --region)");
+        print_regions(a.k);
+        printf("\n");
+    }
     int fails = 0;
     for (int i = 0; i < v.n; i++) {
         printf("%s  %-10s %s\n", status_word(v.c[i].status), v.c[i].name, v.c[i].text);

@@ -20,7 +20,7 @@ v() {
   echo "ok   $sym: exit $rc${check:+, $st $check}"
 }
 v v_good 0 "" "" ""
-grep -q '^verdict: PASS (0 of 8 checks failed)' "$T/out" || { echo "FAIL v_good verdict"; fail=1; }
+grep -q '^verdict: PASS (0 of 9 checks failed)' "$T/out" || { echo "FAIL v_good verdict"; fail=1; }
 v v_nan_inf 1 specials FAIL "wrong value for an infinity \(\+inf gives \+inf, -inf gives NaN"
 v v_no_nan 1 specials FAIL "NaN not propagated \(NaN gives \+0\)"
 v v_zero_sign 1 specials FAIL "wrong sign of zero \(\+0 gives \+0, -0 gives \+0"

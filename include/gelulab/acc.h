@@ -40,6 +40,30 @@ struct gl_binade {
     uint64_t n;
 };
 
+/* What a kernel's results say beyond their errors (docs/result-format.md, "traits"): the
+ * sweep gathers them with the statistics (gl_sw_traits), mergeable like them. */
+enum {
+    GL_SPECIAL_NAN,
+    GL_SPECIAL_PINF,
+    GL_SPECIAL_NINF,
+    GL_SPECIAL_PZERO,
+    GL_SPECIAL_NZERO,
+    GL_SPECIALS
+};
+enum { GL_TRAIT_ZERO_LOST, GL_TRAIT_WRONG_SIGN, GL_TRAIT_PHI_ABOVE1, GL_TRAITS };
+struct gl_traits {
+    /* how many inputs, and the smallest and largest such x (when n[t] > 0):
+     *   zero_lost:  results +-0 where the rounded reference is nonzero
+     *   wrong_sign: nonzero results whose sign is not x's (every definition has x's)
+     *   phi_above1: |y| > |x| (finite x and y): Phi(x) = y/x above 1, erf(x/sqrt2) above 1 */
+    uint64_t n[GL_TRAITS];
+    double x_lo[GL_TRAITS], x_hi[GL_TRAITS];
+    uint64_t out_hash;     /* sum over the runs of inputs of a hash of their first input and the
+                            * results: equal sums, bit-identical results (on the same inputs) */
+    unsigned special_seen; /* bit i: special[i] is set (input i was swept) */
+    double special[GL_SPECIALS]; /* results at the quiet NaN, +inf, -inf, +0, -0 */
+};
+
 struct gl_acc {
     struct gl_stats all, region[GL_REGIONS];
     struct gl_stats nan_x; /* NaN inputs (in no region); `all` is derived, see gl_acc_finish */
@@ -47,6 +71,7 @@ struct gl_acc {
     struct gl_worst top[GL_TOPK]; /* worst first */
     int ntop;
     struct gl_binade binade[2][GL_BINADES]; /* [sign][exponent field of x] */
+    struct gl_traits traits;
 };
 
 void gl_acc_init(struct gl_acc *a);

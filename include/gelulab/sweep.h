@@ -5,8 +5,9 @@
  * Each kernel is measured against its own definition and against exact GELU (gl_acc). Kernels
  * come from the registry (in process), from a shared library (dlopen, in a child process) or
  * from an external evaluator command (raw little-endian float32 on stdin -> stdout, a child
- * process per chunk); a child that crashes, fails or hangs is reported with the input range of
- * its chunk and that kernel stops there, keeping what it had finished. */
+ * process per chunk, or one persistent process serving requests); a child that crashes, fails or
+ * hangs is reported with the input range of its chunk and that kernel stops there, keeping what it
+ * had finished. */
 #ifndef GELULAB_SWEEP_H
 #define GELULAB_SWEEP_H
 
@@ -15,7 +16,9 @@
 #include "gelulab/impl.h"
 
 enum gl_sweep_mode { GL_SWEEP_EXHAUSTIVE, GL_SWEEP_QUICK };
-enum gl_src_kind { GL_SRC_BUILTIN, GL_SRC_LIB, GL_SRC_EXEC };
+/* GL_SRC_SERVE: an external command that serves requests (docs/exec-protocol.md, "Serving")
+ * in one persistent process, as the library worker does; GL_SRC_EXEC: one process per call */
+enum gl_src_kind { GL_SRC_BUILTIN, GL_SRC_LIB, GL_SRC_EXEC, GL_SRC_SERVE };
 
 /* A kernel and where it comes from (docs/design.md, "Kernel ABI"): a typed source, built in,
  * a shared library (path and symbol) or an external command; analysis/kernel_src.c sets it up
@@ -25,7 +28,7 @@ struct gl_kernel_src {
     enum gl_defn defn;
     enum gl_src_kind kind;
     const struct gl_impl *impl; /* GL_SRC_BUILTIN, and NEON built-ins (run as GL_SRC_EXEC) */
-    char cmd[1200];             /* GL_SRC_EXEC: the command */
+    char cmd[1200];             /* GL_SRC_EXEC, GL_SRC_SERVE: the command */
     char lib_path[1024];        /* GL_SRC_LIB: the shared library */
     char lib_symbol[160];       /* GL_SRC_LIB: the kernel's symbol in it ("" not given yet) */
     int f64;                    /* binary64 sweeps: use impl->f64 */
@@ -85,6 +88,7 @@ void gl_sweep_print_summary(const struct gl_sweep *s);
  * given) or an external command; names it "lib:SYMBOL" or the command unless it has a name. */
 void gl_kernel_src_lib(struct gl_kernel_src *k, const char *path, const char *symbol);
 void gl_kernel_src_exec(struct gl_kernel_src *k, const char *cmd);
+void gl_kernel_src_serve(struct gl_kernel_src *k, const char *cmd);
 /* The result file's "command" of k (docs/result-format.md): the command, "PATH\nSYMBOL" for a
  * library kernel, "" for a built-in; and back (0, or -1 for a library without its symbol). */
 void gl_kernel_src_command(const struct gl_kernel_src *k, char *buf, size_t len);
@@ -96,7 +100,9 @@ struct gl_child;
 struct gl_call_layout;
 /* Kernel k on x[0..n) into y: built in, in process; a library kernel in the library worker (a
  * persistent one in *child when child is given and lay is NULL, else one per call, with layout
- * lay); an external command in one process per call (per lay->split inputs, when given). s
+ * lay); an external command in one process per call (per lay->split inputs, when given); a
+ * serving command like a library worker (one request per lay->split inputs, twice with
+ * lay->repeat; offsets and in place do not apply to a stream). s
  * gives the worker's path and the timeout (NULL: 60 s, and no library kernels). 0, or -1 with
  * the reason in why (the child crashed, failed, timed out or answered short). */
 int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *child,
@@ -115,6 +121,7 @@ int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, si
  * crashed, exited or timed out: killed) returns -1 with the reason in why and ends the child. */
 struct gl_child {
     int pid, wfd, rfd; /* pid -1: not running */
+    int layouts;       /* a library worker that takes a layout with each request (validate) */
 };
 int gl_child_start(struct gl_child *c, const char *cmd, char *why, size_t whylen);
 int gl_child_call(struct gl_child *c, const void *in, size_t in_bytes, void *out, size_t out_bytes,
@@ -122,6 +129,15 @@ int gl_child_call(struct gl_child *c, const void *in, size_t in_bytes, void *out
 void gl_child_stop(struct gl_child *c); /* closes its stdin and waits (at most 10 s) */
 /* The persistent library worker (gelulab __eval-lib --serve PATH SYMBOL): requests as above. */
 int gl_eval_lib_serve(const char *path, const char *symbol);
+/* The same, each request carrying a call layout (gelulab __eval-lib --serve-layouts PATH SYMBOL:
+ * validate's probes, one worker for all of them): after the byte count, four little-endian
+ * uint32 (offset, split, inplace, repeat; counted in the byte count), then the inputs.
+ * gl_child_call_layout sends such a request. */
+int gl_eval_lib_serve_layouts(const char *path, const char *symbol);
+struct gl_call_layout;
+int gl_child_call_layout(struct gl_child *c, const float *x, float *y, size_t n,
+                         const struct gl_call_layout *lay, double timeout_s, char *why,
+                         size_t whylen);
 
 /* How the library worker calls the kernel (gelulab validate's layout checks): inputs (and
  * results) at a float offset into fresh buffers, results written over the inputs (x == y),

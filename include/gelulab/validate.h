@@ -11,8 +11,8 @@
 enum gl_check_status { GL_CHECK_PASS, GL_CHECK_WARN, GL_CHECK_FAIL, GL_CHECK_SKIP };
 
 struct gl_check {
-    const char *name; /* "max-ulp", "max-abs", "nonfinite", "specials", "tail", "definition",
-                         "precision", "layout" */
+    const char *name; /* "max-ulp", "max-abs", "nonfinite", "range", "specials", "tail",
+                         "definition", "precision", "layout" */
     enum gl_check_status status;
     char text[600]; /* plain words, worst inputs as C %a */
 };
