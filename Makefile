@@ -13,9 +13,14 @@ CMAKE_FLAGS ?=
 
 # Debian packages: what the build needs, and what later parts use (peers, NEON cross build).
 DEPS_PKGS := cmake make gcc g++ libmpfr-dev libgmp-dev libbenchmark-dev gnuplot-nox sollya \
-             libsleef-dev libdnnl-dev qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross python3
+             libsleef-dev libdnnl-dev libtorch-dev libeigen3-dev \
+             qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross python3
+# Peers from the npm registry (bench/peers.c), pinned, into build/npm without install scripts;
+# Node.js and npm from Debian when the machine has none. Optional: make test passes without them.
+NPM_PKGS  := onnxruntime-node@1.30.0 @node-llama-cpp/linux-x64@3.21.1
+NPM_DIR   := build/npm
 
-.PHONY: all build deps test bench report publish clean help coeffs
+.PHONY: all build deps deps-npm test bench report publish clean help coeffs
 all: build
 
 help:
@@ -34,6 +39,26 @@ deps:
 	  { echo "make deps: apt-get install failed for:$$missing" >&2; exit 1; }; \
 	  echo "make deps: done"; \
 	fi
+	@$(MAKE) --no-print-directory deps-npm
+
+# the npm peers: a failure is a warning (their peers are then listed as skipped, with the reason)
+deps-npm:
+	@ok=1; for p in $(NPM_PKGS); do \
+	  name=$${p%@*}; want=$${p##*@}; \
+	  have=$$(sed -n 's/^  "version": "\(.*\)",/\1/p' $(NPM_DIR)/node_modules/$$name/package.json 2>/dev/null); \
+	  [ "$$have" = "$$want" ] || ok=0; \
+	done; \
+	if [ $$ok = 1 ]; then echo "make deps: npm peers present ($(NPM_PKGS))"; exit 0; fi; \
+	if ! command -v npm >/dev/null || ! command -v node >/dev/null; then \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  echo "make deps: installing nodejs npm (Debian)"; \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q --no-install-recommends nodejs npm >/dev/null || \
+	    { echo "make deps: warning: no Node.js/npm: the ONNX Runtime and ggml peers will be skipped" >&2; exit 0; }; \
+	fi; \
+	echo "make deps: npm install $(NPM_PKGS) into $(NPM_DIR)"; \
+	mkdir -p $(NPM_DIR) && { [ -f $(NPM_DIR)/package.json ] || echo '{"private": true}' > $(NPM_DIR)/package.json; } && \
+	( cd $(NPM_DIR) && npm install --ignore-scripts --no-audit --no-fund --save-exact -q $(NPM_PKGS) >/dev/null ) || \
+	  echo "make deps: warning: npm install failed: the ONNX Runtime and ggml peers will be skipped" >&2
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGL_SANITIZE=$(SAN) $(CMAKE_FLAGS)

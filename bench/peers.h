@@ -1,12 +1,16 @@
 /* The peers: other projects' GELU kernels, measured beside gelulab's (docs/design.md, "Add a
- * peer"). One source file per peer library (peer_onednn.c, peer_sleef.c), and one table,
+ * peer"). One source file per peer library (peer_onednn.c, peer_sleef.c, peer_torch.cc,
+ * peer_eigen.cc, peer_ggml.c, and ort_eval.mjs for ONNX Runtime), and one table,
  * bench/peers.c, naming each peer once; the benchmark (bench/cases.c), libgelulab-peers.so (the
  * kernels exported for `gelulab sweep --lib`), `gelulab list --peers` and through it
  * `make report` all take the list from that table.
  *
  * A peer's function has the kernel ABI (y[i] = f(x[i]), any n, unaligned). Its declaration, in
  * peers.c beside its entry, is weak: a peer whose library CMake did not find is not compiled,
- * its function is NULL, and the table says why it is skipped. */
+ * its function is NULL, and the table says why it is skipped. A peer reachable only from
+ * another runtime (ONNX Runtime through Node) is a serving command instead (`gelulab sweep
+ * --serve`, docs/exec-protocol.md): measured for accuracy, not timed. The C++ libraries
+ * (PyTorch, Eigen) are reached from C++17 files that export the ABI with C linkage. */
 #ifndef GELULAB_BENCH_PEERS_H
 #define GELULAB_BENCH_PEERS_H
 #include <stddef.h>
@@ -25,9 +29,14 @@ struct gl_peer {
     const char *package; /* the Debian package that provides it (make deps installs it) */
     gl_peer_fn fn;       /* NULL: the library was not found at build time */
     const char *symbol;  /* fn's name: libgelulab-peers.so exports it for sweeps */
-    void (*prepare)(size_t n); /* NULL, or called per size outside the timed loop */
-    const char *compare;       /* non-NULL for the one peer the report and bench-table give ratios
-                                * to: the title of that column ("oneDNN erf") */
+    const char *module;  /* "torch": libgelulab-peer-torch.so (beside libgelulab-peers.so) holds
+                          * fn with this library alone, for sweeps (a worker loads only it) */
+    void (*prepare)(size_t n);  /* NULL, or called per size outside the timed loop */
+    const char *compare;        /* non-NULL for the one peer the report and bench-table give ratios
+                                 * to: the title of that column ("oneDNN erf") */
+    const char *serve;          /* non-NULL (and fn NULL): the serving command that evaluates it */
+    const char *(*check)(void); /* NULL, or says (NULL: fine) whether the library found at build
+                                 * time loads and is the version the peer's name says */
 };
 
 /* The table, in report order; the count in *n. */

@@ -9,7 +9,7 @@
 #include "gelulab/impl.h"
 
 static const char list_help[] =
-    "usage: gelulab list [--peers [--lib PATH]] [--help]\n"
+    "usage: gelulab list [--peers [--lib PATH] [--sweep-args | --tsv]] [--help]\n"
     "\n"
     "Prints every built-in kernel: name (algorithm/ISA), the definition it implements, family,\n"
     "ISA, whether it can run here (yes; no: the CPU lacks the ISA; qemu: NEON, run under\n"
@@ -21,12 +21,19 @@ static const char list_help[] =
     "                 libgelulab-peers.so (default: beside gelulab): name, the definition it\n"
     "                 claims, ISA, library, whether it runs here (or why not), the symbol that\n"
     "                 `gelulab sweep --lib PATH --symbol SYM` measures, and the peer that the\n"
-    "                 report's ratios are to (compare).\n";
+    "                 report's ratios are to (compare).\n"
+    "  --sweep-args   with --peers: for each peer that runs here, one line of the arguments\n"
+    "                 that measure it with gelulab sweep (tab-separated: --lib\n"
+    "                 DIR/libgelulab-peer-MODULE.so --symbol SYM, or --serve CMD; then --defn D\n"
+    "                 --name NAME), as make report does.\n"
+    "  --tsv          with --peers: the table as tab-separated columns with a header (name,\n"
+    "                 defn, isa, library, package, runs, note), as make report keeps it\n"
+    "                 (data/peers.tsv, docs/report-format.md).\n";
 
 typedef const struct gl_peer *(*peers_fn)(size_t *n);
 typedef const char *(*skip_fn)(const struct gl_peer *p, char *buf, size_t len);
 
-static int list_peers(const char *lib)
+static int list_peers(const char *lib, int sweep_args, int tsv)
 {
     char path[4200];
     if (!lib) {
@@ -43,13 +50,38 @@ static int list_peers(const char *lib)
                             h ? "no gl_peers/gl_peer_skip in it" : dlerror());
     size_t n;
     const struct gl_peer *p = peers(&n);
-    printf("%-18s %-7s %-7s %-8s %-4s %-28s %s\n", "name", "defn", "isa", "library", "runs",
+    char tmp[4200], dir[4200]; /* the per-library peer objects lie beside the table */
+    snprintf(tmp, sizeof tmp, "%s", lib);
+    snprintf(dir, sizeof dir, "%s", dirname(tmp));
+    for (size_t i = 0; sweep_args && i < n; i++) {
+        char why[200];
+        if (skip(&p[i], why, sizeof why)) continue;
+        if (p[i].serve)
+            printf("--serve\t%s", p[i].serve);
+        else
+            printf("--lib\t%s/libgelulab-peer-%s.so\t--symbol\t%s", dir, p[i].module, p[i].symbol);
+        printf("\t--defn\t%s\t--name\t%s\n", p[i].defn, p[i].name);
+    }
+    if (sweep_args) return 0;
+    if (tsv) printf("name\tdefn\tisa\tlibrary\tpackage\truns\tnote\n");
+    for (size_t i = 0; tsv && i < n; i++) {
+        char why[200];
+        const char *no = skip(&p[i], why, sizeof why);
+        printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p[i].name, p[i].defn, p[i].isa, p[i].library,
+               p[i].package, no ? "no" : "yes",
+               no             ? no
+               : p[i].compare ? p[i].compare
+               : p[i].serve   ? "served (accuracy only)"
+                              : "-");
+    }
+    if (tsv) return 0;
+    printf("%-27s %-7s %-6s %-12s %-4s %-28s %s\n", "name", "defn", "isa", "library", "runs",
            "symbol", "note");
     for (size_t i = 0; i < n; i++) {
         char why[200];
         const char *no = skip(&p[i], why, sizeof why);
-        printf("%-18s %-7s %-7s %-8s %-4s %-28s %s\n", p[i].name, p[i].defn, p[i].isa, p[i].library,
-               no ? "no" : "yes", p[i].symbol,
+        printf("%-27s %-7s %-6s %-12s %-4s %-28s %s\n", p[i].name, p[i].defn, p[i].isa,
+               p[i].library, no ? "no" : "yes", p[i].symbol,
                no             ? no
                : p[i].compare ? "compare"
                               : "-");
@@ -59,7 +91,7 @@ static int list_peers(const char *lib)
 
 int gl_cmd_list(int argc, char **argv)
 {
-    int peers = 0;
+    int peers = 0, sweep_args = 0, tsv = 0;
     const char *lib = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -67,14 +99,22 @@ int gl_cmd_list(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "--peers")) {
             peers = 1;
+        } else if (!strcmp(argv[i], "--sweep-args")) {
+            sweep_args = 1;
+        } else if (!strcmp(argv[i], "--tsv")) {
+            tsv = 1;
         } else if (!strcmp(argv[i], "--lib") && i + 1 < argc) {
             lib = argv[++i];
         } else {
             return gl_cli_error("list", "unknown argument '%s' (see gelulab list --help)", argv[i]);
         }
     }
-    if (lib && !peers) return gl_cli_error("list", "--lib goes with --peers");
-    if (peers) return list_peers(lib);
+    if ((lib || sweep_args || tsv) && !peers)
+        return gl_cli_error("list", "%s goes with --peers",
+                            lib          ? "--lib"
+                            : sweep_args ? "--sweep-args"
+                                         : "--tsv");
+    if (peers) return list_peers(lib, sweep_args, tsv);
     printf("%-16s %-8s %-8s %-7s %-9s %12s %10s  %s\n", "name", "defn", "family", "isa",
            "available", "ulp[-5,5]", "abs(all)", "method");
     for (size_t i = 0; i < gl_impl_count(); i++) {

@@ -1,0 +1,56 @@
+/* PyTorch peer (bench/peers.h): at::gelu_out on a 1-D binary32 tensor that wraps the caller's
+ * arrays (at::from_blob, no copy), one intra-op thread. C++17, the one language libtorch has;
+ * the kernel ABI is exported with C linkage.
+ *
+ * Three peers, because what PyTorch 1.13 computes depends on how it is called
+ * (aten/src/ATen/native/Activation.cpp): approximate="none" on more than one element goes to
+ * oneDNN's gelu_erf while mkldnn is enabled (the default) and to ATen's own vectorised kernel
+ * when it is disabled (at::globalContext().setUserEnabledMkldnn(false)), or for one element;
+ * approximate="tanh" is always ATen's. The mkldnn switch is global state of libtorch: each call
+ * sets it. */
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <torch/csrc/api/include/torch/version.h>
+#include <cstdio>
+#include "peers.h"
+
+static at::Tensor wrap(const float *p, size_t n)
+{
+    return at::from_blob(const_cast<float *>(p), {static_cast<int64_t>(n)}, at::kFloat);
+}
+
+static void torch_gelu(const float *x, float *y, size_t n, const char *approximate, bool mkldnn)
+{
+    static bool one_thread = (at::set_num_threads(1), true);
+    (void)one_thread;
+    at::globalContext().setUserEnabledMkldnn(mkldnn);
+    at::Tensor out = wrap(y, n);
+    at::gelu_out(out, wrap(x, n), approximate);
+}
+
+extern "C" {
+void gl_peer_torch_gelu(const float *x, float *y, size_t n)
+{
+    torch_gelu(x, y, n, "none", true);
+}
+
+void gl_peer_torch_gelu_aten(const float *x, float *y, size_t n)
+{
+    torch_gelu(x, y, n, "none", false);
+}
+
+void gl_peer_torch_gelu_tanh(const float *x, float *y, size_t n)
+{
+    torch_gelu(x, y, n, "tanh", true);
+}
+
+/* the peer table names PyTorch 1.13 */
+const char *gl_peer_torch_check(void)
+{
+    static char why[96];
+    if (TORCH_VERSION_MAJOR == 1 && TORCH_VERSION_MINOR == 13) return nullptr;
+    std::snprintf(why, sizeof why, "PyTorch %d.%d found, the peers are named for 1.13",
+                  TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR);
+    return why;
+}
+}

@@ -1,0 +1,79 @@
+#!/bin/sh
+# The peers as make report measures them. When the Debian-packaged ones are built here (oneDNN,
+# PyTorch, Eigen), gelulab validate diagnoses each in its own words: the diagnoses below are
+# these libraries' measured behaviour (Debian 12: libdnnl 2.6.3, libtorch 1.13.1, Eigen 3.4.0).
+# The npm ones (ggml, ONNX Runtime) likewise when make deps could install them (optional). A
+# serving evaluator (--serve) is swept and validated like a library, and its failures named.
+# Usage: test_peers.sh GELULAB LIBGELULAB_PEERS.so
+set -u
+G=$1 P=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+"$G" list --peers --lib "$P" --tsv >"$T/peers.tsv" || { echo "FAIL list --peers --tsv"; exit 1; }
+"$G" list --peers --lib "$P" --sweep-args >"$T/args"
+runs() { awk -F'\t' -v n="$1" '$1 == n && $6 == "yes" {ok = 1} END {exit !ok}' "$T/peers.tsv"; }
+
+# d PEER CHECK STATUS PATTERN [validate options]: the peer's diagnosis CHECK is STATUS, matching PATTERN
+d() {
+  name=$1 check=$2 st=$3 pat=$4
+  shift 4
+  if ! runs "$name"; then echo "skip $name: $(awk -F'\t' -v n="$name" '$1 == n {print $7}' "$T/peers.tsv")"; return; fi
+  line=$(awk -F'\t' -v n="$name" '$NF == n' "$T/args")
+  old=$IFS IFS=$(printf '\t')
+  # shellcheck disable=SC2086
+  set -- $line "$@"
+  IFS=$old
+  "$G" validate "$@" >"$T/out" 2>"$T/err"
+  rc=$?
+  if [ $rc -eq 2 ] || ! grep -E "^$st  $check +.*$pat" "$T/out" >/dev/null; then
+    echo "FAIL $name: exit $rc, no '$st $check ... $pat' in:"; cat "$T/out" "$T/err"; fail=1; return
+  fi
+  echo "ok   $name: $st $check"
+}
+
+d onednn-gelu_erf specials FAIL '-inf gives NaN.*-0 gives \+0' --probes-only
+d onednn-gelu_erf tail WARN 'returns 0 from x = -0x1\.633332p\+2' --probes-only
+# exact GELU through oneDNN on arrays, ATen's own kernel on one element
+d torch-1.13-gelu layout FAIL 'calls of n = 1 gives -0x0p\+0 instead of 0x0p\+0 at x = -0x1\.8p\+2' --probes-only
+d torch-1.13-gelu-aten layout FAIL 'calls of n = 1 gives 0x1\.a0fba6p-1 instead of 0x1\.a0fba4p-1' --probes-only
+d torch-1.13-gelu-tanh specials FAIL '-inf gives NaN' --probes-only
+# Eigen's float erf, a rational approximation, falls below -1 and rises above 1 (built with AVX,
+# no FMA, as TensorFlow's wheels: the same bits on every x86 CPU with AVX)
+d tf-eigen-3.4-gelu/avx range FAIL 'wrong sign on 854 inputs, x in \[-0x1\.6a07fep\+2, -0x1\.47e6b2p\+2\]; \|y\| > \|x\| on 8 inputs.*erf above 1' --mode quick
+d tf-eigen-3.4-gelu-tanh/avx tail FAIL 'returns 0 from x = -0x1\.35c29p\+2' --probes-only
+# the npm peers (optional)
+d ggml-0.23-gelu precision FAIL 'at most 11 significant bits.*binary16' --probes-only
+d ggml-0.23-gelu-erf definition PASS 'exact' --probes-only
+d ort-1.30-gelu specials FAIL '-inf gives NaN' --probes-only
+d ort-1.30-quickgelu definition PASS 'sigmoid' --probes-only
+
+# --serve: a serving evaluator in Python (x Phi(x) in binary64, rounded once: correctly rounded
+# but for rare double-rounding cases), requests until stdin ends
+cat >"$T/serve.py" <<'EOF'
+import math, struct, sys
+i, o = sys.stdin.buffer, sys.stdout.buffer
+while True:
+    h = i.read(8)
+    if len(h) < 8: break
+    n = struct.unpack('<Q', h)[0]
+    x = struct.unpack('<%df' % (n // 4), i.read(n))
+    y = [v if v != v else 0.5 * v * math.erfc(-v / math.sqrt(2)) if abs(v) != math.inf else (v if v > 0 else -0.0) for v in x]
+    o.write(struct.pack('<%df' % len(y), *y)); o.flush()
+EOF
+"$G" validate --serve "python3 '$T/serve.py'" --probes-only --name py-serve >"$T/out" 2>&1
+grep -q '^PASS  layout .*a serving evaluator: lengths and a second request only' "$T/out" &&
+  grep -q '^PASS  specials' "$T/out" && echo "ok   --serve: validate's probes pass for a correct evaluator" ||
+  { echo "FAIL --serve validate"; cat "$T/out"; fail=1; }
+"$G" sweep --serve "python3 '$T/serve.py'" --defn exact --name py-serve --format bf16 --threads 2 \
+  --out "$T/s.json" >"$T/out" 2>&1
+grep -q '"source": "serve"' "$T/s.json" && grep -Eq '^py-serve +exact +0\.5 +0\.5 +0\.5 ' "$T/out" &&
+  echo "ok   --serve: a bf16 sweep, max 0.5 ULP (binary32 results rounded to bf16), source serve" ||
+  { echo "FAIL --serve sweep"; cat "$T/out"; fail=1; }
+printf 'import sys\nsys.stdin.buffer.read(8)\nsys.exit(3)\n' >"$T/die.py"
+"$G" sweep --serve "python3 '$T/die.py'" --defn exact --name dies --format bf16 --out "$T/d.json" >"$T/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q 'kernel dies .* on inputs' "$T/out" &&
+  echo "ok   --serve: an evaluator that exits is reported with its inputs, exit 2" ||
+  { echo "FAIL --serve failure (exit $rc)"; cat "$T/out"; fail=1; }
+exit $fail
