@@ -20,29 +20,47 @@ if [ "$QUICK" = 1 ]; then # NEON under emulation only in the 16-bit sweeps; no 1
                 --benchmark_min_time=0.005 --benchmark_min_warmup_time=0.005)
 fi
 
-# the peers that run here, as --lib kernels, from the table built into libgelulab-peers.so
-# (`gelulab list --peers`: name defn isa library runs symbol note)
-peers=() L=$BUILD/libgelulab-peers.so
+# the peers that run here, from the table built into libgelulab-peers.so: one line of sweep
+# arguments each (`gelulab list --peers --sweep-args`: --lib/--serve ... --defn D --name N)
+peers=() npeers=0 L=$BUILD/libgelulab-peers.so
+rm -rf "$D/validate" "$D/peers.tsv"
 if [ -f "$L" ]; then
-    while read -r name defn _ _ runs symbol _; do
-        [ "$runs" = yes ] && peers+=(--lib "$L" --symbol "$symbol" --defn "$defn" --name "$name")
-    done < <("$G" list --peers --lib "$L" | tail -n +2)
+    while IFS=$'\t' read -r -a a; do
+        peers+=("${a[@]}") npeers=$((npeers + 1))
+    done < <("$G" list --peers --lib "$L" --sweep-args)
+    "$G" list --peers --lib "$L" --tsv >"$D/peers.tsv"
 fi
 
-stage 1 "binary32 sweep of every built-in kernel and $((${#peers[@]} / 8)) peers, $mode"
+stage 1 "binary32 sweep of every built-in kernel and $npeers peers, $mode"
 OMP_NUM_THREADS=1 "$G" sweep --all "${f32_args[@]}" "${peers[@]}" --format f32 --mode "$mode" \
     --progress --out "$D/f32.json" >"$D/f32.txt"
-stage 2 "bfloat16 and binary16 sweeps (all 65536 inputs)"
-"$G" sweep --all --format bf16 --out "$D/bf16.json" >"$D/bf16.txt"
-"$G" sweep --all --format f16 --out "$D/f16.json" >"$D/f16.txt"
+stage 2 "bfloat16 and binary16 sweeps (all 65536 inputs), built-in kernels and peers"
+"$G" sweep --all "${peers[@]}" --format bf16 --out "$D/bf16.json" >"$D/bf16.txt"
+"$G" sweep --all "${peers[@]}" --format f16 --out "$D/f16.json" >"$D/f16.txt"
 stage 3 "binary64 sampled sweep ($mode)"
 "$G" sweep --all --format f64 --mode "$mode" --progress --out "$D/f64.json" >"$D/f64.txt"
-stage 4 "reference facts, special values, error curves"
+stage 4 "reference facts, special values, error curves; the peers' diagnoses"
 pkg() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "not installed"; }
+npmv() { # an npm peer's package and version, as make deps installed it into build/npm
+    local v
+    v=$(sed -n 's/^  "version": "\(.*\)",/\1/p' "$(dirname "$0")/../build/npm/node_modules/$1/package.json" 2>/dev/null)
+    echo "$1@${v:-not installed}"
+}
 "$G" facts --out "$D" --meta "commit=$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
     --meta "date=$(date -u +%Y-%m-%dT%H:%MZ)" --meta "report_mode=$mode" \
     --meta "google_benchmark=$(pkg libbenchmark-dev)" --meta "sleef=$(pkg libsleef-dev)" \
-    --meta "onednn=$(pkg libdnnl-dev)" --meta "gnuplot=$(gnuplot --version 2>/dev/null || echo none)"
+    --meta "onednn=$(pkg libdnnl-dev)" --meta "pytorch=$(pkg libtorch-dev)" \
+    --meta "eigen=$(pkg libeigen3-dev)" --meta "node=$(node --version 2>/dev/null || echo none)" \
+    --meta "npm_peers=$(npmv onnxruntime-node) $(npmv @node-llama-cpp/linux-x64)" \
+    --meta "gnuplot=$(gnuplot --version 2>/dev/null || echo none)"
+# each peer's diagnoses: gelulab validate's probes (exit 1: a check failed, which is the finding)
+mkdir -p "$D/validate"
+while IFS=$'\t' read -r -a a; do
+    name=${a[${#a[@]} - 1]}
+    "$G" validate "${a[@]}" --probes-only --json "$D/validate/${name//\//_}.json" \
+        >"$D/validate/${name//\//_}.txt" 2>&1 ||
+        [ $? = 1 ] || echo "report: gelulab validate could not run $name (see $D/validate)" >&2
+done < <([ -f "$L" ] && "$G" list --peers --lib "$L" --sweep-args)
 stage 5 "throughput benchmarks (one core; Google Benchmark log in $D/bench.txt)"
 "$B" --benchmark_out="$D/bench.json" --benchmark_out_format=json \
     --benchmark_display_aggregates_only=true "${bench_args[@]}" >"$D/bench.txt"

@@ -34,11 +34,25 @@ FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen)
     return f;
 }
 
+static size_t add_library(char *buf, size_t used, size_t len, const char *lib)
+{
+    const char *p = buf;
+    for (size_t l = strlen(lib); (p = strstr(p, lib)); p += l)
+        if ((p == buf || p[-1] == ' ') && (p[l] == ',' || p[l] == '\0')) return used;
+    if (used + strlen(lib) + 3 < len)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", lib);
+    return used;
+}
+
 void rep_peer_libraries(const struct rep *r, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < r->bench.nrows; i++) {
+    for (int i = 0; i < r->nrk && r->npeers; i++) {
+        const struct rep_peer *p = rep_peer_find(r, r->rk[i].k->name);
+        if (p) used = add_library(buf, used, len, p->library);
+    }
+    for (size_t i = 0; i < r->bench.nrows && !r->npeers; i++) {
         const struct gl_bench_row *b = &r->bench.rows[i];
         if (strcmp(b->kind, "peer") || !strcmp(b->lib, "-")) continue;
         int seen = 0;
@@ -120,7 +134,10 @@ static void derive(struct rep *r)
         k->family = fam && fam->text ? fam->text : "external";
         k->isa = isa && isa->text ? isa->text : "-";
         const struct gl_bench_row *b = gl_bench_find(&r->bench, k->k->name, r->pareto_size);
-        if (!k->facts && b && !strcmp(b->kind, "peer")) /* a peer swept through --lib */
+        const struct rep_peer *p = rep_peer_find(r, k->k->name);
+        if (!k->facts && p) /* a peer swept through --lib or --serve */
+            k->family = "peer", k->isa = p->isa;
+        else if (!k->facts && b && !strcmp(b->kind, "peer"))
             k->family = "peer", k->isa = b->isa;
         for (size_t s = 0; s < r->nsizes; s++) k->eps[s] = rep_eps(r, k->k->name, r->sizes[s]);
         const struct gl_bench_row *row = gl_bench_find(&r->bench, k->k->name, r->pareto_size);
@@ -128,6 +145,12 @@ static void derive(struct rep *r)
         size_t len = strcspn(k->k->name, "/");
         for (int j = 0; j < i && k->k->name[len] == '/'; j++)
             if (!strncmp(r->f32.k[j].name, k->k->name, len + 1)) k->twin = 1;
+        k->same_as = -1;
+        uint64_t h = k->k->acc[0]->traits.out_hash; /* 0: a file without traits */
+        for (int j = 0; j < i && h && k->same_as < 0; j++)
+            if (r->f32.k[j].defn == k->k->defn && r->f32.k[j].acc[0]->traits.out_hash == h)
+                k->same_as = r->rk[j].same_as >= 0 ? r->rk[j].same_as : j;
+        if (k->same_as >= 0) k->twin = 1;
     }
     pareto(r);
 }
@@ -179,6 +202,7 @@ int gl_report(const char *in, const char *out, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", p, r.moons ? "not a gelulab moons file" : jerr);
         goto done;
     }
+    if (rep_peers_load(&r, err, errlen)) goto done;
     derive(&r);
     rc = rep_charts(&r, err, errlen) || rep_markdown(&r, err, errlen) ? -1 : 0;
 done:
@@ -187,5 +211,6 @@ done:
     if (r.facts) gl_json_free(r.facts);
     if (r.moons) gl_json_free(r.moons);
     free(r.rk);
+    rep_peers_free(&r);
     return rc;
 }

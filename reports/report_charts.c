@@ -133,12 +133,29 @@ static int chart_errors(const struct rep *r, const char *family, char *err, size
 }
 
 /* max ULP per binade (own definition), negative and positive x, one line per algorithm */
-static int chart_binades(const struct rep *r, char *err, size_t errlen)
+/* kernel i goes on the chart of the peers (peers = 1) or of the others, once per group of
+ * bit-identical results */
+static int on_chart(const struct rep *r, int i, int peers)
 {
-    char p[1200], line[512];
+    return !r->rk[i].twin && (strcmp(r->rk[i].family, "peer") == 0) == peers;
+}
+
+int rep_peer_charts(const struct rep *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->nrk; i++) n += on_chart(r, i, 1);
+    return n > 0;
+}
+
+/* binades.png (peers = 0) or binades_peers.png */
+static int chart_binades(const struct rep *r, int peers, char *err, size_t errlen)
+{
+    char p[1200], line[512], dat[64];
+    const char *chart = peers ? "binades_peers" : "binades";
     snprintf(p, sizeof p, "%s/f32.binades.csv", r->in);
+    snprintf(dat, sizeof dat, "charts/%s.dat", chart);
     FILE *in = fopen(p, "r");
-    FILE *out = rep_open(r, "charts/binades.dat", err, errlen);
+    FILE *out = rep_open(r, dat, err, errlen);
     if (!in || !out) {
         if (in) fclose(in);
         if (out) fclose(out);
@@ -153,7 +170,7 @@ static int chart_binades(const struct rep *r, char *err, size_t errlen)
         if (sscanf(line, "%63[^,],%15[^,],%d,%d,%lf", name, against, &sign, &e, &mx) != 5) continue;
         int keep = 0;
         for (int i = 0; i < r->nrk; i++)
-            if (!r->rk[i].twin && !strcmp(r->rk[i].k->name, name)) keep = 1;
+            if (on_chart(r, i, peers) && !strcmp(r->rk[i].k->name, name)) keep = 1;
         if (!keep || strcmp(against, "own") || e == 255) continue;
         if (strcmp(cur, name)) {
             if (n == 40) break;
@@ -166,57 +183,63 @@ static int chart_binades(const struct rep *r, char *err, size_t errlen)
     }
     fclose(in);
     fclose(out);
-    char body[12000], pl[2][5500] = {"", ""};
+    char body[26000], pl[2][12000] = {"", ""};
     for (int s = 0; s < 2; s++) /* a side without inputs (a partial sweep): an empty frame */
         if (!have[s]) snprintf(pl[s], sizeof pl[s], "[-150:128] [1e-3:1e8] 1e30 notitle");
     for (int s = 0; s < 2; s++)
         for (int i = 0; i < n && have[s]; i++) {
             size_t l = strlen(pl[s]);
             snprintf(pl[s] + l, sizeof pl[s] - l,
-                     "%s'%s/charts/binades.dat' index %d using ($1==%d ? $2 : NaN):3 w lp pt 7 ps "
-                     "0.4 t '%s' noenhanced",
-                     i ? ", " : "", r->out, i, s, names[i]);
+                     "%s'%s/%s' index %d using ($1==%d ? $2 : NaN):3 w lp pt %d ps 0.4 dt %d t "
+                     "'%s' noenhanced",
+                     i ? ", " : "", r->out, dat, i, s, (int[]){7, 5, 9}[i / 8 % 3], 1 + i / 8 % 3,
+                     names[i]); /* the 8 colours repeat: other points and dashes */
         }
     snprintf(body, sizeof body,
-             "set multiplot layout 1,2 title 'Max ULP error per binade of x (binary32, exhaustive, "
-             "own definition)'\n"
+             "set multiplot layout 1,2 title 'Max ULP error per binade of x (binary32, %s, own "
+             "definition)%s'\n"
              "set logscale y\nset format y '10^{%%L}'\nset ylabel 'max error (ULP)'\nset key off\n"
              "set xlabel 'exponent of x (x < 0: |x| in [2^e, 2^{e+1}))'\nplot %s\n"
              "set key outside right font ',9'\nset xlabel 'exponent of x (x > 0)'\nplot %s\n",
-             pl[1], pl[0]);
-    return rep_render(r, "binades", body, err, errlen);
+             r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "sampled",
+             peers ? ": the peers" : "", pl[1], pl[0]);
+    return rep_render(r, chart, body, err, errlen);
 }
 
-static int chart_hist(const struct rep *r, char *err, size_t errlen)
+/* hist.png (peers = 0) or hist_peers.png */
+static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
 {
-    FILE *out = rep_open(r, "charts/hist.dat", err, errlen);
+    char dat[64];
+    const char *chart = peers ? "hist_peers" : "hist";
+    snprintf(dat, sizeof dat, "charts/%s.dat", chart);
+    FILE *out = rep_open(r, dat, err, errlen);
     if (!out) return -1;
-    char body[8000], pl[6000] = "";
+    char body[14000], pl[12000] = "";
     int n = 0;
     for (int i = 0; i < r->nrk; i++) {
         const struct rep_kernel *k = &r->rk[i];
-        if (k->twin) continue;
+        if (!on_chart(r, i, peers)) continue;
         if (n) fprintf(out, "\n\n");
         for (int b = 0; b < GL_HIST_BINS; b++)
             fprintf(out, "%d,%llu\n", b - 1, (unsigned long long)k->k->acc[0]->hist[b]);
         size_t l = strlen(pl);
         snprintf(pl + l, sizeof pl - l,
-                 "%s'%s/charts/hist.dat' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt %d ps 0.5 "
+                 "%s'%s/%s' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt %d ps 0.5 "
                  "dt %d t '%s' noenhanced",
-                 n ? ", " : "", r->out, n, (int[]){7, 5, 9}[n / 8 % 3], 1 + n / 8 % 3,
+                 n ? ", " : "", r->out, dat, n, (int[]){7, 5, 9}[n / 8 % 3], 1 + n / 8 % 3,
                  k->k->name); /* the 8 colours repeat: other points and dashes */
         n++;
     }
     fclose(out);
     snprintf(
         body, sizeof body,
-        "set title 'ULP error histograms (binary32 sweep, own definition)'\n"
+        "set title 'ULP error histograms (binary32 sweep, own definition%s)'\n"
         "set logscale y\nset format y '10^{%%L}'\nset xrange [-2:41]\n"
         "set xlabel 'b = log_2 of the bin''s upper edge (ULP): the point at b counts errors in "
         "(2^{b-1}, 2^b]; b = -1: [0, 1/2]; b = 40: above 2^{39} or not finite'\n"
         "set ylabel 'inputs'\nset key outside right font ',9'\nplot %s\n",
-        pl);
-    return rep_render(r, "hist", body, err, errlen);
+        peers ? ": the peers" : "", pl);
+    return rep_render(r, chart, body, err, errlen);
 }
 
 static double core_ulp(const struct rep_kernel *k) /* rep_core_exact, floored for log axes */
@@ -361,8 +384,10 @@ int rep_charts(struct rep *r, char *err, size_t errlen)
     char p[1200];
     snprintf(p, sizeof p, "%s/charts", r->out);
     mkdir(p, 0777);
-    if (chart_definitions(r, err, errlen) || chart_binades(r, err, errlen) ||
-        chart_hist(r, err, errlen) || chart_pareto(r, err, errlen) ||
+    int peers = rep_peer_charts(r);
+    if (chart_definitions(r, err, errlen) || chart_binades(r, 0, err, errlen) ||
+        chart_hist(r, 0, err, errlen) || (peers && chart_binades(r, 1, err, errlen)) ||
+        (peers && chart_hist(r, 1, err, errlen)) || chart_pareto(r, err, errlen) ||
         chart_throughput(r, err, errlen) || rep_moons_chart(r, err, errlen))
         return -1;
     const char *fam[32];

@@ -14,8 +14,17 @@ struct rep_kernel {
     const char *family, *isa;
     double eps[REP_MAXSIZES]; /* median elements/s per bench size, 0: not benchmarked */
     double cyc;               /* TSC cycles per element at the Pareto size, 0: none */
-    int twin;                 /* an ISA build of an algorithm already listed (same results) */
+    int twin;    /* its results are an earlier kernel's (an ISA build of an algorithm listed) */
+    int same_as; /* the first earlier kernel of its definition with bit-identical results on
+                  * every swept input (the sweep's traits), or -1 */
     int pareto;
+};
+
+/* a row of the peer table as built (IN/peers.tsv) and its diagnoses (IN/validate/NAME.json) */
+struct rep_peer {
+    char name[160], defn[16], isa[16], library[64], package[96], note[240];
+    int runs;
+    struct gl_json *validate; /* NULL: not diagnosed */
 };
 
 struct rep {
@@ -27,6 +36,8 @@ struct rep {
     struct rep_kernel *rk;
     int nrk;
     size_t sizes[REP_MAXSIZES], nsizes, pareto_size;
+    struct rep_peer *peers; /* IN/peers.tsv (absent: none) */
+    int npeers;
 };
 
 /* helpers: a JSON number (NaN when absent) and text ("?" when absent) */
@@ -34,8 +45,9 @@ double rep_num(const struct gl_json *j);
 const char *rep_str(const struct gl_json *j);
 const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key);
 double rep_eps(const struct rep *r, const char *name, size_t n);
-/* The libraries of the benchmark's peers (its "lib=" labels), distinct, in the benchmark's
- * order: "oneDNN, SLEEF"; "none" when it has no peer. */
+/* The libraries of the peers, distinct, in order: from the peer table when the input has one
+ * (the swept peers), else from the benchmark's "lib=" labels: "oneDNN, SLEEF"; "none" when it
+ * has no peer. */
 void rep_peer_libraries(const struct rep *r, char *buf, size_t len);
 double rep_core_exact(const struct rep_kernel *k);
 FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen);
@@ -46,5 +58,13 @@ int rep_moons_chart(const struct rep *r, char *err, size_t errlen);
 void rep_moons_md(FILE *f, const struct rep *r);
 
 int rep_charts(struct rep *r, char *err, size_t errlen);
+/* 1 when the peers have charts of their own (binades_peers, hist_peers): some peer's results
+ * are not an earlier kernel's */
+int rep_peer_charts(const struct rep *r);
+/* the peer table and diagnoses (reports/report_peers.c); the peer named so, or NULL */
+int rep_peers_load(struct rep *r, char *err, size_t errlen);
+void rep_peers_free(struct rep *r);
+const struct rep_peer *rep_peer_find(const struct rep *r, const char *name);
+void rep_peers_md(FILE *f, const struct rep *r);
 int rep_markdown(struct rep *r, char *err, size_t errlen);
 #endif

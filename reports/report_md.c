@@ -153,8 +153,12 @@ static void md_charts(FILE *f, const struct rep *r)
         seen[ns++] = fam;
         fprintf(f, "![Errors of the %s family](errors_%s.png)\n\n", fam, fam);
     }
-    fprintf(f, "![Max ULP per binade](binades.png)\n\n![ULP histograms](hist.png)\n\n"
-               "Every chart also exists as SVG beside the PNG; its data and gnuplot script are in "
+    fprintf(f, "![Max ULP per binade](binades.png)\n\n![ULP histograms](hist.png)\n\n");
+    if (rep_peer_charts(r))
+        fprintf(f, "The peers' (one curve per group of bit-identical ones):\n\n"
+                   "![Max ULP per binade, peers](binades_peers.png)\n\n"
+                   "![ULP histograms, peers](hist_peers.png)\n\n");
+    fprintf(f, "Every chart also exists as SVG beside the PNG; its data and gnuplot script are in "
                "`charts/`.\n");
 }
 
@@ -310,6 +314,7 @@ int rep_markdown(struct rep *r, char *err, size_t errlen)
     md_header(f, r);
     md_summary(f, r);
     md_pareto(f, r);
+    rep_peers_md(f, r);
     md_charts(f, r);
     md_specials(f, r);
     md_formats(f, r);
