@@ -112,11 +112,16 @@ static int probe_tail(const struct gl_sweep *s, const struct gl_kernel_src *k, s
         int in_region = region_all || x[first] >= -5;
         add(v, "tail", in_region ? GL_CHECK_FAIL : GL_CHECK_WARN,
             "returns 0 from x = %a (%.4g) down, where GELU is a small negative number (%a there, "
-            "%.3g ULP off): "
-            "cancellation in the negative tail (0.5x(1 + erf(x/sqrt2)) loses everything once erf "
-            "rounds to -1; "
-            "x erfc(-x/sqrt2)/2 does not)%s",
+            "%.3g ULP off): %s%s",
             (double)x[first], (double)x[first], r.hi, gl_ulp_error(y[first], r, &gl_format_f32),
+            k->defn == GL_DEFN_EXACT
+                ? "cancellation in the negative tail (0.5x(1 + erf(x/sqrt2)) loses everything "
+                  "once erf rounds to -1; x erfc(-x/sqrt2)/2 does not)"
+            : k->defn == GL_DEFN_TANH
+                ? "cancellation in the negative tail (0.5x(1 + tanh(u)) loses everything once "
+                  "tanh rounds to -1; x / (1 + exp(-2u)) does not)"
+                : "the sigmoid underflows before x sigma(a x) does (or 1 + exp(-a x) is "
+                  "rounded through a narrow format)",
             in_region ? "" : "; outside the checked region (--region all to fail on it)");
     }
     free(x), free(y);

@@ -92,10 +92,15 @@ static void trait_cell(const struct gl_traits *t, int q, char *buf, size_t len)
                  t->x_hi[q]);
 }
 
-/* the result at special input i, bold when not what GELU gives (NaN, +inf, -0, +0, -0) */
-static void special_cell(const struct gl_traits *t, int i, char *buf, size_t len)
+/* the result at special input i, bold when not what GELU gives (NaN, +inf, -0, +0, -0); t: the
+ * binary32 sweep's traits, t16: the bfloat16 sweep's (NULL: none), which has every special
+ * input when a sampled binary32 sweep has not (marked ᵇ) */
+static void special_cell(const struct gl_traits *t, const struct gl_traits *t16, int i, char *buf,
+                         size_t len)
 {
     static const double want[GL_SPECIALS] = {NAN, INFINITY, -0.0, 0.0, -0.0};
+    const char *from = "";
+    if (!(t->special_seen >> i & 1) && t16 && t16->special_seen >> i & 1) t = t16, from = "ᵇ";
     if (!(t->special_seen >> i & 1)) {
         snprintf(buf, len, "not swept");
         return;
@@ -111,7 +116,15 @@ static void special_cell(const struct gl_traits *t, int i, char *buf, size_t len
     else
         snprintf(v, sizeof v, "`%a`", y);
     int ok = isnan(want[i]) ? isnan(y) : y == want[i] && signbit(y) == signbit(want[i]);
-    snprintf(buf, len, ok ? "%s" : "**%s**", v);
+    snprintf(buf, len, ok ? "%s%s" : "**%s**%s", v, from);
+}
+
+/* kernel name's traits in sweep s (own definition), or NULL */
+static const struct gl_traits *traits_in(const struct gl_sweep *s, const char *name)
+{
+    for (int i = 0; i < s->nk; i++)
+        if (!strcmp(s->k[i].name, name) && s->k[i].acc[0]) return &s->k[i].acc[0]->traits;
+    return NULL;
 }
 
 /* the group of kernel i: the first kernel with its results */
@@ -160,7 +173,8 @@ static void md_peer_table(FILE *f, const struct rep *r)
         char names[600], c[GL_TRAITS][160], sp[3][80];
         row_names(r, i, names, sizeof names);
         for (int q = 0; q < GL_TRAITS; q++) trait_cell(t, q, c[q], sizeof c[q]);
-        for (int s = 0; s < 3; s++) special_cell(t, s, sp[s], sizeof sp[s]);
+        for (int s = 0; s < 3; s++)
+            special_cell(t, traits_in(&r->bf16, k->k->name), s, sp[s], sizeof sp[s]);
         fprintf(f, "| %s | %s | %s | %.3g | %.3g | %.2f | %.3g | %s | %s | %s | %s | %s | %s |",
                 names, p->library, p->defn, o->region[GL_REGION_CORE].max_ulp, o->all.max_ulp,
                 o->all.n ? 100.0 * (double)o->all.correctly_rounded / (double)o->all.n : 0,
@@ -203,12 +217,12 @@ static void md_call_paths(FILE *f, const struct rep *r)
             const struct rep_peer *b = rep_peer_find(r, r->rk[j].k->name);
             if (!b || strcmp(a->library, b->library) || strcmp(a->defn, b->defn)) continue;
             if (!any++)
-                fprintf(f, "\nThe same library and definition, called two ways (results compared "
-                           "over every swept input):\n\n");
+                fprintf(f, "\nOne library, one definition, two calls or builds (results compared "
+                           "over every swept input; different results: what a user gets depends "
+                           "on how it is called or built):\n\n");
             int same = group(r, i) == group(r, j);
-            fprintf(f, "- %s: `%s` and `%s` %s.\n", a->library, a->name, b->name,
-                    same ? "give bit-identical results"
-                         : "give different results: what it computes depends on the call");
+            fprintf(f, "- %s: `%s` and `%s` claim the same definition and give %s.\n", a->library,
+                    a->name, b->name, same ? "bit-identical results" : "different results");
         }
     }
 }
@@ -228,7 +242,8 @@ void rep_peers_md(FILE *f, const struct rep *r)
             "count the swept inputs where the result is ±0 though the correctly rounded "
             "definition is not (lost to cancellation or underflow), has not the sign of x, or "
             "exceeds |x| in magnitude (Φ(x) = y/x above 1, i.e. erf above 1), with the range "
-            "of such x; then the results at the special inputs (bold: not what GELU gives). "
+            "of such x; then the results at the special inputs (bold: not what GELU gives; ᵇ: "
+            "from the bfloat16 sweep, when the binary32 one is sampled). "
             "Peers served through a pipe (ONNX Runtime in Node) are measured for accuracy "
             "only.\n\n",
             n, r->npeers, swept,
