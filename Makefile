@@ -4,7 +4,7 @@
 #   make test     deps + build + ctest          (SAN=1: ASan+UBSan build in build/san)
 #   make bench    deps + build + throughput benchmarks: build/bench/bench.json and a table
 #   make report   deps + build + sweeps + benchmarks + charts: build/report/REPORT.md (QUICK=1)
-#   make publish  copy the last full report into docs/report/ (the copy the README links)
+#   make publish  copy the last full report into docs/report/<cpu>/ and index it (README links)
 #   make clean    remove build/
 SAN      ?= 0
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
@@ -84,14 +84,10 @@ QUICK ?= 0
 report: build
 	reports/make_report.sh $(BUILD) build/report $(QUICK)
 
-# Copy the last full (exhaustive) report into docs/report/, the published copy the README links.
+# Copy the last full (exhaustive) report into docs/report/<cpu>/ (one folder per CPU model and
+# ISA class) and rewrite the index docs/report/README.md that the README links.
 publish:
-	@test -f build/report/REPORT.md || { echo "make publish: no build/report/REPORT.md: run make report first" >&2; exit 2; }
-	@grep -q '^binary32 sweep: \*\*exhaustive\*\*' build/report/REPORT.md || \
-	  { echo "make publish: build/report holds a QUICK=1 report; publish only a full one (make report)" >&2; exit 2; }
-	rm -rf docs/report && mkdir -p docs/report
-	cp build/report/REPORT.md build/report/*.png build/report/*.svg docs/report/
-	@echo "make publish: docs/report/ refreshed; review and commit it"
+	reports/publish.sh build/report docs/report
 
 clean:
 	rm -rf build

@@ -54,13 +54,21 @@ npmv() { # an npm peer's package and version, as make deps installed it into bui
     --meta "npm_peers=$(npmv onnxruntime-node) $(npmv @node-llama-cpp/linux-x64)" \
     --meta "gnuplot=$(gnuplot --version 2>/dev/null || echo none)"
 # each peer's diagnoses: gelulab validate's probes (exit 1: a check failed, which is the finding)
+# (one per core at a time)
 mkdir -p "$D/validate"
-while IFS=$'\t' read -r -a a; do
-    name=${a[${#a[@]} - 1]}
-    "$G" validate "${a[@]}" --probes-only --json "$D/validate/${name//\//_}.json" \
+probe() {
+    local name=${*: -1}
+    "$G" validate "$@" --probes-only --json "$D/validate/${name//\//_}.json" \
         >"$D/validate/${name//\//_}.txt" 2>&1 ||
         [ $? = 1 ] || echo "report: gelulab validate could not run $name (see $D/validate)" >&2
+}
+running=0
+while IFS=$'\t' read -r -a a; do
+    [ "$running" -lt "$(nproc)" ] || { wait -n || true; running=$((running - 1)); }
+    probe "${a[@]}" &
+    running=$((running + 1))
 done < <([ -f "$L" ] && "$G" list --peers --lib "$L" --sweep-args)
+wait
 stage 5 "throughput benchmarks (one core; Google Benchmark log in $D/bench.txt)"
 "$B" --benchmark_out="$D/bench.json" --benchmark_out_format=json \
     --benchmark_display_aggregates_only=true "${bench_args[@]}" >"$D/bench.txt"

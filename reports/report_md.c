@@ -61,7 +61,8 @@ static void md_summary(FILE *f, const struct rep *r)
         "finite inputs; %% correctly rounded (own definition); throughput in million elements/s "
         "per array size; TSC cycles/element and ratios at %s floats. `*` marks the Pareto front "
         "(no kernel both cheaper and more accurate against exact GELU on the core). Peers "
-        "(%s) are the benchmark's own code, swept through `libgelulab-peers.so`.\n\n",
+        "(%s) are swept through the same code the benchmark times (a worker per library; "
+        "ONNX Runtime served through Node, swept but not timed: `-` in the speed columns).\n\n",
         sl, libs);
     fprintf(f, "| kernel | defn | ISA | own: core | own: all | exact: tail_neg | exact: core | "
                "exact: pos | max abs | %% CR |");
