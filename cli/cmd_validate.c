@@ -158,7 +158,7 @@ static void bound_checks(const struct vargs *a, struct gl_validation *v)
     add_check(v, "max-abs", !(st->max_abs <= a->max_abs), f, st->max_abs, a->max_abs);
     snprintf(f, sizeof f,
              "non-finite results where the definition is finite, or the reverse, on %s: %%.0f%s",
-             reg, st->nonfinite ? " (NaN inputs excluded)" : "%.0s");
+             reg, st->nonfinite ? " (NaN inputs excluded)" : "");
     add_check(v, "nonfinite", st->nonfinite != 0, f, (double)st->nonfinite, 0);
 }
 
