@@ -1,5 +1,5 @@
 # gelulab — thin wrapper around CMake (out of source, in build/).
-#   make deps     install the missing Debian packages (apt-get; nothing when all are present)
+#   make deps     install the missing Debian packages (apt-get) and the pinned npm peers (build/npm)
 #   make / build  configure and build (build/, or build/san with SAN=1)
 #   make test     deps + build + ctest          (SAN=1: ASan+UBSan build in build/san)
 #   make bench    deps + build + throughput benchmarks: build/bench/bench.json and a table
