@@ -55,11 +55,7 @@ void rep_peer_libraries(const struct rep *r, char *buf, size_t len)
     for (size_t i = 0; i < r->bench.nrows && !r->npeers; i++) {
         const struct gl_bench_row *b = &r->bench.rows[i];
         if (strcmp(b->kind, "peer") || !strcmp(b->lib, "-")) continue;
-        int seen = 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = !strcmp(r->bench.rows[j].kind, "peer") && !strcmp(r->bench.rows[j].lib, b->lib);
-        if (!seen && used + strlen(b->lib) + 3 < len)
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", b->lib);
+        used = add_library(buf, used, len, b->lib);
     }
     if (!used) snprintf(buf, len, "none");
 }
