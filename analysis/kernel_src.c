@@ -63,7 +63,7 @@ static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
 #endif
     if (!lay)
         snprintf(buf, len, "exec env %s'%s' __eval-lib --serve%s '%s' '%s'", env, s->self_exe,
-                 layouts ? "-layouts" : "", k->lib_path, k->lib_symbol);
+                 layouts ? "-layouts" : "-shm", k->lib_path, k->lib_symbol);
     else
         snprintf(buf, len, "exec '%s' __eval-lib '%s' '%s' %zu %zu %d %d", s->self_exe, k->lib_path,
                  k->lib_symbol, lay->offset, lay->split, lay->inplace, lay->repeat);
@@ -100,7 +100,8 @@ static int call_serving(const struct gl_sweep *s, const char *cmd, struct gl_chi
                         char *why, size_t whylen)
 {
     double timeout = s ? s->timeout_s : 60;
-    struct gl_child own = {-1, -1, -1, 0}, *c = child && (!lay || child->layouts) ? child : &own;
+    struct gl_child own = {-1, -1, -1, 0, -1, NULL, 0},
+                    *c = child && (!lay || child->layouts) ? child : &own;
     size_t split = lay && lay->split ? lay->split : n ? n : 1;
     int rc = c->pid < 0 ? gl_child_start(c, cmd, why, whylen) : 0;
     for (int rep = 0; rep < (lay && lay->repeat ? 2 : 1); rep++)
@@ -127,10 +128,12 @@ int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
         if (!s || !s->self_exe) return snprintf(why, whylen, "no library worker"), -1;
         if (child && (!lay || child->layouts)) {
             lib_command(s, k, NULL, child->layouts, cmd, sizeof cmd);
-            if (child->pid < 0 && gl_child_start(child, cmd, why, whylen) != 0) return -1;
-            if (child->layouts)
+            if (child->layouts) {
+                if (child->pid < 0 && gl_child_start(child, cmd, why, whylen) != 0) return -1;
                 return gl_child_call_layout(child, x, y, n, lay, timeout, why, whylen);
-            return gl_child_call(child, x, n * sizeof *x, y, n * sizeof *y, timeout, why, whylen);
+            }
+            if (child->pid < 0 && gl_child_start_shm(child, cmd, why, whylen) != 0) return -1;
+            return gl_child_call_shm(child, x, y, n, timeout, why, whylen);
         }
         lib_command(s, k, lay ? lay : &none, 0, cmd, sizeof cmd);
         return gl_run_child(cmd, x, n * sizeof *x, y, n * sizeof *y, timeout, why, whylen);

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,8 +27,9 @@ static double now_s(void)
 }
 
 /* posix_spawn (vfork-like: no copy of a large parent's page tables), in its own process
- * group so that a hung child is killed with everything it started. */
-static pid_t spawn(const char *cmd, int *to_child, int *from_child)
+ * group so that a hung child is killed with everything it started; extra_fd (>= 0) becomes the
+ * child's descriptor 3. */
+static pid_t spawn(const char *cmd, int *to_child, int *from_child, int extra_fd)
 {
     int in[2], out[2];
     if (pipe2(in, O_CLOEXEC) != 0) return -1;
@@ -39,6 +42,7 @@ static pid_t spawn(const char *cmd, int *to_child, int *from_child)
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, in[0], 0);
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    if (extra_fd >= 0) posix_spawn_file_actions_adddup2(&fa, extra_fd, 3);
     posix_spawnattr_init(&at);
     posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&at, 0);
@@ -151,7 +155,7 @@ int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, si
                  double timeout_s, char *why, size_t whylen)
 {
     int wfd, rfd;
-    pid_t pid = spawn(cmd, &wfd, &rfd);
+    pid_t pid = spawn(cmd, &wfd, &rfd, -1);
     if (pid < 0) {
         snprintf(why, whylen, "cannot start it (%s)", strerror(errno));
         return -1;
@@ -166,9 +170,82 @@ int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, si
 
 int gl_child_start(struct gl_child *c, const char *cmd, char *why, size_t whylen)
 {
-    c->pid = spawn(cmd, &c->wfd, &c->rfd);
+    c->shm_bytes = 0;
+    c->pid = spawn(cmd, &c->wfd, &c->rfd, -1);
     if (c->pid >= 0) return 0;
     snprintf(why, whylen, "cannot start it (%s)", strerror(errno));
+    return -1;
+}
+
+int gl_child_start_shm(struct gl_child *c, const char *cmd, char *why, size_t whylen)
+{
+    c->shm_fd = memfd_create("gelulab-worker", MFD_CLOEXEC);
+    c->shm = NULL, c->shm_bytes = 1 << 16; /* its size, not mapped yet */
+    if (c->shm_fd < 0 || ftruncate(c->shm_fd, (off_t)c->shm_bytes) != 0) {
+        snprintf(why, whylen, "cannot create its shared memory (%s)", strerror(errno));
+        if (c->shm_fd >= 0) close(c->shm_fd);
+        c->shm_bytes = 0;
+        return -1;
+    }
+    c->pid = spawn(cmd, &c->wfd, &c->rfd, c->shm_fd);
+    if (c->pid >= 0) return 0;
+    snprintf(why, whylen, "cannot start it (%s)", strerror(errno));
+    close(c->shm_fd);
+    c->shm_bytes = 0;
+    return -1;
+}
+
+/* the child's shared memory: at least `bytes`, mapped here */
+static int shm_reserve(struct gl_child *c, size_t bytes)
+{
+    if (c->shm && bytes <= c->shm_bytes) return 0;
+    if (c->shm) munmap(c->shm, c->shm_bytes), c->shm = NULL;
+    if (bytes < c->shm_bytes) bytes = c->shm_bytes;
+    if (ftruncate(c->shm_fd, (off_t)bytes) != 0) return -1;
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, c->shm_fd, 0);
+    if (p == MAP_FAILED) return -1;
+    c->shm = p, c->shm_bytes = bytes;
+    return 0;
+}
+
+static void shm_release(struct gl_child *c)
+{
+    if (!c->shm_bytes) return; /* not a worker over shared memory */
+    if (c->shm) munmap(c->shm, c->shm_bytes);
+    close(c->shm_fd);
+    c->shm = NULL, c->shm_bytes = 0;
+}
+
+/* After a call that did not get its answer: the child is gone or hung; why it is not trusted */
+static void child_failed(struct gl_child *c, long got, size_t out_bytes, double deadline,
+                         double timeout_s, char *why, size_t whylen)
+{
+    close(c->wfd), close(c->rfd);
+    c->wfd = c->rfd = -1;
+    end_child(c->pid, got, out_bytes, deadline, timeout_s, why, whylen);
+    c->pid = -1;
+    shm_release(c);
+}
+
+int gl_child_call_shm(struct gl_child *c, const float *x, float *y, size_t n, double timeout_s,
+                      char *why, size_t whylen)
+{
+    double deadline = now_s() + timeout_s;
+    if (shm_reserve(c, 2 * (n ? n : 1) * sizeof *x) != 0) {
+        snprintf(why, whylen, "cannot map its shared memory (%s)", strerror(errno));
+        return -1;
+    }
+    float *in = c->shm, *out = in + n;
+    memcpy(in, x, n * sizeof *x);
+    uint64_t len = n, ack = 0;
+    if (write(c->wfd, &len, sizeof len) != (ssize_t)sizeof len) len = 0;
+    long got = len ? exchange(c->wfd, c->rfd, NULL, 0, (char *)&ack, sizeof ack, deadline, 1) : 0;
+    if (got == (long)sizeof ack && ack == len) {
+        memcpy(y, out, n * sizeof *y);
+        return 0;
+    }
+    child_failed(c, got == (long)sizeof ack ? 0 : got, sizeof ack, deadline, timeout_s, why,
+                 whylen);
     return -1;
 }
 
@@ -182,10 +259,7 @@ int gl_child_call(struct gl_child *c, const void *in, size_t in_bytes, void *out
     if (write(c->wfd, &len, sizeof len) != (ssize_t)sizeof len) len = 0;
     long got = len ? exchange(c->wfd, c->rfd, in, in_bytes, out, out_bytes, deadline, 1) : 0;
     if (got == (long)out_bytes) return 0;
-    close(c->wfd), close(c->rfd); /* it stopped answering: gone or hung */
-    c->wfd = c->rfd = -1;
-    end_child(c->pid, got, out_bytes, deadline, timeout_s, why, whylen);
-    c->pid = -1;
+    child_failed(c, got, out_bytes, deadline, timeout_s, why, whylen);
     return -1;
 }
 
@@ -196,6 +270,7 @@ void gl_child_stop(struct gl_child *c)
     close(c->wfd), close(c->rfd);
     reap(c->pid, &status, now_s() + 10);
     c->pid = -1;
+    shm_release(c);
 }
 
 typedef void (*gl_kernel_fn)(const float *, float *, size_t);
@@ -290,24 +365,50 @@ int gl_child_call_layout(struct gl_child *c, const float *x, float *y, size_t n,
     return rc;
 }
 
-int gl_eval_lib_serve(const char *path, const char *symbol)
+/* whole reads and writes of a small message on a descriptor */
+static int read_full(int fd, void *p, size_t n)
+{
+    for (size_t got = 0; got < n;) {
+        ssize_t r = read(fd, (char *)p + got, n - got);
+        if (r <= 0 && !(r < 0 && errno == EINTR)) return -1;
+        if (r > 0) got += (size_t)r;
+    }
+    return 0;
+}
+
+static int write_full(int fd, const void *p, size_t n)
+{
+    for (size_t put = 0; put < n;) {
+        ssize_t w = write(fd, (const char *)p + put, n - put);
+        if (w <= 0 && !(w < 0 && errno == EINTR)) return -1;
+        if (w > 0) put += (size_t)w;
+    }
+    return 0;
+}
+
+int gl_eval_lib_serve_shm(const char *path, const char *symbol, int fd)
 {
     gl_kernel_fn fn = load_kernel(path, symbol);
     if (!fn) return 2;
-    float *x = NULL, *y = NULL;
-    size_t cap = 0;
-    uint64_t len;
-    while (fread(&len, sizeof len, 1, stdin) == 1) {
-        size_t n = (size_t)(len / sizeof(float));
-        if (n > cap) {
-            free(x), free(y);
-            x = malloc(n * sizeof *x), y = malloc(n * sizeof *y), cap = n;
-            if (!x || !y) return 2;
+    float *map = NULL;
+    size_t mapped = 0;
+    uint64_t n;
+    while (read_full(0, &n, sizeof n) == 0) {
+        size_t bytes = 2 * (n ? n : 1) * sizeof(float);
+        if (bytes > mapped) {
+            struct stat st;
+            if (map) munmap(map, mapped), map = NULL;
+            if (fstat(fd, &st) != 0 || (size_t)st.st_size < bytes) {
+                fprintf(stderr, "gelulab: the shared memory holds no request of %llu inputs\n",
+                        (unsigned long long)n);
+                return 2;
+            }
+            mapped = (size_t)st.st_size;
+            map = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            if (map == MAP_FAILED) return perror("gelulab: mmap"), 2;
         }
-        if (fread(x, sizeof *x, n, stdin) != n) return 2;
-        fn(x, y, n);
-        if (fwrite(y, sizeof *y, n, stdout) != n || fflush(stdout) != 0) return 1;
+        fn(map, map + n, n);
+        if (write_full(1, &n, sizeof n) != 0) return 1;
     }
-    free(x), free(y);
     return 0;
 }

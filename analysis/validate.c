@@ -285,7 +285,7 @@ int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, 
 {
     /* one worker for all the probes' calls of a library or serving kernel (a library's start-up,
      * PyTorch's, can take most of a second) */
-    struct gl_child ch = {-1, -1, -1, 1};
+    struct gl_child ch = {-1, -1, -1, 1, -1, NULL, 0};
     int rc = probe_specials(s, k, &ch, v) || probe_tail(s, k, &ch, region_all, v) ||
              probe_definition(s, k, &ch, v) || probe_precision(s, k, &ch, v) ||
              probe_layout(s, k, &ch, v);

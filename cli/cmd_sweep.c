@@ -366,7 +366,8 @@ int gl_cmd_merge(int argc, char **argv)
 
 int gl_cmd_eval_lib(int argc, char **argv)
 {
-    if (argc == 4 && !strcmp(argv[1], "--serve")) return gl_eval_lib_serve(argv[2], argv[3]);
+    if (argc == 4 && !strcmp(argv[1], "--serve-shm"))
+        return gl_eval_lib_serve_shm(argv[2], argv[3], 3);
     if (argc == 4 && !strcmp(argv[1], "--serve-layouts"))
         return gl_eval_lib_serve_layouts(argv[2], argv[3]);
     if (argc != 3 && argc != 7)

@@ -115,24 +115,35 @@ int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
 int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, size_t out_bytes,
                  double timeout_s, char *why, size_t whylen);
 
-/* A persistent child (the sweep's library kernels: one process per worker thread and kernel,
- * not one per chunk): started with CMD under /bin/sh; each call sends a little-endian uint64
- * byte count and the input bytes and waits for exactly out_bytes. A call that fails (the child
- * crashed, exited or timed out: killed) returns -1 with the reason in why and ends the child. */
+/* A persistent child (serving commands and library workers: one process per worker thread and
+ * kernel, not one per chunk): started with CMD under /bin/sh; each call sends a little-endian
+ * uint64 byte count and the input bytes and waits for exactly out_bytes. A call that fails (the
+ * child crashed, exited or timed out: killed) returns -1 with the reason in why and ends the
+ * child. */
 struct gl_child {
     int pid, wfd, rfd; /* pid -1: not running */
     int layouts;       /* a library worker that takes a layout with each request (validate) */
+    int shm_fd;        /* a library worker over shared memory (shm_bytes > 0): the memfd, */
+    void *shm;         /* mapped here (the child's descriptor 3) */
+    size_t shm_bytes;
 };
 int gl_child_start(struct gl_child *c, const char *cmd, char *why, size_t whylen);
 int gl_child_call(struct gl_child *c, const void *in, size_t in_bytes, void *out, size_t out_bytes,
                   double timeout_s, char *why, size_t whylen);
+/* The sweep's library worker (gelulab __eval-lib --serve-shm PATH SYMBOL), over shared memory:
+ * a memfd, the child's descriptor 3, holds the inputs and then the results of a request (n
+ * binary32 each); a request is the little-endian uint64 n on the child's stdin, the answer the
+ * same n on its stdout once the results are in place (no copies through pipes). Failures as
+ * gl_child_call's. */
+int gl_child_start_shm(struct gl_child *c, const char *cmd, char *why, size_t whylen);
+int gl_child_call_shm(struct gl_child *c, const float *x, float *y, size_t n, double timeout_s,
+                      char *why, size_t whylen);
+int gl_eval_lib_serve_shm(const char *path, const char *symbol, int fd);
 void gl_child_stop(struct gl_child *c); /* closes its stdin and waits (at most 10 s) */
-/* The persistent library worker (gelulab __eval-lib --serve PATH SYMBOL): requests as above. */
-int gl_eval_lib_serve(const char *path, const char *symbol);
-/* The same, each request carrying a call layout (gelulab __eval-lib --serve-layouts PATH SYMBOL:
- * validate's probes, one worker for all of them): after the byte count, four little-endian
- * uint32 (offset, split, inplace, repeat; counted in the byte count), then the inputs.
- * gl_child_call_layout sends such a request. */
+/* The library worker of validate's probes, each request carrying a call layout (gelulab __eval-lib
+ * --serve-layouts PATH SYMBOL: validate's probes, one worker for all of them): after the byte
+ * count, four little-endian uint32 (offset, split, inplace, repeat; counted in the byte count),
+ * then the inputs. gl_child_call_layout sends such a request. */
 int gl_eval_lib_serve_layouts(const char *path, const char *symbol);
 struct gl_call_layout;
 int gl_child_call_layout(struct gl_child *c, const float *x, float *y, size_t n,
