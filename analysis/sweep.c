@@ -6,7 +6,9 @@
  * Statistics are gathered per chunk; a kernel whose results on a chunk are bit-identical to an
  * earlier kernel's of the same definition (the ISA builds of one algorithm; external kernels,
  * peers, that compute the same) takes that kernel's chunk statistics instead of recomputing
- * them: the same numbers, for a fraction of the time. */
+ * them: the same numbers, for a fraction of the time. Within a block, a run of inputs on which a
+ * kernel is correctly rounded, or gives the same results as an earlier kernel, takes statistics
+ * computed once per definition (the run caches). */
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -130,35 +132,112 @@ static int special_of(const struct gl_format *f, uint64_t bits, double x)
     return signbit(x) ? GL_SPECIAL_NZERO : GL_SPECIAL_PZERO;
 }
 
-/* The traits of the results on the run [i, i + n) against definition d (gl_traits); cr: the
- * results equal the rounded reference there (no zero lost, no sign or Phi wrong). */
-static void run_traits(const struct gl_sweep *s, struct gl_traits *t, enum gl_defn d,
-                       const struct chunk_buf *b, uint64_t i, uint64_t n, int cr)
+/* The results at the special inputs of the run [i, i + n) into t */
+static void run_specials(const struct gl_sweep *s, struct gl_traits *t, const struct chunk_buf *b,
+                         uint64_t i, uint64_t n)
+{
+    for (uint64_t j = i; j < i + n; j++) {
+        if (isfinite(b->x[j]) && b->x[j] != 0) continue;
+        int sp = special_of(&s->fmt, b->bits[j], b->x[j]);
+        if (sp >= 0) t->special[sp] = b->y[j], t->special_seen |= 1u << sp;
+    }
+}
+
+/* Whether x (not NaN) and its result y, against the rounded reference yr, show a defect
+ * (gl_traits): bit q for trait q. */
+static unsigned defects_at(double x, double y, double yr)
+{
+    if (isnan(x)) return 0;
+    unsigned zero_lost = y == 0 && yr != 0;
+    unsigned wrong_sign = y != 0 && !isnan(y) && x != 0 && signbit(y) != signbit(x);
+    unsigned phi_above1 = fabs(y) > fabs(x) && fabs(y) < INFINITY;
+    return zero_lost << GL_TRAIT_ZERO_LOST | wrong_sign << GL_TRAIT_WRONG_SIGN |
+           phi_above1 << GL_TRAIT_PHI_ABOVE1;
+}
+
+typedef double VD4 __attribute__((vector_size(32)));
+typedef int64_t VL4 __attribute__((vector_size(32)));
+
+/* Whether any input of x[0..n) shows a defect (defects_at), four lanes at a time (cloned for
+ * AVX2 on x86-64, as the accumulator's fast path) */
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static int
+any_defect(const double *x, const double *y, const double *yr, uint64_t n)
+{
+    const VL4 abs = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+    const VD4 zero = {0, 0, 0, 0}, inf = {INFINITY, INFINITY, INFINITY, INFINITY};
+    VL4 any = {0};
+    uint64_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        VD4 vx, vy, vr;
+        memcpy(&vx, x + j, sizeof vx), memcpy(&vy, y + j, sizeof vy);
+        memcpy(&vr, yr + j, sizeof vr);
+        VD4 ax = (VD4)((VL4)vx & abs), ay = (VD4)((VL4)vy & abs);
+        VL4 xok = vx == vx, yz = vy == zero;
+        VL4 zero_lost = yz & (vr != zero);
+        VL4 wrong_sign = ~yz & (vy == vy) & (vx != zero) & (((VL4)vx ^ (VL4)vy) < 0);
+        VL4 phi = (ay > ax) & (ay < inf);
+        any |= xok & (zero_lost | wrong_sign | phi);
+    }
+    int found = (any[0] | any[1] | any[2] | any[3]) != 0;
+    for (; !found && j < n; j++) found = defects_at(x[j], y[j], yr[j]) != 0;
+    return found;
+}
+
+/* The defects among the results on the run [i, i + n) against definition d (gl_traits); none
+ * where they equal the rounded reference (no zero lost, no sign or Phi wrong). NaN inputs count
+ * in none (the specials say what they give). */
+static void run_defects(struct gl_traits *t, enum gl_defn d, const struct chunk_buf *b, uint64_t i,
+                        uint64_t n)
 {
     const double *x = b->x + i, *y = b->y + i, *yr = b->yr[d] + i;
-    uint64_t h = b->bits[i] * 0x9e3779b97f4a7c15u;
+    if (!any_defect(x, y, yr, n)) return;
     for (uint64_t j = 0; j < n; j++) {
-        uint64_t u;
-        memcpy(&u, &y[j], sizeof u);
-        h = (h ^ u) * 0xff51afd7ed558ccdu, h ^= h >> 32;
-        if (!isfinite(x[j]) || x[j] == 0) {
-            int sp = special_of(&s->fmt, b->bits[i + j], x[j]);
-            if (sp >= 0) t->special[sp] = y[j], t->special_seen |= 1u << sp;
-        }
-        if (cr) continue;
-        int is[GL_TRAITS] = {[GL_TRAIT_ZERO_LOST] = y[j] == 0 && yr[j] != 0,
-                             [GL_TRAIT_WRONG_SIGN] = y[j] != 0 && !isnan(y[j]) && x[j] != 0 &&
-                                                     signbit(y[j]) != signbit(x[j]),
-                             [GL_TRAIT_PHI_ABOVE1] =
-                                 isfinite(x[j]) && isfinite(y[j]) && fabs(y[j]) > fabs(x[j])};
-        for (int q = 0; q < GL_TRAITS; q++) {
-            if (!is[q]) continue;
+        unsigned is = defects_at(x[j], y[j], yr[j]);
+        for (int q = 0; is && q < GL_TRAITS; q++) {
+            if (!(is >> q & 1)) continue;
             if (!t->n[q] || x[j] < t->x_lo[q]) t->x_lo[q] = x[j];
             if (!t->n[q] || x[j] > t->x_hi[q]) t->x_hi[q] = x[j];
             t->n[q]++;
         }
     }
-    t->out_hash += h ^ h >> 29;
+}
+
+static void defects_add(struct gl_traits *t, const struct gl_traits *u)
+{
+    for (int q = 0; q < GL_TRAITS; q++) {
+        if (!u->n[q]) continue;
+        if (!t->n[q] || u->x_lo[q] < t->x_lo[q]) t->x_lo[q] = u->x_lo[q];
+        if (!t->n[q] || u->x_hi[q] > t->x_hi[q]) t->x_hi[q] = u->x_hi[q];
+        t->n[q] += u->n[q];
+    }
+}
+
+/* The statistics and defects against d of the results on run k (blk), from the block's memo
+ * when an earlier kernel gave the same results there (same hash, same bytes as returned), else
+ * computed and kept for the next; NULL when there is no memo or it is full. */
+static const struct run_memo *memo_of(const struct gl_sweep *s, struct chunk_buf *b, enum gl_defn d,
+                                      uint64_t k, const struct gl_block *blk)
+{
+    if (!b->memo) return NULL;
+    size_t w = s->fmt.id == GL_FMT_F64 ? sizeof(double) : sizeof(float);
+    const char *raw = s->fmt.id == GL_FMT_F64 ? (const char *)b->yd : (const char *)b->yf;
+    raw += b->run_start[k] * w;
+    for (int e = 0; e < b->nmemo; e++) {
+        const struct run_memo *m = &b->memo[e];
+        if (m->hash == b->run_hash[k] && m->run == k && m->d == d &&
+            !memcmp(m->raw, raw, blk->n * w))
+            return m;
+    }
+    if (b->nmemo == GL_SW_MEMO_MAX) return NULL;
+    struct run_memo *m = &b->memo[b->nmemo++];
+    m->hash = b->run_hash[k], m->run = k, m->d = d, m->raw = raw;
+    gl_block_stats(&m->bs, blk);
+    memset(&m->defects, 0, sizeof m->defects);
+    run_defects(&m->defects, d, b, b->run_start[k], blk->n);
+    return m;
 }
 
 void gl_sw_accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, struct chunk_buf *b)
@@ -169,19 +248,50 @@ void gl_sw_accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, stru
                                b->bits + i,     b->x + i,       b->y + i,     b->yr[d] + i,
                                b->scale[d] + i, b->side[d] + i, b->r[d] + i};
         int j = b->cr[d] ? b->cr_slot[k] : -1;
+        a->traits.out_hash += b->run_hash[k];
+        if (b->run_special[k]) run_specials(s, &a->traits, b, i, n);
         if (j < 0 || memcmp(b->y + i, b->yr[d] + i, n * sizeof *b->y)) {
+            const struct run_memo *m = j < 0 ? NULL : memo_of(s, b, d, k, &blk);
+            if (m) {
+                gl_acc_add_block_stats(a, &blk, &m->bs);
+                defects_add(&a->traits, &m->defects);
+                continue;
+            }
             gl_acc_add_block(a, &blk);
-            run_traits(s, &a->traits, d, b, i, n, 0);
+            run_defects(&a->traits, d, b, i, n);
             continue;
         }
-        run_traits(s, &a->traits, d, b, i, n, 1);
         if (!b->cr_done[d][j]) gl_block_stats(&b->cr[d][j], &blk), b->cr_done[d][j] = 1;
         gl_acc_add_block_stats(a, &blk, &b->cr[d][j]);
     }
 }
 
-/* The kernel's results (in b->yf or b->yd) as doubles in b->y, rounded to the format. */
-void gl_sw_results_to_double(const struct gl_sweep *s, struct chunk_buf *b, uint64_t n)
+/* A hash of the run's first input bits and its results y[0..n): four interleaved multiply-xorshift
+ * chains (independent, so that they overlap in the pipeline), combined in order. */
+static uint64_t run_hash(uint64_t first_bits, const double *y, uint64_t n)
+{
+    const uint64_t m = 0xff51afd7ed558ccdu;
+    uint64_t h[4], j = 0;
+    for (int l = 0; l < 4; l++) h[l] = (first_bits + (uint64_t)l) * 0x9e3779b97f4a7c15u;
+    for (; j + 4 <= n; j += 4)
+        for (int l = 0; l < 4; l++) {
+            uint64_t u;
+            memcpy(&u, &y[j + l], sizeof u);
+            h[l] = (h[l] ^ u) * m, h[l] ^= h[l] >> 32;
+        }
+    for (; j < n; j++) {
+        uint64_t u;
+        memcpy(&u, &y[j], sizeof u);
+        h[0] = (h[0] ^ u) * m, h[0] ^= h[0] >> 32;
+    }
+    uint64_t c = ((h[0] * m + h[1]) * m + h[2]) * m + h[3];
+    return c ^ c >> 29;
+}
+
+/* The kernel's results (in b->yf or b->yd) as doubles in b->y, rounded to the format, and the
+ * hash of each run of inputs with them (b->run_hash): once per kernel and block, whatever the
+ * definitions it is measured against. */
+void gl_sw_results(const struct gl_sweep *s, struct chunk_buf *b, uint64_t n)
 {
     if (s->fmt.id == GL_FMT_F64)
         memcpy(b->y, b->yd, n * sizeof *b->y);
@@ -189,6 +299,10 @@ void gl_sw_results_to_double(const struct gl_sweep *s, struct chunk_buf *b, uint
         for (uint64_t i = 0; i < n; i++) b->y[i] = b->yf[i];
     else
         for (uint64_t i = 0; i < n; i++) b->y[i] = round_to_fmt(&s->fmt, b->yf[i]);
+    for (uint64_t k = 0; k < b->nruns; k++) {
+        uint64_t i = b->run_start[k];
+        b->run_hash[k] = run_hash(b->bits[i], b->y + i, b->run_start[k + 1] - i);
+    }
 }
 
 /* The per-input quantities that do not depend on the kernel, once per block. */
@@ -201,7 +315,8 @@ void gl_sw_prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uin
         b->binade[i] = sign * GL_BINADES + exp;
         b->region[i] = gl_region_of(b->x[i]);
         if (!i || b->binade[i] != b->binade[i - 1] || b->region[i] != b->region[i - 1])
-            b->run_start[b->nruns++] = i;
+            b->run_special[b->nruns] = 0, b->run_start[b->nruns++] = i;
+        b->run_special[b->nruns - 1] |= !isfinite(b->x[i]) || b->x[i] == 0;
     }
     b->run_start[b->nruns] = n;
     int slots = 0;
@@ -227,6 +342,7 @@ static void load_block(struct gl_sweep *s, struct chunk_buf *b, const int *need,
             gl_sw_reference(s, d, b->x[i], &b->yr[d][i], &b->r[d][i]);
     for (uint64_t i = 0; i < n; i++) b->xf[i] = (float)b->x[i], b->xd[i] = b->x[i];
     gl_sw_prepare(s, b, need, n);
+    b->nmemo = 0;
 }
 
 /* The first built-in kernel of the same algorithm and definition as k (name before '/': the
@@ -252,7 +368,7 @@ static int has_twin(const struct gl_sweep *s, int k)
 /* Kernel k's statistics on the block, against its definition and against exact GELU. */
 static void measure(struct gl_sweep *s, struct chunk_buf *b, struct gl_acc **acc, int k, uint64_t n)
 {
-    gl_sw_results_to_double(s, b, n);
+    gl_sw_results(s, b, n);
     for (int a = 0; a < (s->k[k].defn == GL_DEFN_EXACT ? 1 : 2); a++)
         gl_sw_accumulate(s, acc[2 * k + a], a ? GL_DEFN_EXACT : s->k[k].defn, b);
 }
@@ -374,6 +490,8 @@ static void chunk_buf_init(struct chunk_buf *b, const struct gl_sweep *s)
     }
     b->binade = malloc(bs * sizeof *b->binade), b->region = malloc(bs * sizeof *b->region);
     b->run_start = malloc((bs + 1) * sizeof *b->run_start), b->y = malloc(bs * sizeof *b->y);
+    b->run_hash = malloc((bs + 1) * sizeof *b->run_hash), b->run_special = malloc(bs + 1);
+    b->memo = malloc(GL_SW_MEMO_MAX * sizeof *b->memo);
     b->cr_slot = malloc(bs * sizeof *b->cr_slot);
 }
 
@@ -390,6 +508,7 @@ static void chunk_buf_free(struct chunk_buf *b, const struct gl_sweep *s)
         free(b->yr[d]), free(b->r[d]), free(b->scale[d]), free(b->side[d]), free(b->cr[d]),
             free(b->cr_done[d]);
     free(b->binade), free(b->region), free(b->run_start), free(b->y), free(b->cr_slot);
+    free(b->run_hash), free(b->run_special), free(b->memo);
 }
 
 static void *worker_main(void *arg)

@@ -14,6 +14,18 @@
  * with the same results on the chunk, if any. */
 enum role { DIRECT, LEAD, FOLLOW, DIVERGED, NOT_RUN, DONE };
 
+/* The statistics against definition d of results not correctly rounded on a run of the block,
+ * kept for the kernels after the first that give the same results there (the same wrong value
+ * in a tail, such as +0 for -0, from several kernels): computed once per block. */
+#define GL_SW_MEMO_MAX 128
+struct run_memo {
+    uint64_t hash, run;
+    enum gl_defn d;
+    const void *raw; /* the results as the kernel returned them (its block buffer) */
+    struct gl_block_stats bs;
+    struct gl_traits defects; /* zero lost, wrong sign, Phi above 1 (no hash, no specials) */
+};
+
 struct chunk_buf {
     /* the chunk (external kernels) */
     double *cx;
@@ -32,8 +44,10 @@ struct chunk_buf {
      * where it lies from its rounding */
     int *binade, *region;
     double *scale[GL_DEFN_COUNT], *side[GL_DEFN_COUNT];
-    /* runs of inputs with the same binade and region: run_start[0..nruns], last = n */
-    uint64_t *run_start, nruns;
+    /* runs of inputs with the same binade and region: run_start[0..nruns], last = n; whether a
+     * run holds a special input (NaN, +-inf, +-0); the hash of the kernel's results on it */
+    uint64_t *run_start, nruns, *run_hash;
+    unsigned char *run_special;
     /* per definition and run: the statistics of a correctly rounded kernel (y = yr) on the run,
      * computed when a first kernel is correctly rounded on the whole run (cr_done), added for
      * every such kernel; NULL (local search): not kept */
@@ -41,6 +55,9 @@ struct chunk_buf {
     unsigned char *cr_done[GL_DEFN_COUNT];
     int *cr_slot; /* per run: its index in cr[d] and cr_done[d], -1 when too short to check */
     double *y;    /* the kernel's results as doubles, rounded to the format */
+    /* the block's memo of results seen on a run (NULL: none); reset by each block */
+    struct run_memo *memo;
+    int nmemo;
     struct gl_acc **cacc; /* [kernel * 2 + against]: a lead's chunk statistics */
     enum role *role;
     int *lead;                  /* per kernel: the kernel whose chunk statistics it takes */
@@ -52,8 +69,9 @@ void gl_sw_reference(const struct gl_sweep *s, enum gl_defn d, double x, double 
                      struct gl_dd *r);
 /* per input of the block: binade, region, 1/ulp and side of each needed definition; the runs */
 void gl_sw_prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uint64_t n);
-/* the kernel's results (b->yf or b->yd) as doubles rounded to the format, into b->y */
-void gl_sw_results_to_double(const struct gl_sweep *s, struct chunk_buf *b, uint64_t n);
+/* the kernel's results (b->yf or b->yd) as doubles rounded to the format, into b->y, and the
+ * hash of each run with them (b->run_hash) */
+void gl_sw_results(const struct gl_sweep *s, struct chunk_buf *b, uint64_t n);
 /* b->y against definition d into a */
 void gl_sw_accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, struct chunk_buf *b);
 /* the binary64 local search (sweep_search.c) */

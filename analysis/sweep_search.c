@@ -33,10 +33,12 @@ void gl_sw_local_search(struct gl_sweep *s)
         }
         b.x = x, b.bits = bits, b.xd = xd, b.yd = yd;
         int bin[N], reg[N], need[GL_DEFN_COUNT] = {0};
-        uint64_t runs[N + 1];
+        uint64_t runs[N + 1], hashes[N + 1];
+        unsigned char special[N + 1];
         double *sc = malloc(N * sizeof *sc), *side = malloc(N * sizeof *side),
                *yy = malloc(N * sizeof *yy);
         b.binade = bin, b.region = reg, b.run_start = runs, b.y = yy;
+        b.run_hash = hashes, b.run_special = special;
         for (int d = 0; d < GL_DEFN_COUNT; d++) b.scale[d] = sc, b.side[d] = side;
         for (int against = 0; against < (ks->defn == GL_DEFN_EXACT ? 1 : 2); against++) {
             enum gl_defn d = against ? GL_DEFN_EXACT : ks->defn;
@@ -46,7 +48,7 @@ void gl_sw_local_search(struct gl_sweep *s)
             need[d] = 1;
             gl_sw_prepare(s, &b, need, n);
             ks->impl->f64(xd, yd, n);
-            gl_sw_results_to_double(s, &b, n);
+            gl_sw_results(s, &b, n);
             gl_sw_accumulate(s, ks->acc[against], d, &b);
             gl_acc_finish(ks->acc[against]);
         }

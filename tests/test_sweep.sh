@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The accuracy engine end to end (gelulab sweep / merge):
 #  - shards merged equal the unsharded run byte for byte;
+#  - a kernel measured beside another with the same wrong results on part of the inputs (the
+#    run memo) gets the statistics it gets alone;
 #  - the fast reference gives the same verdicts as pure MPFR: every bfloat16 and binary16 binade,
 #    and whole binary32 binades (a binade is 8 chunks: --shard K/512 is binade K-1);
 #  - a kernel wrong at one single input of the 2^32 is found, with that input, by the exhaustive
@@ -41,6 +43,25 @@ rm -f "$T/x.json"
 printf '{"schema": "nope"}' >"$T/bad.json"
 "$G" merge "$T/bad.json" --out "$T/x.json" 2>"$T/err" >/dev/null
 [[ $? == 2 && $(wc -l <"$T/err") == 1 ]] && ok || bad "bad result file: $(cat "$T/err")"
+
+# 1b. the run memo: gelu_flush_late has gelu_flush's wrong tail (+0) below -12 and differs from
+# it on [-12, -10) (the same chunk) and [1, 2); beside gelu_flush and relu (+0 on the whole
+# negative tail) every statistic of each is the one it has alone
+F=(--lib "$LIB" --symbol gelu_flush --defn exact --name flush)
+FC=(--lib "$LIB" --symbol gelu_flush_late --defn exact --name flush_late)
+"$G" sweep --mode quick --impl relu "${F[@]}" "${FC[@]}" --out "$T/memo.json" >/dev/null 2>&1 ||
+    bad "quick sweep of the flushing kernels"
+"$G" sweep --mode quick "${F[@]}" --out "$T/f.json" >/dev/null 2>&1 || bad "gelu_flush alone"
+"$G" sweep --mode quick "${FC[@]}" --out "$T/fc.json" >/dev/null 2>&1 || bad "gelu_flush_late alone"
+python3 - "$T" <<'PY' && ok || bad "the run memo changed a statistic"
+import json, sys
+t = sys.argv[1]
+both = {k["name"]: k for k in json.load(open(t + "/memo.json"))["kernels"]}
+alone = [json.load(open(t + f))["kernels"][0] for f in ("/f.json", "/fc.json")]
+zl = [k["own"]["traits"]["zero_lost"][0] for k in alone]
+sys.exit(0 if all(both[k["name"]]["own"] == k["own"] for k in alone) and min(zl) > 0 and
+         alone[0]["own"] != alone[1]["own"] else 1)
+PY
 
 # 2. fast reference = pure MPFR: the same verdicts. Every count (inputs, correctly rounded,
 #    faithful, non-finite, histogram bins, inputs per binade) is equal; max ULP and max absolute
