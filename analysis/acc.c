@@ -428,7 +428,7 @@ void gl_acc_finish(struct gl_acc *a)
     stats_merge(&a->all, &a->nan_x);
 }
 
-static void traits_merge(struct gl_traits *a, const struct gl_traits *b)
+void gl_traits_merge(struct gl_traits *a, const struct gl_traits *b)
 {
     for (int t = 0; t < GL_TRAITS; t++) {
         if (!b->n[t]) continue;
@@ -444,7 +444,7 @@ static void traits_merge(struct gl_traits *a, const struct gl_traits *b)
 
 void gl_acc_merge(struct gl_acc *a, const struct gl_acc *b)
 {
-    traits_merge(&a->traits, &b->traits);
+    gl_traits_merge(&a->traits, &b->traits);
     stats_merge(&a->all, &b->all);
     stats_merge(&a->nan_x, &b->nan_x);
     for (int r = 0; r < GL_REGIONS; r++) stats_merge(&a->region[r], &b->region[r]);

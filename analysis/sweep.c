@@ -205,16 +205,6 @@ static void run_defects(struct gl_traits *t, enum gl_defn d, const struct chunk_
     }
 }
 
-static void defects_add(struct gl_traits *t, const struct gl_traits *u)
-{
-    for (int q = 0; q < GL_TRAITS; q++) {
-        if (!u->n[q]) continue;
-        if (!t->n[q] || u->x_lo[q] < t->x_lo[q]) t->x_lo[q] = u->x_lo[q];
-        if (!t->n[q] || u->x_hi[q] > t->x_hi[q]) t->x_hi[q] = u->x_hi[q];
-        t->n[q] += u->n[q];
-    }
-}
-
 /* The statistics and defects against d of the results on run k (blk), from the block's memo
  * when an earlier kernel gave the same results there (same hash, same bytes as returned), else
  * computed and kept for the next; NULL when there is no memo or it is full. */
@@ -254,7 +244,7 @@ void gl_sw_accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, stru
             const struct run_memo *m = j < 0 ? NULL : memo_of(s, b, d, k, &blk);
             if (m) {
                 gl_acc_add_block_stats(a, &blk, &m->bs);
-                defects_add(&a->traits, &m->defects);
+                gl_traits_merge(&a->traits, &m->defects);
                 continue;
             }
             gl_acc_add_block(a, &blk);

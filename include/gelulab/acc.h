@@ -114,6 +114,8 @@ int gl_region_of(double x);
 void gl_acc_finish(struct gl_acc *a);
 /* a += b (exact, order-independent; both finished). */
 void gl_acc_merge(struct gl_acc *a, const struct gl_acc *b);
+/* b's traits into a's (counts and hashes add, x ranges widen, b's specials are kept) */
+void gl_traits_merge(struct gl_traits *a, const struct gl_traits *b);
 /* mean ULP of s (over inputs with a finite error) */
 double gl_stats_mean_ulp(const struct gl_stats *s);
 /* Histogram bin of a ULP error, and the bin's upper edge (bin 0: 0.5). */
