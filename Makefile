@@ -45,7 +45,7 @@ deps:
 deps-npm:
 	@ok=1; for p in $(NPM_PKGS); do \
 	  name=$${p%@*}; want=$${p##*@}; \
-	  have=$$(sed -n 's/^  "version": "\(.*\)",/\1/p' $(NPM_DIR)/node_modules/$$name/package.json 2>/dev/null); \
+	  have=$$(reports/npm_version.sh $(NPM_DIR) $$name); \
 	  [ "$$have" = "$$want" ] || ok=0; \
 	done; \
 	if [ $$ok = 1 ]; then echo "make deps: npm peers present ($(NPM_PKGS))"; exit 0; fi; \

@@ -43,7 +43,7 @@ stage 4 "reference facts, special values, error curves; the peers' diagnoses"
 pkg() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "not installed"; }
 npmv() { # an npm peer's package and version, as make deps installed it into build/npm
     local v
-    v=$(sed -n 's/^  "version": "\(.*\)",/\1/p' "$(dirname "$0")/../build/npm/node_modules/$1/package.json" 2>/dev/null)
+    v=$("$(dirname "$0")/npm_version.sh" "$(dirname "$0")/../build/npm" "$1")
     echo "$1@${v:-not installed}"
 }
 "$G" facts --out "$D" --meta "commit=$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
