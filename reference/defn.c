@@ -10,6 +10,10 @@ static const struct {
     [GL_DEFN_SIGMOID] = {"sigmoid", "x*sigma(1.702*x) = x/(1 + exp(-1.702*x))"},
     [GL_DEFN_SILU] = {"silu", "x*sigma(x) = x/(1 + exp(-x))"},
     [GL_DEFN_EXACT_GRAD] = {"exact_grad", "Phi(x) + x*phi(x), phi(x) = exp(-x^2/2)/sqrt(2*pi)"},
+    [GL_DEFN_TANH_GRAD] = {"tanh_grad", "sigma(s)*(1 + x*s'*sigma(-s)), s = 2*sqrt(2/pi)*(x + "
+                                        "0.044715*x^3), s' = 2*sqrt(2/pi)*(1 + 3*0.044715*x^2)"},
+    [GL_DEFN_SIGMOID_GRAD] = {"sigmoid_grad", "sigma(1.702*x)*(1 + 1.702*x*sigma(-1.702*x))"},
+    [GL_DEFN_SILU_GRAD] = {"silu_grad", "sigma(x)*(1 + x*sigma(-x))"},
     [GL_DEFN_ERF] = {"erf", "erf(x)"},
     [GL_DEFN_ERFC] = {"erfc", "erfc(x)"},
     [GL_DEFN_PHI] = {"phi", "Phi(x) = erfc(-x/sqrt(2))/2"},

@@ -11,7 +11,14 @@
  *                                             since 1 + tanh(s/2) = 2 / (1 + e^-s)
  *   sigmoid     x / (1 + exp(-1.702 x))
  *   silu        x / (1 + exp(-x))
- *   exact_grad  erfc(-x/sqrt2) / 2 + x exp(-x^2/2) / sqrt(2 pi) */
+ *   exact_grad  erfc(-x/sqrt2) / 2 + x exp(-x^2/2) / sqrt(2 pi)
+ *   tanh_grad, sigmoid_grad, silu_grad: the derivative of x sigma(s(x)),
+ *               sigma(s) (1 + x s' sigma(-s)),  sigma(s) = 1 / (1 + exp(-s)),
+ *               s = 2 sqrt(2/pi) (x + 0.044715 x^3), s' = 2 sqrt(2/pi) (1 + 3 0.044715 x^2);
+ *               s = 1.702 x, s' = 1.702;  s = x, s' = 1
+ *               (x sigma(s)(1 - sigma(s)) s' written with sigma(-s): no 1 - sigma(s)). All
+ *               four derivatives cross zero once, near x = -0.75 (the minimum of each form):
+ *               there the Ziv loop raises the precision as far as the rounding needs. */
 /* clang-format on */
 /* The constants 0.044715 and 1.702 are the decimal numbers themselves (enclosed from their
  * decimal strings), not their binary64 roundings. Transcendental results of nonzero x are never
@@ -42,6 +49,9 @@ static int special_value(enum gl_defn d, const mpfr_t x, mpfr_t y)
             mpfr_set_zero(y, neg ? -1 : 1);
         break;
     case GL_DEFN_EXACT_GRAD: /* +inf -> 1, -inf -> -0 (approached from below), 0 -> 1/2 */
+    case GL_DEFN_TANH_GRAD:
+    case GL_DEFN_SIGMOID_GRAD:
+    case GL_DEFN_SILU_GRAD:
         if (inf)
             neg ? mpfr_set_zero(y, -1) : mpfr_set_ui(y, 1, MPFR_RNDN);
         else
@@ -77,7 +87,10 @@ static int result_is_negative(enum gl_defn d, const mpfr_t x)
     case GL_DEFN_PHI:
         return 0;
     case GL_DEFN_EXACT_GRAD:
-        return mpfr_cmp_si(x, -1) < 0; /* underflows only for x << -1 */
+    case GL_DEFN_TANH_GRAD:
+    case GL_DEFN_SIGMOID_GRAD:
+    case GL_DEFN_SILU_GRAD:
+        return mpfr_cmp_si(x, -1) < 0; /* underflows only for x << -1, from below */
     default:
         return mpfr_signbit(x) != 0;
     }
@@ -128,6 +141,55 @@ static void iv_tanh_arg(struct gl_iv *r, const struct gl_iv *x, mpfr_prec_t w)
     gl_iv_clear(&pi);
 }
 
+/* r = 1 / (1 + exp(-s)) = sigma(s) */
+static void iv_sigma(struct gl_iv *r, const struct gl_iv *s, mpfr_prec_t w)
+{
+    struct gl_iv one;
+    gl_iv_init(&one, w);
+    gl_iv_ui(&one, 1);
+    gl_iv_neg(r, s);
+    gl_iv_increasing(r, r, mpfr_exp);
+    gl_iv_add_ui(r, r, 1);
+    gl_iv_div(r, &one, r);
+    gl_iv_clear(&one);
+}
+
+/* r = sigma(s) (1 + x ds sigma(-s)): the derivative of x sigma(s(x)), ds = s'(x) */
+static void iv_x_sigma_grad(struct gl_iv *r, const struct gl_iv *x, const struct gl_iv *s,
+                            const struct gl_iv *ds, mpfr_prec_t w)
+{
+    struct gl_iv t;
+    gl_iv_init(&t, w);
+    gl_iv_neg(&t, s);
+    iv_sigma(&t, &t, w);
+    gl_iv_mul(&t, &t, ds);
+    gl_iv_mul(&t, &t, x);
+    gl_iv_add_ui(&t, &t, 1);
+    iv_sigma(r, s, w);
+    gl_iv_mul(r, r, &t);
+    gl_iv_clear(&t);
+}
+
+/* s' = 2 sqrt(2/pi) (1 + 3 * 0.044715 x^2), the tanh form's argument's derivative */
+static void iv_tanh_arg_grad(struct gl_iv *r, const struct gl_iv *x, mpfr_prec_t w)
+{
+    struct gl_iv c, pi;
+    gl_iv_init(&c, w);
+    gl_iv_init(&pi, w);
+    gl_iv_mul(r, x, x);
+    gl_iv_decimal(&c, "0.134145"); /* 3 * 0.044715, exactly */
+    gl_iv_mul(r, r, &c);
+    gl_iv_add_ui(r, r, 1);
+    gl_iv_ui(&c, 2);
+    gl_iv_pi(&pi);
+    gl_iv_div(&c, &c, &pi);
+    gl_iv_increasing(&c, &c, mpfr_sqrt);
+    gl_iv_mul(r, r, &c);
+    gl_iv_mul_2si(r, r, 1);
+    gl_iv_clear(&c);
+    gl_iv_clear(&pi);
+}
+
 /* r = x * exp(-x^2/2) / sqrt(2 pi) */
 static void iv_x_density(struct gl_iv *r, const struct gl_iv *x, mpfr_prec_t w)
 {
@@ -143,6 +205,28 @@ static void iv_x_density(struct gl_iv *r, const struct gl_iv *x, mpfr_prec_t w)
     gl_iv_mul(r, r, &c);
     gl_iv_mul(r, r, x);
     gl_iv_clear(&c);
+}
+
+/* r = the derivative of the x sigma(s(x)) form of definition d (tanh, sigmoid or silu grad) */
+static void iv_grad_of_x_sigma(enum gl_defn d, struct gl_iv *r, const struct gl_iv *x,
+                               mpfr_prec_t w)
+{
+    struct gl_iv s, ds;
+    gl_iv_init(&s, w);
+    gl_iv_init(&ds, w);
+    if (d == GL_DEFN_TANH_GRAD) {
+        iv_tanh_arg(&s, x, w);
+        iv_tanh_arg_grad(&ds, x, w);
+    } else if (d == GL_DEFN_SIGMOID_GRAD) {
+        gl_iv_decimal(&ds, "1.702");
+        gl_iv_mul(&s, &ds, x);
+    } else {
+        gl_iv_ui(&ds, 1);
+        gl_iv_mul(&s, &ds, x);
+    }
+    iv_x_sigma_grad(r, x, &s, &ds, w);
+    gl_iv_clear(&s);
+    gl_iv_clear(&ds);
 }
 
 /* [lo, hi] containing f(x), at working precision w. */
@@ -174,6 +258,11 @@ static void iv_eval(enum gl_defn d, const mpfr_t x, struct gl_iv *y, mpfr_prec_t
         iv_phi(y, &X, w);
         iv_x_density(&t, &X, w);
         gl_iv_add(y, y, &t);
+        break;
+    case GL_DEFN_TANH_GRAD:
+    case GL_DEFN_SIGMOID_GRAD:
+    case GL_DEFN_SILU_GRAD:
+        iv_grad_of_x_sigma(d, y, &X, w);
         break;
     case GL_DEFN_ERF:
         gl_iv_increasing(y, &X, mpfr_erf);

@@ -54,6 +54,15 @@ static const struct {
     /* SiLU from Python's decimal module (correctly rounded exp, 40 digits) */
     {GL_DEFN_SILU, "1", "0.731058578630004879251159241821836274365"},   /* 1/(1+e^-1) */
     {GL_DEFN_SILU, "-2", "-0.238405844044235111880541717395206409587"}, /* -2/(1+e^2) */
+    /* The derivatives of the tanh, sigmoid and SiLU forms from mpmath 1.3 at 60 digits, by other
+     * formulas than the reference's: d/dx of (x/2)(1 + tanh(u)) with tanh itself, and numerical
+     * differentiation (mpmath.diff) of x sigma(a x) */
+    {GL_DEFN_TANH_GRAD, "2", "1.08609925662361838156451391755698394"},
+    {GL_DEFN_TANH_GRAD, "-1", "-0.0829640838457825551396424186696007582"},
+    {GL_DEFN_SIGMOID_GRAD, "-1", "-0.067779606556334056566949974518677077"},
+    {GL_DEFN_SIGMOID_GRAD, "3", "1.02454832390565234874260546472519769"},
+    {GL_DEFN_SILU_GRAD, "1", "0.9276705118714867317885839754077453"},
+    {GL_DEFN_SILU_GRAD, "-2", "-0.0907842487848954787569775108232475177"},
 };
 
 static void test_published(void)
@@ -112,10 +121,17 @@ static void test_special(void)
         enum gl_defn d;
         double pinf, minf, pzero, mzero;
     } sv[] = {
-        {GL_DEFN_EXACT, INFINITY, -0.0, 0.0, -0.0},   {GL_DEFN_TANH, INFINITY, -0.0, 0.0, -0.0},
-        {GL_DEFN_SIGMOID, INFINITY, -0.0, 0.0, -0.0}, {GL_DEFN_SILU, INFINITY, -0.0, 0.0, -0.0},
-        {GL_DEFN_EXACT_GRAD, 1.0, -0.0, 0.5, 0.5},    {GL_DEFN_ERF, 1.0, -1.0, 0.0, -0.0},
-        {GL_DEFN_ERFC, 0.0, 2.0, 1.0, 1.0},           {GL_DEFN_PHI, 1.0, 0.0, 0.5, 0.5},
+        {GL_DEFN_EXACT, INFINITY, -0.0, 0.0, -0.0},
+        {GL_DEFN_TANH, INFINITY, -0.0, 0.0, -0.0},
+        {GL_DEFN_SIGMOID, INFINITY, -0.0, 0.0, -0.0},
+        {GL_DEFN_SILU, INFINITY, -0.0, 0.0, -0.0},
+        {GL_DEFN_EXACT_GRAD, 1.0, -0.0, 0.5, 0.5},
+        {GL_DEFN_ERF, 1.0, -1.0, 0.0, -0.0},
+        {GL_DEFN_TANH_GRAD, 1.0, -0.0, 0.5, 0.5},
+        {GL_DEFN_SIGMOID_GRAD, 1.0, -0.0, 0.5, 0.5},
+        {GL_DEFN_SILU_GRAD, 1.0, -0.0, 0.5, 0.5},
+        {GL_DEFN_ERFC, 0.0, 2.0, 1.0, 1.0},
+        {GL_DEFN_PHI, 1.0, 0.0, 0.5, 0.5},
         {GL_DEFN_TANHF, 1.0, -1.0, 0.0, -0.0},
     };
     const struct gl_format *fmts[] = {&gl_format_f64, &gl_format_f32, &gl_format_bf16,
@@ -156,6 +172,28 @@ static void test_minimum(void)
     CHECK(ref(GL_DEFN_EXACT, x0 + 1e-4, &gl_format_f64) > m, "right of the minimum");
 }
 
+/* The other forms' minima (mpmath.findroot of their derivatives, 25 digits): the derivative
+ * changes sign there, and is negative on the far left down to its underflow to -0. */
+static void test_grad_roots(void)
+{
+    static const struct {
+        enum gl_defn d;
+        double root;
+    } roots[] = {{GL_DEFN_TANH_GRAD, -0.7524614220710162584879544},
+                 {GL_DEFN_SIGMOID_GRAD, -0.7511542554412889512980956},
+                 {GL_DEFN_SILU_GRAD, -1.278464542761073795109359}};
+    for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
+        enum gl_defn d = roots[i].d;
+        double r = roots[i].root;
+        double g_lo = ref(d, r - 1e-12, &gl_format_f64), g_hi = ref(d, r + 1e-12, &gl_format_f64);
+        CHECK(g_lo < 0 && g_hi > 0, "%s changes sign at %.17g: %a %a", gl_defn_name(d), r, g_lo,
+              g_hi);
+        CHECK(ref(d, -20, &gl_format_f64) < 0, "%s(-20) negative", gl_defn_name(d));
+        CHECK(same(ref(d, -1e6, &gl_format_f64), -0.0), "%s(-1e6) = -0", gl_defn_name(d));
+        CHECK(same(ref(d, 1e6, &gl_format_f64), 1.0), "%s(1e6) = 1", gl_defn_name(d));
+    }
+}
+
 /* max |tanh form - exact| ~ 4.7324e-4 near |x| ~ 2.70 (both signs: the gap is odd-symmetric
  * in x since GELU(x) - GELU(-x) = x for both forms); x*sigma(1.702 x) off by ~0.020 near -2.27. */
 static void max_gap(enum gl_defn d, double a, double b, double *gap, double *where)
@@ -184,6 +222,7 @@ int main(void)
     test_hex();
     test_special();
     test_minimum();
+    test_grad_roots();
     test_gaps();
     gl_ref_release();
     return gl_check_summary("test_known_values");

@@ -5,15 +5,19 @@
 #define GELULAB_DEFN_H
 
 enum gl_defn {
-    GL_DEFN_EXACT,      /* x*Phi(x) = (x/2)*erfc(-x/sqrt(2))                      */
-    GL_DEFN_TANH,       /* (x/2)*(1 + tanh(sqrt(2/pi)*(x + 0.044715*x^3)))        */
-    GL_DEFN_SIGMOID,    /* x*sigma(1.702*x)  ("QuickGELU")                        */
-    GL_DEFN_SILU,       /* x*sigma(x)        (SiLU / Swish)                       */
-    GL_DEFN_EXACT_GRAD, /* Phi(x) + x*phi(x) (derivative of exact GELU)           */
-    GL_DEFN_ERF,        /* erf(x)            building block                       */
-    GL_DEFN_ERFC,       /* erfc(x)           building block                       */
-    GL_DEFN_PHI,        /* Phi(x) = erfc(-x/sqrt(2))/2, standard normal CDF       */
-    GL_DEFN_TANHF,      /* tanh(x)           building block                       */
+    GL_DEFN_EXACT,        /* x*Phi(x) = (x/2)*erfc(-x/sqrt(2))                      */
+    GL_DEFN_TANH,         /* (x/2)*(1 + tanh(sqrt(2/pi)*(x + 0.044715*x^3)))        */
+    GL_DEFN_SIGMOID,      /* x*sigma(1.702*x)  ("QuickGELU")                        */
+    GL_DEFN_SILU,         /* x*sigma(x)        (SiLU / Swish)                       */
+    GL_DEFN_EXACT_GRAD,   /* Phi(x) + x*phi(x) (derivative of exact GELU)           */
+    GL_DEFN_TANH_GRAD,    /* derivative of the tanh form: sigma(s) (1 + x s' sigma(-s)),
+                           * s = 2 sqrt(2/pi) (x + 0.044715 x^3)                   */
+    GL_DEFN_SIGMOID_GRAD, /* sigma(a x) (1 + a x sigma(-a x)), a = 1.702          */
+    GL_DEFN_SILU_GRAD,    /* sigma(x) (1 + x sigma(-x))                           */
+    GL_DEFN_ERF,          /* erf(x)            building block                       */
+    GL_DEFN_ERFC,         /* erfc(x)           building block                       */
+    GL_DEFN_PHI,          /* Phi(x) = erfc(-x/sqrt(2))/2, standard normal CDF       */
+    GL_DEFN_TANHF,        /* tanh(x)           building block                       */
     GL_DEFN_COUNT
 };
 
