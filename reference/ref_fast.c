@@ -33,7 +33,28 @@
  * Far right (x >= 10 for exact: Phi(-x) < 2^-75; s >= 48 for the others: e^-s < 2^-69):
  *   f(x) = x to within |x| 2^-66, so hi = x, lo = 0, err = |x| 2^-66 (2^-70 for exact).
  * Below the thresholds (x < -37.5 for exact, s < -708 for the others) |f(x)| < 2^-1000: the
- * result is a zero of x's sign in every format of at most 24 bits, decided, and hi = lo = 0. */
+ * result is a zero of x's sign in every format of at most 24 bits, decided, and hi = lo = 0.
+ *
+ * The derivatives are a sum A + B of two terms computed apart, hi + lo = A + B exactly (TwoSum),
+ * so err = |A| relA + |B| relB is an absolute bound whatever the cancellation: near each form's
+ * minimum (x ~ -0.75, f' = 0) the bound is large against f' and decide() hands over to MPFR.
+ * exact_grad, -37.5 <= x <= 40: A = Phi(x) = erfc(t)/2 as above, relA <= (E_erfc + cond + 1)
+ *   2^-52; B = x exp(-x^2/2) RN(1/sqrt(2 pi)): x*x (one rounding) makes the argument's absolute
+ *   error x^2 2^-54, exp's condition number is its argument, then three roundings:
+ *   relB <= (E_exp + x^2/4 + 2) 2^-52, taken as (E_exp + x^2 + 3) 2^-52; a B that underflows
+ *   (x > 38.6) is off by at most 2^-1074, under the 2^-1060 added to err. x < -37.5: |f'| <
+ *   |x| phi(x) < 2^-1000, -0 (from below); x > 40: f' = 1 to within 2^-1000.
+ * tanh_grad, sigmoid_grad, silu_grad, |s| <= 708: with e = exp(-|s|), p = 1/(1+e), q = e p,
+ *   sigma(s) and sigma(-s) are p and q (s >= 0) or q and p; A = sigma(s), B = x s' p q. s as
+ *   for the forward forms (rel.err <= 4 2^-52), s' = RN(2 sqrt(2/pi)) (1 + RN(0.134145) x^2)
+ *   (six roundings, 3 2^-52), RN(1.702), or 1. e's relative error ee <= (E_exp + 4|s| + 1)
+ *   2^-52 (argument and libm); p's <= ee e/(1+e) + 2^-52, q's <= 2 ee + 1.5 2^-52, so relA <=
+ *   2 ee + 1.5 2^-52 and relB <= 3 ee + 7 2^-52 (s', p, q, three roundings); err takes both as
+ *   3 ee + 12 2^-52, plus 2^-1060 for a subnormal B (x subnormal). s < -708: |f'| <= q (1 +
+ *   |x s'|) < 2^-1000 (|x s'| < 2200 there), -0 (x << -1, from below); s > 708: f' = 1 to
+ *   within 2^-1000.
+ * A zero result of a derivative takes the sign of hi + lo when |hi + lo| > err, else MPFR
+ * decides. */
 #include <math.h>
 #include <string.h>
 #include "gelulab/reference.h"
@@ -44,6 +65,7 @@ static const double inv_sqrt_2pi = 0x1.9884533d43651p-2;  /* RN(1/sqrt(2*pi))   
 static const double two_sqrt_2_pi = 0x1.9884533d43651p+0; /* RN(2*sqrt(2/pi))      */
 static const double c_044715 = 0x1.6e4e26d4801f7p-5;      /* RN(0.044715)          */
 static const double c_1702 = 0x1.b3b645a1cac08p+0;        /* RN(1.702)             */
+static const double c_0134145 = 0x1.12ba9d1f60179p-3;     /* RN(0.134145), 3*0.044715 */
 
 struct approx {
     double hi, lo, err; /* |hi + lo - f(x)| <= err */
@@ -175,15 +197,93 @@ static struct approx approx_x_sigma(double x, double s)
     return (struct approx){y, 0.0, fabs(y) * (GL_LIBM_EXP_ULP + 4 * -s + 3) * 0x1p-52};
 }
 
+static int is_grad(enum gl_defn d)
+{
+    return d == GL_DEFN_EXACT_GRAD || d == GL_DEFN_TANH_GRAD || d == GL_DEFN_SIGMOID_GRAD ||
+           d == GL_DEFN_SILU_GRAD;
+}
+
+/* hi + lo = a + b exactly, hi = RN(a + b) (TwoSum) */
+static struct approx two_sum(double a, double b, double err)
+{
+    double hi = a + b, bb = hi - a;
+    return (struct approx){hi, (a - (hi - bb)) + (b - bb), err};
+}
+
+static struct approx approx_exact_grad(double x)
+{
+    if (x < -37.5) return (struct approx){-0.0, 0.0, 0x1p-1000};
+    if (x > 40) return (struct approx){1.0, 0.0, 0x1p-1000};
+    double t = -x * inv_sqrt2;
+    double a = 0.5 * erfc(t), b = x * (exp(-0.5 * (x * x)) * inv_sqrt_2pi);
+    double cond = t > 0 ? 2 * t * t + 1 : 1;
+    double err = fabs(a) * (GL_LIBM_ERFC_ULP + cond + 1) * 0x1p-52 +
+                 fabs(b) * (GL_LIBM_EXP_ULP + x * x + 3) * 0x1p-52 + 0x1p-1060;
+    return two_sum(a, b, err);
+}
+
+/* the derivative of x sigma(s(x)), s = s(x) and ds = s'(x) as the header says */
+static struct approx approx_x_sigma_grad(double x, double s, double ds)
+{
+    if (s < -708) return (struct approx){-0.0, 0.0, 0x1p-1000};
+    if (s > 708) return (struct approx){1.0, 0.0, 0x1p-1000};
+    double e = exp(-fabs(s)), p = 1 / (1 + e), q = e * p;
+    double a = s >= 0 ? p : q, b = x * ds * p * q;
+    double ee = (GL_LIBM_EXP_ULP + 4 * fabs(s) + 1) * 0x1p-52;
+    return two_sum(a, b, (fabs(a) + fabs(b)) * (3 * ee + 12 * 0x1p-52) + 0x1p-1060);
+}
+
+static struct approx approx_grad(enum gl_defn d, double x)
+{
+    switch (d) {
+    case GL_DEFN_EXACT_GRAD:
+        return approx_exact_grad(x);
+    case GL_DEFN_TANH_GRAD: {
+        double s = two_sqrt_2_pi * (x + c_044715 * (x * x * x));
+        if (!(fabs(s) <= 708)) return approx_x_sigma_grad(x, s, 0);
+        return approx_x_sigma_grad(x, s, two_sqrt_2_pi * (1 + c_0134145 * (x * x)));
+    }
+    case GL_DEFN_SIGMOID_GRAD:
+        return approx_x_sigma_grad(x, c_1702 * x, c_1702);
+    default:
+        return approx_x_sigma_grad(x, x, 1.0);
+    }
+}
+
+/* A derivative at binary32 x: 1 and *y when decided, 0 when MPFR must decide */
+static int fast_grad(enum gl_defn d, double x, const struct gl_format *fmt, double *y,
+                     struct gl_dd *r)
+{
+    if (!isfinite(x) || x == 0) { /* NaN -> NaN, +inf -> 1, -inf -> -0, +-0 -> 1/2 */
+        *y = isnan(x) ? x : x == 0 ? 0.5 : x > 0 ? 1.0 : -0.0;
+        if (r) *r = (struct gl_dd){*y, 0.0};
+        return 1;
+    }
+    struct approx a = approx_grad(d, x);
+    if (r) *r = (struct gl_dd){a.hi, a.lo};
+    if (a.hi == 0 && signbit(a.hi)) { /* the cut: below 2^-1000, from below (a sum is +0) */
+        *y = -0.0;
+        return 1;
+    }
+    if (!(fmt->id == GL_FMT_F32 ? decide_f32(a, fmt, y) : decide(a, fmt, y))) return 0;
+    if (*y != 0) return 1;
+    double v = a.hi + a.lo;
+    if (!(fabs(v) > a.err * (1 + 0x1p-20))) return 0; /* the sign of the zero is not known */
+    *y = copysign(0.0, v);
+    return 1;
+}
+
 int gl_ref_has_fast(enum gl_defn d)
 {
-    return d == GL_DEFN_EXACT || d == GL_DEFN_TANH || d == GL_DEFN_SIGMOID || d == GL_DEFN_SILU;
+    return d == GL_DEFN_EXACT || d == GL_DEFN_TANH || d == GL_DEFN_SIGMOID || d == GL_DEFN_SILU ||
+           is_grad(d);
 }
 
 int gl_ref_fast(enum gl_defn d, float xf, const struct gl_format *fmt, double *y, struct gl_dd *r)
 {
     if (!gl_ref_has_fast(d) || fmt->prec > 24) return -1;
     double x = xf;
+    if (is_grad(d)) return fast_grad(d, x, fmt, y, r);
     if (!isfinite(x) || x == 0) { /* NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0 */
         *y = isnan(x) ? x : x > 0 ? x : copysign(0.0, x);
         if (r) *r = (struct gl_dd){*y, 0.0};

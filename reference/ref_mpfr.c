@@ -284,6 +284,12 @@ static void iv_eval(enum gl_defn d, const mpfr_t x, struct gl_iv *y, mpfr_prec_t
     gl_iv_clear(&t);
 }
 
+/* v is within 2^64 of the smallest magnitude MPFR represents: an underflow */
+static int underflowed(const mpfr_t v)
+{
+    return mpfr_regular_p(v) && mpfr_get_exp(v) < mpfr_get_emin() + 64;
+}
+
 int gl_ref_mpfr(enum gl_defn d, const mpfr_t x, const struct gl_format *fmt, mpfr_t y,
                 mpfr_t approx)
 {
@@ -294,7 +300,7 @@ int gl_ref_mpfr(enum gl_defn d, const mpfr_t x, const struct gl_format *fmt, mpf
     }
     mpfr_prec_t w = (fmt->prec > mpfr_get_prec(x) ? fmt->prec : mpfr_get_prec(x)) + 40;
     if (approx && w < mpfr_get_prec(approx) + 20) w = mpfr_get_prec(approx) + 20;
-    int status = GL_REF_OK;
+    int status = GL_REF_OK, zero_sign = 0;
     mpfr_t hi;
     mpfr_init2(hi, fmt->prec);
     for (;;) {
@@ -304,7 +310,13 @@ int gl_ref_mpfr(enum gl_defn d, const mpfr_t x, const struct gl_format *fmt, mpf
         int bad = mpfr_nan_p(r.lo) || mpfr_nan_p(r.hi);
         gl_round_to_format(y, r.lo, fmt);
         gl_round_to_format(hi, r.hi, fmt);
-        int done = !bad && mpfr_equal_p(y, hi);
+        /* a zero result takes the sign of f(x): known once the enclosure is on one side of 0
+         * (a derivative near its root needs the precision for that too); not where an end
+         * underflowed MPFR's exponent range, which no precision helps (result_is_negative) */
+        int zero_open = mpfr_zero_p(y) && mpfr_sgn(r.lo) < 0 && mpfr_sgn(r.hi) > 0 &&
+                        !underflowed(r.lo) && !underflowed(r.hi);
+        zero_sign = mpfr_sgn(r.hi) < 0 ? -1 : mpfr_sgn(r.lo) > 0 ? 1 : 0;
+        int done = !bad && mpfr_equal_p(y, hi) && !zero_open;
         if (!done && 2 * w > GL_REF_MAX_PREC) status = GL_REF_UNDECIDED;
         if ((done || status) && approx) { /* midpoint of the enclosure */
             mpfr_add(approx, r.lo, r.hi, MPFR_RNDN);
@@ -315,7 +327,8 @@ int gl_ref_mpfr(enum gl_defn d, const mpfr_t x, const struct gl_format *fmt, mpf
         w *= 2;
     }
     mpfr_clear(hi);
-    if (mpfr_zero_p(y)) mpfr_setsign(y, y, result_is_negative(d, x), MPFR_RNDN);
+    if (mpfr_zero_p(y)) /* the enclosure's sign; where it is exactly 0 (MPFR's range) the form's */
+        mpfr_setsign(y, y, zero_sign ? zero_sign < 0 : result_is_negative(d, x), MPFR_RNDN);
     return status;
 }
 
