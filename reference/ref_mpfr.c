@@ -120,17 +120,12 @@ static void iv_x_sigma(struct gl_iv *r, const struct gl_iv *x, struct gl_iv *s)
     gl_iv_div(r, x, s);
 }
 
-/* r = 2*sqrt(2/pi)*(x + 0.044715*x^3), the argument of the tanh definition's sigmoid */
-static void iv_tanh_arg(struct gl_iv *r, const struct gl_iv *x, mpfr_prec_t w)
+/* r *= 2 sqrt(2/pi), the tanh form's constant */
+static void iv_mul_tanh_scale(struct gl_iv *r, mpfr_prec_t w)
 {
     struct gl_iv c, pi;
     gl_iv_init(&c, w);
     gl_iv_init(&pi, w);
-    gl_iv_mul(r, x, x);
-    gl_iv_mul(r, r, x);
-    gl_iv_decimal(&c, "0.044715");
-    gl_iv_mul(r, r, &c);
-    gl_iv_add(r, r, x);
     gl_iv_ui(&c, 2);
     gl_iv_pi(&pi);
     gl_iv_div(&c, &c, &pi);
@@ -139,6 +134,20 @@ static void iv_tanh_arg(struct gl_iv *r, const struct gl_iv *x, mpfr_prec_t w)
     gl_iv_mul_2si(r, r, 1);
     gl_iv_clear(&c);
     gl_iv_clear(&pi);
+}
+
+/* r = 2*sqrt(2/pi)*(x + 0.044715*x^3), the argument of the tanh definition's sigmoid */
+static void iv_tanh_arg(struct gl_iv *r, const struct gl_iv *x, mpfr_prec_t w)
+{
+    struct gl_iv c;
+    gl_iv_init(&c, w);
+    gl_iv_mul(r, x, x);
+    gl_iv_mul(r, r, x);
+    gl_iv_decimal(&c, "0.044715");
+    gl_iv_mul(r, r, &c);
+    gl_iv_add(r, r, x);
+    gl_iv_clear(&c);
+    iv_mul_tanh_scale(r, w);
 }
 
 /* r = 1 / (1 + exp(-s)) = sigma(s) */
@@ -173,21 +182,14 @@ static void iv_x_sigma_grad(struct gl_iv *r, const struct gl_iv *x, const struct
 /* s' = 2 sqrt(2/pi) (1 + 3 * 0.044715 x^2), the tanh form's argument's derivative */
 static void iv_tanh_arg_grad(struct gl_iv *r, const struct gl_iv *x, mpfr_prec_t w)
 {
-    struct gl_iv c, pi;
+    struct gl_iv c;
     gl_iv_init(&c, w);
-    gl_iv_init(&pi, w);
     gl_iv_mul(r, x, x);
     gl_iv_decimal(&c, "0.134145"); /* 3 * 0.044715, exactly */
     gl_iv_mul(r, r, &c);
     gl_iv_add_ui(r, r, 1);
-    gl_iv_ui(&c, 2);
-    gl_iv_pi(&pi);
-    gl_iv_div(&c, &c, &pi);
-    gl_iv_increasing(&c, &c, mpfr_sqrt);
-    gl_iv_mul(r, r, &c);
-    gl_iv_mul_2si(r, r, 1);
     gl_iv_clear(&c);
-    gl_iv_clear(&pi);
+    iv_mul_tanh_scale(r, w);
 }
 
 /* r = x * exp(-x^2/2) / sqrt(2 pi) */
