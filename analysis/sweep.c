@@ -143,23 +143,28 @@ static void run_specials(const struct gl_sweep *s, struct gl_traits *t, const st
     }
 }
 
-/* Whether x (not NaN) and its result y, against the rounded reference yr, show a defect
- * (gl_traits): bit q for trait q. */
+/* The defects of a result y at x against the rounded reference yr (gl_traits), each written
+ * once over binary64 scalars or GCC vectors of them alike, as analysis/acc_rules.h's rules:
+ * comparisons give 1/0 on scalars and -1/0 lane masks on vectors; ax and ay are |x| and |y|.
+ * NaN inputs show none (the specials say what they give). */
+#define SW_ZERO_LOST(x, y, yr) (((y) == 0) & ((yr) != 0) & ((x) == (x)))
+#define SW_WRONG_SIGN(x, y)                                                                        \
+    (((y) != 0) & ((y) == (y)) & ((x) != 0) & ((x) == (x)) & (((x) < 0) != ((y) < 0)))
+#define SW_PHI_ABOVE1(ax, ay) (((ay) > (ax)) & ((ay) < INFINITY))
+
+/* bit q for trait q */
 static unsigned defects_at(double x, double y, double yr)
 {
-    if (isnan(x)) return 0;
-    unsigned zero_lost = y == 0 && yr != 0;
-    unsigned wrong_sign = y != 0 && !isnan(y) && x != 0 && signbit(y) != signbit(x);
-    unsigned phi_above1 = fabs(y) > fabs(x) && fabs(y) < INFINITY;
-    return zero_lost << GL_TRAIT_ZERO_LOST | wrong_sign << GL_TRAIT_WRONG_SIGN |
-           phi_above1 << GL_TRAIT_PHI_ABOVE1;
+    return (unsigned)SW_ZERO_LOST(x, y, yr) << GL_TRAIT_ZERO_LOST |
+           (unsigned)SW_WRONG_SIGN(x, y) << GL_TRAIT_WRONG_SIGN |
+           (unsigned)SW_PHI_ABOVE1(fabs(x), fabs(y)) << GL_TRAIT_PHI_ABOVE1;
 }
 
 typedef double VD4 __attribute__((vector_size(32)));
 typedef int64_t VL4 __attribute__((vector_size(32)));
 
-/* Whether any input of x[0..n) shows a defect (defects_at), four lanes at a time (cloned for
- * AVX2 on x86-64, as the accumulator's fast path) */
+/* Whether any input of x[0..n) shows a defect, four lanes at a time (cloned for AVX2 on
+ * x86-64, as the accumulator's fast path) */
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
 __attribute__((target_clones("avx2", "default")))
 #endif
@@ -167,7 +172,6 @@ static int
 any_defect(const double *x, const double *y, const double *yr, uint64_t n)
 {
     const VL4 abs = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
-    const VD4 zero = {0, 0, 0, 0}, inf = {INFINITY, INFINITY, INFINITY, INFINITY};
     VL4 any = {0};
     uint64_t j = 0;
     for (; j + 4 <= n; j += 4) {
@@ -175,11 +179,7 @@ any_defect(const double *x, const double *y, const double *yr, uint64_t n)
         memcpy(&vx, x + j, sizeof vx), memcpy(&vy, y + j, sizeof vy);
         memcpy(&vr, yr + j, sizeof vr);
         VD4 ax = (VD4)((VL4)vx & abs), ay = (VD4)((VL4)vy & abs);
-        VL4 xok = vx == vx, yz = vy == zero;
-        VL4 zero_lost = yz & (vr != zero);
-        VL4 wrong_sign = ~yz & (vy == vy) & (vx != zero) & (((VL4)vx ^ (VL4)vy) < 0);
-        VL4 phi = (ay > ax) & (ay < inf);
-        any |= xok & (zero_lost | wrong_sign | phi);
+        any |= SW_ZERO_LOST(vx, vy, vr) | SW_WRONG_SIGN(vx, vy) | SW_PHI_ABOVE1(ax, ay);
     }
     int found = (any[0] | any[1] | any[2] | any[3]) != 0;
     for (; !found && j < n; j++) found = defects_at(x[j], y[j], yr[j]) != 0;
