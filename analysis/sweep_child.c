@@ -227,40 +227,44 @@ static void child_failed(struct gl_child *c, long got, size_t out_bytes, double 
     shm_release(c);
 }
 
+/* One request to a persistent child: the uint64 count, then in_bytes of input; waits for exactly
+ * out_bytes. 0, or -1 after ending the child with the reason in why. The 8-byte count fits an
+ * empty pipe at once (the last call's input was all read); a child that is gone shows as EOF in
+ * the exchange. */
+static int child_request(struct gl_child *c, uint64_t count, const void *in, size_t in_bytes,
+                         void *out, size_t out_bytes, double timeout_s, char *why, size_t whylen)
+{
+    double deadline = now_s() + timeout_s;
+    if (write(c->wfd, &count, sizeof count) != (ssize_t)sizeof count) count = 0;
+    long got = count ? exchange(c->wfd, c->rfd, in, in_bytes, out, out_bytes, deadline, 1) : 0;
+    if (got == (long)out_bytes) return 0;
+    child_failed(c, got, out_bytes, deadline, timeout_s, why, whylen);
+    return -1;
+}
+
 int gl_child_call_shm(struct gl_child *c, const float *x, float *y, size_t n, double timeout_s,
                       char *why, size_t whylen)
 {
-    double deadline = now_s() + timeout_s;
     if (shm_reserve(c, 2 * (n ? n : 1) * sizeof *x) != 0) {
         snprintf(why, whylen, "cannot map its shared memory (%s)", strerror(errno));
         return -1;
     }
     float *in = c->shm, *out = in + n;
     memcpy(in, x, n * sizeof *x);
-    uint64_t len = n, ack = 0;
-    if (write(c->wfd, &len, sizeof len) != (ssize_t)sizeof len) len = 0;
-    long got = len ? exchange(c->wfd, c->rfd, NULL, 0, (char *)&ack, sizeof ack, deadline, 1) : 0;
-    if (got == (long)sizeof ack && ack == len) {
-        memcpy(y, out, n * sizeof *y);
-        return 0;
+    uint64_t ack = 0;
+    if (child_request(c, n, NULL, 0, &ack, sizeof ack, timeout_s, why, whylen) != 0) return -1;
+    if (ack != n) { /* an answer for another request: not trusted */
+        child_failed(c, 0, sizeof ack, now_s() + timeout_s, timeout_s, why, whylen);
+        return -1;
     }
-    child_failed(c, got == (long)sizeof ack ? 0 : got, sizeof ack, deadline, timeout_s, why,
-                 whylen);
-    return -1;
+    memcpy(y, out, n * sizeof *y);
+    return 0;
 }
 
 int gl_child_call(struct gl_child *c, const void *in, size_t in_bytes, void *out, size_t out_bytes,
                   double timeout_s, char *why, size_t whylen)
 {
-    double deadline = now_s() + timeout_s;
-    /* the 8-byte count fits an empty pipe at once (the last call's input was all read); a
-     * child that is gone shows as EOF in the exchange */
-    uint64_t len = in_bytes;
-    if (write(c->wfd, &len, sizeof len) != (ssize_t)sizeof len) len = 0;
-    long got = len ? exchange(c->wfd, c->rfd, in, in_bytes, out, out_bytes, deadline, 1) : 0;
-    if (got == (long)out_bytes) return 0;
-    child_failed(c, got, out_bytes, deadline, timeout_s, why, whylen);
-    return -1;
+    return child_request(c, in_bytes, in, in_bytes, out, out_bytes, timeout_s, why, whylen);
 }
 
 void gl_child_stop(struct gl_child *c)
