@@ -6,7 +6,7 @@
 #include "gelulab/metrics.h"
 #include "acc_rules.h"
 
-const char *const gl_region_names[GL_REGIONS] = {"tail_neg", "core", "pos", "tiny"};
+const char *const gl_region_names[GL_REGIONS] = {"tail_neg", "core", "pos", "tiny", "root"};
 
 void gl_acc_init(struct gl_acc *a)
 {
@@ -425,6 +425,7 @@ void gl_acc_finish(struct gl_acc *a)
     stats_merge(&a->all, &a->region[GL_REGION_TAIL_NEG]);
     stats_merge(&a->all, &a->region[GL_REGION_CORE]);
     stats_merge(&a->all, &a->region[GL_REGION_POS]);
+    stats_merge(&a->all, &a->region[GL_REGION_ROOT]);
     stats_merge(&a->all, &a->nan_x);
 }
 

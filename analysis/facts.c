@@ -100,7 +100,7 @@ int gl_facts_specials(const struct gl_kernel_src *k, float out[5])
 {
     const float in[5] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f};
     char why[200];
-    return gl_kernel_call(NULL, k, NULL, in, out, 5, NULL, why, sizeof why);
+    return gl_kernel_call(NULL, k, NULL, in, NULL, out, 5, NULL, why, sizeof why);
 }
 
 /* Kernel k's largest errors in cells of width 2 W / cells over [-W, W], PER inputs per cell,

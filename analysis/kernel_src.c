@@ -61,12 +61,13 @@ static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
 #else
     const char *env = "";
 #endif
+    const char *bwd = k->backward ? " --backward" : "";
     if (!lay)
-        snprintf(buf, len, "exec env %s'%s' __eval-lib --serve%s '%s' '%s'", env, s->self_exe,
-                 layouts ? "-layouts" : "-shm", k->lib_path, k->lib_symbol);
+        snprintf(buf, len, "exec env %s'%s' __eval-lib%s --serve%s '%s' '%s'", env, s->self_exe,
+                 bwd, layouts ? "-layouts" : "-shm", k->lib_path, k->lib_symbol);
     else
-        snprintf(buf, len, "exec '%s' __eval-lib '%s' '%s' %zu %zu %d %d", s->self_exe, k->lib_path,
-                 k->lib_symbol, lay->offset, lay->split, lay->inplace, lay->repeat);
+        snprintf(buf, len, "exec '%s' __eval-lib%s '%s' '%s' %zu %zu %d %d", s->self_exe, bwd,
+                 k->lib_path, k->lib_symbol, lay->offset, lay->split, lay->inplace, lay->repeat);
 }
 
 int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k)
@@ -79,71 +80,112 @@ int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k)
 }
 
 /* A built-in kernel in process, with the layouts the library worker applies */
-static void call_builtin(const struct gl_kernel_src *k, const float *x, float *y, size_t n,
-                         const struct gl_call_layout *lay)
+static void call_builtin(const struct gl_kernel_src *k, const float *x, const float *dy, float *y,
+                         size_t n, const struct gl_call_layout *lay)
 {
-    size_t split = lay->split ? lay->split : n ? n : 1;
-    float *xb = malloc((n + lay->offset + 1) * sizeof *xb),
-          *yb = malloc((n + lay->offset + 1) * sizeof *yb);
+    size_t split = lay->split ? lay->split : n ? n : 1, m = n + lay->offset + 1;
+    float *xb = malloc(m * sizeof *xb), *yb = malloc(m * sizeof *yb),
+          *db = dy ? malloc(m * sizeof *db) : NULL;
     memcpy(xb + lay->offset, x, n * sizeof *x);
-    float *out = lay->inplace ? xb + lay->offset : yb + lay->offset;
+    if (db) memcpy(db + lay->offset, dy, n * sizeof *dy);
+    float *out = lay->inplace == 2 && db ? db + lay->offset
+                 : lay->inplace          ? xb + lay->offset
+                                         : yb + lay->offset;
     for (int rep = 0; rep < (lay->repeat ? 2 : 1); rep++)
-        for (size_t i = 0; i < n; i += split)
-            k->impl->f32(xb + lay->offset + i, out + i, n - i < split ? n - i : split);
+        for (size_t i = 0; i < n; i += split) {
+            size_t c = n - i < split ? n - i : split;
+            if (db)
+                k->impl->bwd(xb + lay->offset + i, db + lay->offset + i, out + i, c);
+            else
+                k->impl->f32(xb + lay->offset + i, out + i, c);
+        }
     memcpy(y, out, n * sizeof *y);
-    free(xb), free(yb);
+    free(xb), free(yb), free(db);
+}
+
+/* The pipe protocol's input for x[0..n) (and dy: pairs): x itself, or *own (malloc'ed) */
+static const float *pipe_input(const float *x, const float *dy, size_t n, float **own)
+{
+    *own = NULL;
+    if (!dy) return x;
+    *own = malloc((2 * n + 1) * sizeof **own);
+    if (*own) gl_pairs_pack(x, dy, *own, n);
+    return *own;
 }
 
 /* A serving command on x, in *child (kept) or in a child of this call only, with layout lay */
 static int call_serving(const struct gl_sweep *s, const char *cmd, struct gl_child *child,
-                        const float *x, float *y, size_t n, const struct gl_call_layout *lay,
-                        char *why, size_t whylen)
+                        const float *x, const float *dy, float *y, size_t n,
+                        const struct gl_call_layout *lay, char *why, size_t whylen)
 {
     double timeout = s ? s->timeout_s : 60;
     struct gl_child own = {-1, -1, -1, 0, -1, NULL, 0},
                     *c = child && (!lay || child->layouts) ? child : &own;
-    size_t split = lay && lay->split ? lay->split : n ? n : 1;
+    size_t split = lay && lay->split ? lay->split : n ? n : 1, per = dy ? 2 : 1;
+    float *pairs;
+    const float *in = pipe_input(x, dy, n, &pairs);
+    if (!in) return snprintf(why, whylen, "out of memory"), -1;
     int rc = c->pid < 0 ? gl_child_start(c, cmd, why, whylen) : 0;
     for (int rep = 0; rep < (lay && lay->repeat ? 2 : 1); rep++)
         for (size_t i = 0; !rc && i < n; i += split) {
             size_t m = n - i < split ? n - i : split;
-            rc = gl_child_call(c, x + i, m * sizeof *x, y + i, m * sizeof *y, timeout, why, whylen);
+            rc = gl_child_call(c, in + per * i, per * m * sizeof *x, y + i, m * sizeof *y, timeout,
+                               why, whylen);
         }
     if (c == &own) gl_child_stop(&own);
+    free(pairs);
+    return rc;
+}
+
+/* An external command on x, one process per call (per lay->split inputs) */
+static int call_exec(const struct gl_sweep *s, const char *cmd, const float *x, const float *dy,
+                     float *y, size_t n, const struct gl_call_layout *lay, char *why, size_t whylen)
+{
+    double timeout = s ? s->timeout_s : 60;
+    size_t split = lay && lay->split ? lay->split : n ? n : 1, per = dy ? 2 : 1;
+    float *pairs;
+    const float *in = pipe_input(x, dy, n, &pairs);
+    int rc = in ? 0 : (snprintf(why, whylen, "out of memory"), -1);
+    for (size_t i = 0; !rc && i < n; i += split) {
+        size_t m = n - i < split ? n - i : split;
+        rc = gl_run_child(cmd, in + per * i, per * m * sizeof *x, y + i, m * sizeof *y, timeout,
+                          why, whylen);
+    }
+    free(pairs);
     return rc;
 }
 
 int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *child,
-                   const float *x, float *y, size_t n, const struct gl_call_layout *lay, char *why,
-                   size_t whylen)
+                   const float *x, const float *dy, float *y, size_t n,
+                   const struct gl_call_layout *lay, char *why, size_t whylen)
 {
     static const struct gl_call_layout none = {0, 0, 0, 0};
     double timeout = s ? s->timeout_s : 60;
     char cmd[2600];
+    if (!k->backward) dy = NULL;
     if (k->kind == GL_SRC_BUILTIN) {
-        call_builtin(k, x, y, n, lay ? lay : &none);
+        call_builtin(k, x, dy, y, n, lay ? lay : &none);
         return 0;
     }
-    if (k->kind == GL_SRC_LIB) {
-        if (!s || !s->self_exe) return snprintf(why, whylen, "no library worker"), -1;
-        if (child && (!lay || child->layouts)) {
-            lib_command(s, k, NULL, child->layouts, cmd, sizeof cmd);
-            if (child->layouts) {
-                if (child->pid < 0 && gl_child_start(child, cmd, why, whylen) != 0) return -1;
-                return gl_child_call_layout(child, x, y, n, lay, timeout, why, whylen);
-            }
-            if (child->pid < 0 && gl_child_start_shm(child, cmd, why, whylen) != 0) return -1;
-            return gl_child_call_shm(child, x, y, n, timeout, why, whylen);
+    if (k->kind == GL_SRC_SERVE)
+        return call_serving(s, k->cmd, child, x, dy, y, n, lay, why, whylen);
+    if (k->kind != GL_SRC_LIB) return call_exec(s, k->cmd, x, dy, y, n, lay, why, whylen);
+    if (!s || !s->self_exe) return snprintf(why, whylen, "no library worker"), -1;
+    if (child && (!lay || child->layouts)) {
+        lib_command(s, k, NULL, child->layouts, cmd, sizeof cmd);
+        if (child->layouts) {
+            if (child->pid < 0 && gl_child_start(child, cmd, why, whylen) != 0) return -1;
+            return gl_child_call_layout(child, x, dy, y, n, lay, timeout, why, whylen);
         }
-        lib_command(s, k, lay ? lay : &none, 0, cmd, sizeof cmd);
-        return gl_run_child(cmd, x, n * sizeof *x, y, n * sizeof *y, timeout, why, whylen);
+        if (child->pid < 0 && gl_child_start_shm(child, cmd, why, whylen) != 0) return -1;
+        return gl_child_call_shm(child, x, dy, y, n, timeout, why, whylen);
     }
-    if (k->kind == GL_SRC_SERVE) return call_serving(s, k->cmd, child, x, y, n, lay, why, whylen);
-    size_t split = lay && lay->split ? lay->split : n ? n : 1;
-    for (size_t i = 0; i < n; i += split) { /* external evaluator: a process per piece */
-        size_t m = n - i < split ? n - i : split;
-        if (gl_run_child(k->cmd, x + i, m * sizeof *x, y + i, m * sizeof *y, timeout, why, whylen))
-            return -1;
-    }
-    return 0;
+    lib_command(s, k, lay ? lay : &none, 0, cmd, sizeof cmd);
+    float *pairs;
+    const float *in = pipe_input(x, dy, n, &pairs);
+    if (!in) return snprintf(why, whylen, "out of memory"), -1;
+    int rc =
+        gl_run_child(cmd, in, (dy ? 2 : 1) * n * sizeof *x, y, n * sizeof *y, timeout, why, whylen);
+    free(pairs);
+    return rc;
 }

@@ -64,3 +64,8 @@ double gl_abs_error(double y, struct gl_dd r)
     if (c) return c > 0 ? 0.0 : INFINITY;
     return fabs((y - r.hi) - r.lo);
 }
+
+double gl_scaled_ulp(double abs_err, const struct gl_format *fmt)
+{
+    return abs_err / gl_pow2(1 - fmt->prec);
+}

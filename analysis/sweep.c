@@ -91,7 +91,8 @@ static int run_external(struct gl_sweep *s, struct gl_kernel_src *k, struct chun
 {
     char why[300];
     struct gl_child *ch = k->kind == GL_SRC_EXEC ? NULL : &b->child[ki]; /* one per thread */
-    if (!gl_kernel_call(s, k, ch, b->cxf, b->ext_out[ki], n, NULL, why, sizeof why)) return 0;
+    if (!gl_kernel_call(s, k, ch, b->cxf, b->dy1, b->ext_out[ki], n, NULL, why, sizeof why))
+        return 0;
     pthread_mutex_lock(lock);
     if (!k->failed) {
         k->failed = 1;
@@ -109,6 +110,8 @@ static void block_results(struct gl_sweep *s, struct chunk_buf *b, int k, uint64
     b->yf = b->out[k], b->yd = b->out[k];
     if (is_external(ks))
         memcpy(b->yf, b->ext_out[k] + off, n * sizeof(float));
+    else if (ks->backward)
+        ks->impl->bwd(b->xf, b->dy1, b->yf, n);
     else if (ks->f64)
         ks->impl->f64(b->xd, b->yd, n);
     else
@@ -146,18 +149,21 @@ static void run_specials(const struct gl_sweep *s, struct gl_traits *t, const st
 /* The defects of a result y at x against the rounded reference yr (gl_traits), each written
  * once over binary64 scalars or GCC vectors of them alike, as analysis/acc_rules.h's rules:
  * comparisons give 1/0 on scalars and -1/0 lane masks on vectors; ax and ay are |x| and |y|.
- * NaN inputs show none (the specials say what they give). */
+ * The sign is x's for every GELU definition (sg = x) and the rounded reference's for a
+ * derivative (sg = yr, which crosses zero); Phi above 1 applies to GELU only. NaN inputs show
+ * none (the specials say what they give). */
 #define SW_ZERO_LOST(x, y, yr) (((y) == 0) & ((yr) != 0) & ((x) == (x)))
-#define SW_WRONG_SIGN(x, y)                                                                        \
-    (((y) != 0) & ((y) == (y)) & ((x) != 0) & ((x) == (x)) & (((x) < 0) != ((y) < 0)))
+#define SW_WRONG_SIGN(x, sg, y)                                                                    \
+    (((y) != 0) & ((y) == (y)) & ((sg) != 0) & ((sg) == (sg)) & ((x) == (x)) &                     \
+     (((sg) < 0) != ((y) < 0)))
 #define SW_PHI_ABOVE1(ax, ay) (((ay) > (ax)) & ((ay) < INFINITY))
 
-/* bit q for trait q */
-static unsigned defects_at(double x, double y, double yr)
+/* bit q for trait q; grad: d is a derivative */
+static unsigned defects_at(double x, double y, double yr, int grad)
 {
     return (unsigned)SW_ZERO_LOST(x, y, yr) << GL_TRAIT_ZERO_LOST |
-           (unsigned)SW_WRONG_SIGN(x, y) << GL_TRAIT_WRONG_SIGN |
-           (unsigned)SW_PHI_ABOVE1(fabs(x), fabs(y)) << GL_TRAIT_PHI_ABOVE1;
+           (unsigned)SW_WRONG_SIGN(x, grad ? yr : x, y) << GL_TRAIT_WRONG_SIGN |
+           (unsigned)(!grad && SW_PHI_ABOVE1(fabs(x), fabs(y))) << GL_TRAIT_PHI_ABOVE1;
 }
 
 typedef double VD4 __attribute__((vector_size(32)));
@@ -169,20 +175,21 @@ typedef int64_t VL4 __attribute__((vector_size(32)));
 __attribute__((target_clones("avx2", "default")))
 #endif
 static int
-any_defect(const double *x, const double *y, const double *yr, uint64_t n)
+any_defect(const double *x, const double *y, const double *yr, uint64_t n, int grad)
 {
     const VL4 abs = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+    const VL4 phi = {-!grad, -!grad, -!grad, -!grad};
     VL4 any = {0};
     uint64_t j = 0;
     for (; j + 4 <= n; j += 4) {
         VD4 vx, vy, vr;
         memcpy(&vx, x + j, sizeof vx), memcpy(&vy, y + j, sizeof vy);
         memcpy(&vr, yr + j, sizeof vr);
-        VD4 ax = (VD4)((VL4)vx & abs), ay = (VD4)((VL4)vy & abs);
-        any |= SW_ZERO_LOST(vx, vy, vr) | SW_WRONG_SIGN(vx, vy) | SW_PHI_ABOVE1(ax, ay);
+        VD4 ax = (VD4)((VL4)vx & abs), ay = (VD4)((VL4)vy & abs), sg = grad ? vr : vx;
+        any |= SW_ZERO_LOST(vx, vy, vr) | SW_WRONG_SIGN(vx, sg, vy) | (SW_PHI_ABOVE1(ax, ay) & phi);
     }
     int found = (any[0] | any[1] | any[2] | any[3]) != 0;
-    for (; !found && j < n; j++) found = defects_at(x[j], y[j], yr[j]) != 0;
+    for (; !found && j < n; j++) found = defects_at(x[j], y[j], yr[j], grad) != 0;
     return found;
 }
 
@@ -193,9 +200,10 @@ static void run_defects(struct gl_traits *t, enum gl_defn d, const struct chunk_
                         uint64_t n)
 {
     const double *x = b->x + i, *y = b->y + i, *yr = b->yr[d] + i;
-    if (!any_defect(x, y, yr, n)) return;
+    int grad = gl_defn_is_grad(d);
+    if (!any_defect(x, y, yr, n, grad)) return;
     for (uint64_t j = 0; j < n; j++) {
-        unsigned is = defects_at(x[j], y[j], yr[j]);
+        unsigned is = defects_at(x[j], y[j], yr[j], grad);
         for (int q = 0; is && q < GL_TRAITS; q++) {
             if (!(is >> q & 1)) continue;
             if (!t->n[q] || x[j] < t->x_lo[q]) t->x_lo[q] = x[j];
@@ -304,6 +312,8 @@ void gl_sw_prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uin
         bits_fields(&s->fmt, b->bits[i], &sign, &exp);
         b->binade[i] = sign * GL_BINADES + exp;
         b->region[i] = gl_region_of(b->x[i]);
+        for (int r = 0; r < s->nroot; r++)
+            if (fabs(b->x[i] - s->root[r]) <= GL_ROOT_HALFWIDTH) b->region[i] = GL_REGION_ROOT;
         if (!i || b->binade[i] != b->binade[i - 1] || b->region[i] != b->region[i - 1])
             b->run_special[b->nruns] = 0, b->run_start[b->nruns++] = i;
         b->run_special[b->nruns - 1] |= !isfinite(b->x[i]) || b->x[i] == 0;
@@ -359,8 +369,8 @@ static int has_twin(const struct gl_sweep *s, int k)
 static void measure(struct gl_sweep *s, struct chunk_buf *b, struct gl_acc **acc, int k, uint64_t n)
 {
     gl_sw_results(s, b, n);
-    for (int a = 0; a < (s->k[k].defn == GL_DEFN_EXACT ? 1 : 2); a++)
-        gl_sw_accumulate(s, acc[2 * k + a], a ? GL_DEFN_EXACT : s->k[k].defn, b);
+    enum gl_defn d = s->k[k].defn, e = gl_defn_exact_of(d);
+    for (int a = 0; a < (d == e ? 1 : 2); a++) gl_sw_accumulate(s, acc[2 * k + a], a ? e : d, b);
 }
 
 /* The first external kernel before k that ran on the chunk with k's definition and gave the
@@ -411,7 +421,7 @@ static void chunk_pass(struct worker *w, struct chunk_buf *b, uint64_t c, uint64
     int need[GL_DEFN_COUNT] = {0}, any = 0;
     for (int k = 0; k < s->nk; k++)
         if (roles >> b->role[k] & 1 && b->role[k] != FOLLOW)
-            need[s->k[k].defn] = need[GL_DEFN_EXACT] = any = 1;
+            need[s->k[k].defn] = need[gl_defn_exact_of(s->k[k].defn)] = any = 1;
     for (uint64_t off = 0; any && off < n; off += SUB) {
         uint64_t m = n - off < SUB ? n - off : SUB;
         load_block(s, b, need, c, off, m);
@@ -438,7 +448,7 @@ static void process_chunk(struct worker *w, struct chunk_buf *b, uint64_t c)
     for (int k = 0; k < s->nk; k++) {
         int j = b->lead[k];
         if (b->role[k] == LEAD || b->role[k] == FOLLOW)
-            for (int a = 0; a < (s->k[k].defn == GL_DEFN_EXACT ? 1 : 2); a++)
+            for (int a = 0; a < (s->k[k].defn == gl_defn_exact_of(s->k[k].defn) ? 1 : 2); a++)
                 gl_acc_merge(w->acc[2 * k + a], b->cacc[2 * j + a]);
         if (b->role[k] != NOT_RUN) b->role[k] = b->role[k] == DIVERGED ? DIRECT : DONE;
     }
@@ -454,7 +464,8 @@ static void chunk_buf_init(struct chunk_buf *b, const struct gl_sweep *s)
     uint64_t cs = s->chunk_size, bs = cs < SUB ? cs : SUB;
     memset(b, 0, sizeof *b);
     b->cx = malloc(cs * sizeof *b->cx), b->cbits = malloc(cs * sizeof *b->cbits);
-    b->cxf = malloc(cs * sizeof *b->cxf);
+    b->cxf = malloc(cs * sizeof *b->cxf), b->dy1 = malloc(cs * sizeof *b->dy1);
+    for (uint64_t i = 0; i < cs; i++) b->dy1[i] = 1.0f;
     b->ext_out = calloc((size_t)s->nk, sizeof *b->ext_out);
     b->out = calloc((size_t)s->nk, sizeof *b->out);
     b->child = calloc((size_t)s->nk, sizeof *b->child);
@@ -491,7 +502,8 @@ static void chunk_buf_free(struct chunk_buf *b, const struct gl_sweep *s)
         free(b->out[k]), free(b->ext_out[k]), gl_child_stop(&b->child[k]);
     free(b->child);
     for (int i = 0; i < 2 * s->nk; i++) free(b->cacc[i]);
-    free(b->cx), free(b->cbits), free(b->cxf), free(b->ext_out), free(b->out), free(b->cacc);
+    free(b->cx), free(b->cbits), free(b->cxf), free(b->dy1), free(b->ext_out), free(b->out),
+        free(b->cacc);
     free(b->role), free(b->lead), free(b->lead_of_any), free(b->x), free(b->bits), free(b->xf),
         free(b->xd);
     for (int d = 0; d < GL_DEFN_COUNT; d++)
@@ -519,9 +531,25 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* The zeros of the derivatives the sweep measures (s->root) */
+static void find_roots(struct gl_sweep *s)
+{
+    s->nroot = 0;
+    for (int k = 0; k < s->nk; k++) {
+        double x0 = gl_defn_root(s->k[k].defn), e = gl_defn_root(gl_defn_exact_of(s->k[k].defn));
+        for (int j = 0; j < 2; j++) {
+            double r = j ? e : x0;
+            int seen = isnan(r);
+            for (int i = 0; i < s->nroot; i++) seen |= s->root[i] == r;
+            if (!seen && s->nroot < 4) s->root[s->nroot++] = r;
+        }
+    }
+}
+
 int gl_sweep_run(struct gl_sweep *s)
 {
     gl_sweep_layout(s);
+    find_roots(s);
     s->chunk_done = calloc(s->n_chunks, 1);
     uint64_t c_lo = s->n_chunks * (uint64_t)(s->shard_k - 1) / (uint64_t)s->shard_n;
     uint64_t c_hi = s->n_chunks * (uint64_t)s->shard_k / (uint64_t)s->shard_n;
@@ -572,7 +600,7 @@ int gl_sweep_run(struct gl_sweep *s)
     if (s->fmt.id == GL_FMT_F64 && s->shard_n == 1 && !s->interrupted) gl_sw_local_search(s);
     int failed = 0;
     for (int k = 0; k < s->nk; k++) {
-        if (s->k[k].defn == GL_DEFN_EXACT) *s->k[k].acc[1] = *s->k[k].acc[0];
+        if (s->k[k].defn == gl_defn_exact_of(s->k[k].defn)) *s->k[k].acc[1] = *s->k[k].acc[0];
         failed |= s->k[k].failed;
     }
     return s->interrupted ? 130 : failed ? 2 : 0;

@@ -242,15 +242,17 @@ static int child_request(struct gl_child *c, uint64_t count, const void *in, siz
     return -1;
 }
 
-int gl_child_call_shm(struct gl_child *c, const float *x, float *y, size_t n, double timeout_s,
-                      char *why, size_t whylen)
+int gl_child_call_shm(struct gl_child *c, const float *x, const float *dy, float *y, size_t n,
+                      double timeout_s, char *why, size_t whylen)
 {
-    if (shm_reserve(c, 2 * (n ? n : 1) * sizeof *x) != 0) {
+    size_t arrays = dy ? 3 : 2; /* x (dy) y */
+    if (shm_reserve(c, arrays * (n ? n : 1) * sizeof *x) != 0) {
         snprintf(why, whylen, "cannot map its shared memory (%s)", strerror(errno));
         return -1;
     }
-    float *in = c->shm, *out = in + n;
+    float *in = c->shm, *out = in + (arrays - 1) * n;
     memcpy(in, x, n * sizeof *x);
+    if (dy) memcpy(in + n, dy, n * sizeof *dy);
     uint64_t ack = 0;
     if (child_request(c, n, NULL, 0, &ack, sizeof ack, timeout_s, why, whylen) != 0) return -1;
     if (ack != n) { /* an answer for another request: not trusted */
@@ -277,44 +279,67 @@ void gl_child_stop(struct gl_child *c)
     shm_release(c);
 }
 
-typedef void (*gl_kernel_fn)(const float *, float *, size_t);
-
-/* SYMBOL of the library at PATH, or NULL after saying why on stderr */
-static gl_kernel_fn load_kernel(const char *path, const char *symbol)
+int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *symbol, int backward)
 {
+    k->fwd = NULL, k->bwd = NULL;
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         fprintf(stderr, "gelulab: cannot load %s: %s\n", path, dlerror());
-        return NULL;
+        return -1;
     }
-    gl_kernel_fn fn;
-    *(void **)&fn = dlsym(h, symbol);
-    if (!fn) fprintf(stderr, "gelulab: no symbol '%s' in %s\n", symbol, path);
-    return fn;
+    void *sym = dlsym(h, symbol);
+    if (!sym) {
+        fprintf(stderr, "gelulab: no symbol '%s' in %s\n", symbol, path);
+        return -1;
+    }
+    if (backward)
+        *(void **)&k->bwd = sym;
+    else
+        *(void **)&k->fwd = sym;
+    return 0;
 }
 
-/* fn on x[0..n) with layout lay (NULL: one plain call), the results written to stdout */
-static int call_with_layout(gl_kernel_fn fn, const float *x, size_t n,
+static void lib_kernel_run(const struct gl_lib_kernel *k, const float *x, const float *dy, float *y,
+                           size_t n)
+{
+    if (k->bwd)
+        k->bwd(x, dy, y, n);
+    else
+        k->fwd(x, y, n);
+}
+
+void gl_pairs_pack(const float *x, const float *dy, float *pairs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) pairs[2 * i] = x[i], pairs[2 * i + 1] = dy[i];
+}
+
+/* k on the n inputs `in` (a backward kernel: n pairs x, dy) with layout lay (NULL: one plain
+ * call), the results written to stdout */
+static int call_with_layout(const struct gl_lib_kernel *k, const float *in, size_t n,
                             const struct gl_call_layout *lay)
 {
     size_t off = lay ? lay->offset : 0, split = lay && lay->split ? lay->split : n;
-    /* the inputs at float offset `off` of a fresh buffer; results likewise, or in place */
-    float *xb = malloc((n + off + 1) * sizeof *xb), *yb = malloc((n + off + 1) * sizeof *yb);
-    if (!xb || !yb) return free(xb), free(yb), 2;
-    memcpy(xb + off, x, n * sizeof *x);
-    float *out = lay && lay->inplace ? xb + off : yb + off;
+    /* the inputs at float offset `off` of fresh buffers; results likewise, or in place */
+    float *xb = malloc((n + off + 1) * sizeof *xb), *yb = malloc((n + off + 1) * sizeof *yb),
+          *db = k->bwd ? malloc((n + off + 1) * sizeof *db) : NULL;
+    if (!xb || !yb || (k->bwd && !db)) return free(xb), free(yb), free(db), 2;
+    for (size_t i = 0; i < n; i++) {
+        xb[off + i] = k->bwd ? in[2 * i] : in[i];
+        if (db) db[off + i] = in[2 * i + 1];
+    }
+    int inplace = lay ? lay->inplace : 0;
+    float *out = inplace == 2 && db ? db + off : inplace ? xb + off : yb + off;
     for (int rep = 0; rep < (lay && lay->repeat ? 2 : 1); rep++)
         for (size_t i = 0; i < n; i += split)
-            fn(xb + off + i, out + i, n - i < split ? n - i : split);
+            lib_kernel_run(k, xb + off + i, db ? db + off + i : NULL, out + i,
+                           n - i < split ? n - i : split);
     int ok = fwrite(out, sizeof *out, n, stdout) == n && fflush(stdout) == 0;
-    free(xb), free(yb);
+    free(xb), free(yb), free(db);
     return ok ? 0 : 1;
 }
 
-int gl_eval_lib_main(const char *path, const char *symbol, const struct gl_call_layout *lay)
+int gl_eval_lib_main(const struct gl_lib_kernel *k, const struct gl_call_layout *lay)
 {
-    gl_kernel_fn fn = load_kernel(path, symbol);
-    if (!fn) return 2;
     size_t n = 0, cap = 1 << 16;
     float *x = malloc(cap * sizeof *x);
     size_t r;
@@ -322,7 +347,11 @@ int gl_eval_lib_main(const char *path, const char *symbol, const struct gl_call_
         n += r;
         if (n == cap) x = realloc(x, (cap *= 2) * sizeof *x);
     }
-    int rc = x ? call_with_layout(fn, x, n, lay) : 2;
+    if (x && k->bwd && n % 2) {
+        fprintf(stderr, "gelulab: a backward kernel's input is pairs x, dy: %zu floats\n", n);
+        return free(x), 2;
+    }
+    int rc = x ? call_with_layout(k, x, k->bwd ? n / 2 : n, lay) : 2;
     free(x);
     return rc;
 }
@@ -332,26 +361,25 @@ struct layout_header {
     uint32_t offset, split, inplace, repeat;
 };
 
-int gl_eval_lib_serve_layouts(const char *path, const char *symbol)
+int gl_eval_lib_serve_layouts(const struct gl_lib_kernel *k)
 {
-    gl_kernel_fn fn = load_kernel(path, symbol);
-    if (!fn) return 2;
     uint64_t len;
+    size_t per = k->bwd ? 2 * sizeof(float) : sizeof(float);
     while (fread(&len, sizeof len, 1, stdin) == 1) {
         struct layout_header h;
         if (len < sizeof h || fread(&h, sizeof h, 1, stdin) != 1) return 2;
-        size_t n = (size_t)((len - sizeof h) / sizeof(float));
-        float *x = malloc((n + 1) * sizeof *x);
-        if (!x || fread(x, sizeof *x, n, stdin) != n) return free(x), 2;
+        size_t n = (size_t)((len - sizeof h) / per);
+        float *x = malloc(n * per + 1);
+        if (!x || fread(x, per, n, stdin) != n) return free(x), 2;
         struct gl_call_layout lay = {h.offset, h.split, (int)h.inplace, (int)h.repeat};
-        int rc = call_with_layout(fn, x, n, &lay);
+        int rc = call_with_layout(k, x, n, &lay);
         free(x);
         if (rc) return rc;
     }
     return 0;
 }
 
-int gl_child_call_layout(struct gl_child *c, const float *x, float *y, size_t n,
+int gl_child_call_layout(struct gl_child *c, const float *x, const float *dy, float *y, size_t n,
                          const struct gl_call_layout *lay, double timeout_s, char *why,
                          size_t whylen)
 {
@@ -359,12 +387,15 @@ int gl_child_call_layout(struct gl_child *c, const float *x, float *y, size_t n,
     if (lay)
         h = (struct layout_header){(uint32_t)lay->offset, (uint32_t)lay->split,
                                    (uint32_t)lay->inplace, (uint32_t)lay->repeat};
-    unsigned char *req = malloc(sizeof h + n * sizeof *x);
+    size_t in_bytes = (dy ? 2 : 1) * n * sizeof *x;
+    unsigned char *req = malloc(sizeof h + in_bytes);
     if (!req) return snprintf(why, whylen, "out of memory"), -1;
     memcpy(req, &h, sizeof h);
-    memcpy(req + sizeof h, x, n * sizeof *x);
-    int rc =
-        gl_child_call(c, req, sizeof h + n * sizeof *x, y, n * sizeof *y, timeout_s, why, whylen);
+    if (dy)
+        gl_pairs_pack(x, dy, (float *)(void *)(req + sizeof h), n);
+    else
+        memcpy(req + sizeof h, x, in_bytes);
+    int rc = gl_child_call(c, req, sizeof h + in_bytes, y, n * sizeof *y, timeout_s, why, whylen);
     free(req);
     return rc;
 }
@@ -390,15 +421,13 @@ static int write_full(int fd, const void *p, size_t n)
     return 0;
 }
 
-int gl_eval_lib_serve_shm(const char *path, const char *symbol, int fd)
+int gl_eval_lib_serve_shm(const struct gl_lib_kernel *k, int fd)
 {
-    gl_kernel_fn fn = load_kernel(path, symbol);
-    if (!fn) return 2;
     float *map = NULL;
-    size_t mapped = 0;
+    size_t mapped = 0, arrays = k->bwd ? 3 : 2; /* x (dy) y */
     uint64_t n;
     while (read_full(0, &n, sizeof n) == 0) {
-        size_t bytes = 2 * (n ? n : 1) * sizeof(float);
+        size_t bytes = arrays * (n ? n : 1) * sizeof(float);
         if (bytes > mapped) {
             struct stat st;
             if (map) munmap(map, mapped), map = NULL;
@@ -411,7 +440,7 @@ int gl_eval_lib_serve_shm(const char *path, const char *symbol, int fd)
             map = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
             if (map == MAP_FAILED) return perror("gelulab: mmap"), 2;
         }
-        fn(map, map + n, n);
+        lib_kernel_run(k, map, map + n, map + (arrays - 1) * n, n);
         if (write_full(1, &n, sizeof n) != 0) return 1;
     }
     return 0;

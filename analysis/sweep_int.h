@@ -31,6 +31,7 @@ struct chunk_buf {
     double *cx;
     uint64_t *cbits;
     float *cxf;
+    float *dy1;             /* a chunk of ones: dy of backward kernels (dx = f'(x)) */
     float **ext_out;        /* per external kernel: its results on the chunk */
     struct gl_child *child; /* per library kernel: its worker process (pid -1: none yet) */
     /* the block */

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gelulab/metrics.h"
 #include "gelulab/sweep.h"
 #include "json.h"
 
@@ -251,6 +252,7 @@ int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t
         char command[2400];
         gl_kernel_src_command(ks, command, sizeof command);
         put_json_string(f, command);
+        if (ks->backward) fputs(", \"abi\": \"backward\"", f);
         fprintf(f, ", \"failed\": %s, \"error\": ", ks->failed ? "true" : "false");
         put_json_string(f, ks->error);
         fprintf(f, ", \"chunks_ok\": %llu,\n   \"own\": ", (unsigned long long)ks->chunks_ok);
@@ -356,6 +358,8 @@ static int read_kernel(const struct gl_json *kj, struct gl_kernel_src *k)
                                             : GL_SRC_EXEC;
     if (gl_kernel_src_set_command(k, cmd && cmd->text ? cmd->text : "") != 0) return -1;
     k->impl = gl_impl_find(k->name);
+    const struct gl_json *abi = gl_json_get(kj, "abi");
+    k->backward = abi && abi->text && !strcmp(abi->text, "backward");
     const struct gl_json *failed = gl_json_get(kj, "failed");
     k->failed = failed && failed->text && !strcmp(failed->text, "true");
     k->chunks_ok = gl_json_u64(gl_json_get(kj, "chunks_ok"));
@@ -419,7 +423,8 @@ int gl_sweep_merge(struct gl_sweep *into, const struct gl_sweep *from, char *err
     if (strcmp(into->fmt.name, from->fmt.name) || into->mode != from->mode || into->nk != from->nk)
         return snprintf(err, errlen, "different format, mode or kernel list"), -1;
     for (int k = 0; k < into->nk; k++)
-        if (strcmp(into->k[k].name, from->k[k].name) || into->k[k].defn != from->k[k].defn)
+        if (strcmp(into->k[k].name, from->k[k].name) || into->k[k].defn != from->k[k].defn ||
+            into->k[k].backward != from->k[k].backward)
             return snprintf(err, errlen, "different kernel #%d (%s vs %s)", k, into->k[k].name,
                             from->k[k].name),
                    -1;
@@ -460,5 +465,16 @@ void gl_sweep_print_summary(const struct gl_sweep *s)
                ks->acc[1]->all.max_ulp, gl_stats_mean_ulp(&a->all), a->all.max_abs,
                pct(a->all.correctly_rounded, a->all.n), (unsigned long long)a->all.nonfinite,
                ks->failed ? "  FAILED" : "");
+    }
+    for (int k = 0; k < s->nk; k++) {
+        const struct gl_kernel_src *ks = &s->k[k];
+        const struct gl_acc *a = ks->acc[0];
+        const struct gl_stats *root = &a->region[GL_REGION_ROOT];
+        if (!ks->backward) continue;
+        printf("%s (backward, dy = 1): scaled error (ulps of 1) %.4g on [-5, 5] outside the "
+               "root, %.4g near the root (|x - x0| <= 1/32: %.4g ULP), %.4g on all inputs\n",
+               ks->name, gl_scaled_ulp(a->region[GL_REGION_CORE].max_abs, &s->fmt),
+               gl_scaled_ulp(root->max_abs, &s->fmt), root->max_ulp,
+               gl_scaled_ulp(a->all.max_abs, &s->fmt));
     }
 }

@@ -40,8 +40,9 @@ void gl_sw_local_search(struct gl_sweep *s)
         b.binade = bin, b.region = reg, b.run_start = runs, b.y = yy;
         b.run_hash = hashes, b.run_special = special;
         for (int d = 0; d < GL_DEFN_COUNT; d++) b.scale[d] = sc, b.side[d] = side;
-        for (int against = 0; against < (ks->defn == GL_DEFN_EXACT ? 1 : 2); against++) {
-            enum gl_defn d = against ? GL_DEFN_EXACT : ks->defn;
+        enum gl_defn e = gl_defn_exact_of(ks->defn);
+        for (int against = 0; against < (ks->defn == e ? 1 : 2); against++) {
+            enum gl_defn d = against ? e : ks->defn;
             for (uint64_t i = 0; i < n; i++) gl_sw_reference(s, d, x[i], &yr[i], &r[i]);
             b.yr[d] = yr, b.r[d] = r;
             memset(need, 0, sizeof need);

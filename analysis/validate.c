@@ -23,17 +23,33 @@ static struct gl_check *add(struct gl_validation *v, const char *name, enum gl_c
     return c;
 }
 
-/* a call that must work: on failure, records it as the check's failure and returns -1 */
-static int call(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
-                const float *x, float *y, size_t n, const struct gl_call_layout *lay,
-                struct gl_validation *v, const char *check)
+/* a call that must work (a backward kernel: with dy, or dy = 1 when dy is NULL): on failure,
+ * records it as the check's failure and returns -1 */
+static int call_dy(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
+                   const float *x, const float *dy, float *y, size_t n,
+                   const struct gl_call_layout *lay, struct gl_validation *v, const char *check)
 {
     char why[300];
-    if (gl_kernel_call(s, k, ch, x, y, n, lay, why, sizeof why) == 0) return 0;
+    float *ones = NULL;
+    if (k->backward && !dy) {
+        ones = malloc((n + 1) * sizeof *ones);
+        for (size_t i = 0; i < n; i++) ones[i] = 1.0f;
+        dy = ones;
+    }
+    int rc = gl_kernel_call(s, k, ch, x, dy, y, n, lay, why, sizeof why);
+    free(ones);
+    if (rc == 0) return 0;
     add(v, check, GL_CHECK_FAIL, "the kernel %s on inputs %a .. %a (%zu inputs)", why, (double)x[0],
         (double)x[n - 1], n);
     v->crashed = 1;
     return -1;
+}
+
+static int call(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
+                const float *x, float *y, size_t n, const struct gl_call_layout *lay,
+                struct gl_validation *v, const char *check)
+{
+    return call_dy(s, k, ch, x, NULL, y, n, lay, v, check);
 }
 
 static int same_bits(float a, float b)
@@ -88,6 +104,30 @@ static int probe_specials(const struct gl_sweep *s, const struct gl_kernel_src *
     return 0;
 }
 
+/* The specials of a backward kernel (dy = 1): f' is 1 at +inf, -0 at -inf (the limit from
+ * below), 1/2 at +-0 under every definition */
+static int probe_specials_grad(const struct gl_sweep *s, const struct gl_kernel_src *k,
+                               struct gl_child *ch, struct gl_validation *v)
+{
+    const float in[5] = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f},
+                want[5] = {NAN, 1.0f, -0.0f, 0.5f, 0.5f};
+    float out[5];
+    if (call(s, k, ch, in, out, 5, NULL, v, "specials")) return -1;
+    char got[5][48];
+    int bad = !isnan(out[0]);
+    for (int i = 0; i < 5; i++) name_of(out[i], got[i], sizeof got[i]);
+    for (int i = 1; i < 5; i++) bad |= !same_bits(out[i], want[i]);
+    if (bad)
+        add(v, "specials", GL_CHECK_FAIL,
+            "wrong derivative at a special input (dy = 1): NaN gives %s, +inf %s, -inf %s, +0 %s, "
+            "-0 %s; f' gives NaN, 1, -0, 0.5, 0.5",
+            got[0], got[1], got[2], got[3], got[4]);
+    else
+        add(v, "specials", GL_CHECK_PASS,
+            "dy = 1: NaN -> NaN, +inf -> 1, -inf -> -0, +0 -> 0.5, -0 -> 0.5");
+    return 0;
+}
+
 /* The negative tail: the x closest to 0 from which the kernel returns 0 (or -0) while its
  * definition is a nonzero binary32 number. */
 static int probe_tail(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
@@ -128,12 +168,57 @@ static int probe_tail(const struct gl_sweep *s, const struct gl_kernel_src *k, s
     return 0;
 }
 
-/* Max ULP against each GELU definition on a sample of the core: which one it implements. */
+/* The negative tail of a derivative: the x closest to 0 on [-41, -1] from which the result
+ * keeps fewer than 14 correct bits (ULP error above 2^10), is 0 where f' is a normal number,
+ * or has the wrong sign. */
+static int probe_tail_grad(const struct gl_sweep *s, const struct gl_kernel_src *k,
+                           struct gl_child *ch, int region_all, struct gl_validation *v)
+{
+    enum { N = 4000 };
+    float *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
+    for (int i = 0; i < N; i++) x[i] = -1.0f - 0.01f * (float)i; /* -1 .. -41 */
+    if (call(s, k, ch, x, y, N, NULL, v, "tail")) return free(x), free(y), -1;
+    int first = -1;
+    double u = 0;
+    struct gl_dd r;
+    for (int i = 0; i < N && first < 0; i++) {
+        gl_ref_f32(k->defn, x[i], &gl_format_f32, &r);
+        u = gl_ulp_error(y[i], r, &gl_format_f32);
+        if ((u > 0x1p10 && fabs(r.hi) >= 0x1p-126) || (y[i] != 0 && (y[i] < 0) != (r.hi < 0)))
+            first = i;
+    }
+    if (first < 0) {
+        add(v, "tail", GL_CHECK_PASS,
+            "at least 14 correct bits and the right sign wherever f' is a normal binary32 number "
+            "on [-41, -1]");
+    } else {
+        int in_region = region_all || x[first] >= -5;
+        add(v, "tail", in_region ? GL_CHECK_FAIL : GL_CHECK_WARN,
+            "loses the derivative from x = %a (%.4g) down: %a where f' is %a (%.3g ULP off): %s%s",
+            (double)x[first], (double)x[first], (double)y[first], r.hi, u,
+            k->defn == GL_DEFN_EXACT_GRAD
+                ? "cancellation in the negative tail (Phi(x) as (1 + erf(x/sqrt2))/2 is lost once "
+                  "erf rounds to -1, leaving x phi(x) alone; erfc(-x/sqrt2)/2 keeps it)"
+            : k->defn == GL_DEFN_TANH_GRAD
+                ? "cancellation in the negative tail ((1 + tanh(u))/2 and 1 - tanh(u)^2 are lost "
+                  "once tanh rounds to -1; sigma(2u) and 4 sigma(2u) sigma(-2u) keep them)"
+                : "the sigmoid underflows, or 1 - sigma is computed by subtraction",
+            in_region ? "" : "; outside the checked region (--region all to fail on it)");
+    }
+    free(x), free(y);
+    return 0;
+}
+
+/* Max ULP against each GELU definition on a sample of the core: which one it implements (a
+ * backward kernel: max scaled error against each derivative, since ULP is unbounded at each
+ * derivative's own zero). */
 static int probe_definition(const struct gl_sweep *s, const struct gl_kernel_src *k,
                             struct gl_child *ch, struct gl_validation *v)
 {
     enum { N = 20001 };
-    const enum gl_defn d[4] = {GL_DEFN_EXACT, GL_DEFN_TANH, GL_DEFN_SIGMOID, GL_DEFN_SILU};
+    int g = gl_defn_is_grad(k->defn);
+    enum gl_defn d[4] = {GL_DEFN_EXACT, GL_DEFN_TANH, GL_DEFN_SIGMOID, GL_DEFN_SILU};
+    for (int j = 0; g && j < 4; j++) d[j] = gl_defn_grad_of(d[j]);
     float *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
     for (int i = 0; i < N; i++) x[i] = -5.0f + 10.0f * (float)i / (N - 1);
     if (call(s, k, ch, x, y, N, NULL, v, "definition")) return free(x), free(y), -1;
@@ -143,15 +228,17 @@ static int probe_definition(const struct gl_sweep *s, const struct gl_kernel_src
         for (int i = 0; i < N; i++) {
             struct gl_dd r;
             gl_ref_f32(d[j], x[i], &gl_format_f32, &r);
-            double u = gl_ulp_error(y[i], r, &gl_format_f32);
+            double u = g ? gl_scaled_ulp(gl_abs_error(y[i], r), &gl_format_f32)
+                         : gl_ulp_error(y[i], r, &gl_format_f32);
             if (u > v->defn_ulp[j]) v->defn_ulp[j] = u;
         }
         if (v->defn_ulp[j] < v->defn_ulp[best]) best = j;
         if (d[j] == k->defn) own = j;
     }
     char all[200];
-    snprintf(all, sizeof all, "exact %.3g, tanh %.3g, sigmoid %.3g, silu %.3g ULP", v->defn_ulp[0],
-             v->defn_ulp[1], v->defn_ulp[2], v->defn_ulp[3]);
+    snprintf(all, sizeof all, "%s %.3g, %s %.3g, %s %.3g, %s %.3g %s", gl_defn_name(d[0]),
+             v->defn_ulp[0], gl_defn_name(d[1]), v->defn_ulp[1], gl_defn_name(d[2]), v->defn_ulp[2],
+             gl_defn_name(d[3]), v->defn_ulp[3], g ? "scaled ULP" : "ULP");
     if (best != own && v->defn_ulp[best] * 4 < v->defn_ulp[own])
         add(v, "definition", GL_CHECK_FAIL,
             "implements the %s definition, not the %s it claims: max error on [-5, 5] %s",
@@ -215,15 +302,20 @@ static int probe_layout(const struct gl_sweep *s, const struct gl_kernel_src *k,
                         struct gl_child *ch, struct gl_validation *v)
 {
     size_t n = k->kind == GL_SRC_EXEC ? 101 : 1003;
-    float *x = malloc(n * sizeof *x), *y0 = malloc(n * sizeof *y0), *y = malloc(n * sizeof *y);
-    for (size_t i = 0; i < n; i++) x[i] = -6.0f + 12.0f * (float)((i * 7919) % n) / (float)n;
-    if (call(s, k, ch, x, y0, n, NULL, v, "layout")) return free(x), free(y0), free(y), -1;
+    float *x = malloc(n * sizeof *x), *y0 = malloc(n * sizeof *y0), *y = malloc(n * sizeof *y),
+          *dy =
+              malloc(n * sizeof *dy); /* a backward kernel's dy: varied, so that dy's lanes count */
+    for (size_t i = 0; i < n; i++)
+        x[i] = -6.0f + 12.0f * (float)((i * 7919) % n) / (float)n,
+        dy[i] = 0.5f + (float)(i * 37 % 11) / 4;
+    if (call_dy(s, k, ch, x, dy, y0, n, NULL, v, "layout"))
+        return free(x), free(y0), free(y), free(dy), -1;
     /* first a plain second call: in the same worker as every probe's call (library and serving
      * kernels), so a kernel whose results depend on its state is caught */
-    struct gl_call_layout lays[] = {{0, 0, 0, 0}, {0, 1, 0, 0},  {0, 3, 0, 0},  {0, 7, 0, 0},
-                                    {0, 8, 0, 0}, {0, 13, 0, 0}, {0, 16, 0, 0}, {0, 17, 0, 0},
-                                    {1, 0, 0, 0}, {2, 0, 0, 0},  {3, 0, 0, 0},  {5, 0, 0, 0},
-                                    {7, 0, 0, 0}, {0, 0, 1, 0},  {3, 0, 1, 0}};
+    struct gl_call_layout lays[] = {
+        {0, 0, 0, 0},  {0, 1, 0, 0},  {0, 3, 0, 0}, {0, 7, 0, 0}, {0, 8, 0, 0}, {0, 13, 0, 0},
+        {0, 16, 0, 0}, {0, 17, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {3, 0, 0, 0}, {5, 0, 0, 0},
+        {7, 0, 0, 0},  {0, 0, 1, 0},  {3, 0, 1, 0}, {0, 0, 2, 0}, {3, 0, 2, 0}};
     const char *what[] = {"a second call on the same arrays",
                           "calls of n = 1",
                           "calls of n = 3",
@@ -238,10 +330,13 @@ static int probe_layout(const struct gl_sweep *s, const struct gl_kernel_src *k,
                           "arrays offset by 5 floats",
                           "arrays offset by 7 floats",
                           "in place (y == x)",
-                          "in place, offset by 3 floats"};
+                          "in place, offset by 3 floats",
+                          "in place over dy (dx == dy)",
+                          "in place over dy, offset by 3 floats"};
     char bad[500] = "";
     int tried = 0, differ = 0;
     for (size_t t = 0; t < sizeof lays / sizeof lays[0]; t++) {
+        if (lays[t].inplace == 2 && !k->backward) continue; /* no dy to write over */
         if (k->kind == GL_SRC_SERVE && (lays[t].offset || lays[t].inplace))
             continue; /* a serving evaluator sees a stream of requests: lengths and a repeat */
         if (k->kind == GL_SRC_EXEC &&
@@ -249,7 +344,8 @@ static int probe_layout(const struct gl_sweep *s, const struct gl_kernel_src *k,
             continue; /* an external evaluator only sees a stream: a second run and pieces of 13 */
         if (k->kind == GL_SRC_EXEC && lays[t].repeat) lays[t].repeat = 0; /* a second process */
         tried++;
-        if (call(s, k, ch, x, y, n, &lays[t], v, "layout")) return free(x), free(y0), free(y), -1;
+        if (call_dy(s, k, ch, x, dy, y, n, &lays[t], v, "layout"))
+            return free(x), free(y0), free(y), free(dy), -1;
         for (size_t i = 0; i < n; i++)
             if (!same_bits(y[i], y0[i])) {
                 if (differ++ < 3)
@@ -270,13 +366,132 @@ static int probe_layout(const struct gl_sweep *s, const struct gl_kernel_src *k,
     } else {
         add(v, "layout", GL_CHECK_PASS,
             "the same bits on %zu inputs over %d ways of calling (lengths 1..17, offsets 1..7, in "
-            "place, twice)%s",
-            n, tried,
+            "place%s, twice)%s",
+            n, tried, k->backward ? " over x and over dy" : "",
             k->kind == GL_SRC_EXEC    ? "; an external evaluator: second run and pieces of 13 only"
             : k->kind == GL_SRC_SERVE ? "; a serving evaluator: lengths and a second request only"
                                       : "");
     }
-    free(x), free(y0), free(y);
+    free(x), free(y0), free(y), free(dy);
+    return 0;
+}
+
+/* ---- dy: a backward kernel's dx must be dy f'(x) for every dy ---- */
+
+enum { DY_X = 64, DY_M = 24 };
+
+/* The dy of the probe: 1 first (the kernel's own f'), then fixed values of every kind, then
+ * pseudo-random magnitudes 2^-30 .. 2^30 and signs */
+static void dy_values(float *dy)
+{
+    static const float fixed[] = {1.0f,         -1.0f,      2.0f,      0.5f,       -3.0f,
+                                  0x1.8p+7f,    -0x1.4p-9f, 0x1p+100f, -0x1p-100f, 0x1p-140f,
+                                  -0x1.8p-135f, 0x1p-149f,  0.0f,      -0.0f,      INFINITY,
+                                  -INFINITY,    NAN,        0x1.5p-3f};
+    int nf = (int)(sizeof fixed / sizeof fixed[0]);
+    uint32_t st = 12345;
+    for (int m = 0; m < DY_M; m++) {
+        if (m < nf) {
+            dy[m] = fixed[m];
+            continue;
+        }
+        st = st * 1664525u + 1013904223u;
+        float mant = 1.0f + (float)(st >> 9) * 0x1p-23f;
+        dy[m] = ldexpf(st & 1 ? -mant : mant, (int)(st >> 26) % 61 - 30);
+    }
+}
+
+/* dy f'(x) from the unrounded f' (double-double), to binary64 */
+static double dy_times(float dy, struct gl_dd r)
+{
+    double hi = (double)dy * r.hi;
+    return hi + (fma((double)dy, r.hi, -hi) + (double)dy * r.lo);
+}
+
+/* What a wrong dx at (x, dy) looks like, given the kernel's own g = dx(x, 1) */
+static const char *dy_guess(float dx, float dy, float g)
+{
+    double e = 0x1p-20 * (fabs((double)dx) + 0x1p-140);
+    if (same_bits(dx, g)) return "dy ignored (dx = f'(x) whatever dy)";
+    if (fabs((double)dx - ((double)g + (double)dy - 1)) <= e)
+        return "dy added, not multiplied (dx = f'(x) + dy - 1)";
+    if (fabs((double)dx - fabs((double)dy) * g) <= e) return "the sign of dy is lost";
+    if (fabs((double)dx - (double)g / dy) <= e) return "divided by dy";
+    if (fabs((double)dy) < 0x1p-126 && dx == 0) return "subnormal dy flushed to zero";
+    return "dy applied wrongly";
+}
+
+/* The special dy against the kernel's own g = dx(x, 1) (its tail is judged by the tail probe,
+ * not here): NaN -> NaN; +-0 -> zero of sign sign(dy) sign(g); +-inf -> infinity of that sign,
+ * or NaN where g is 0 (inf times 0) */
+static int dy_special_ok(float dx, float dy, float g)
+{
+    int neg = !!signbit(dy) != !!signbit(g);
+    if (isnan(dy)) return isnan(dx);
+    if (dy == 0) return dx == 0 && !!signbit(dx) == neg;
+    if (g == 0 && isnan(dx)) return 1;
+    return isinf(dx) && (dx < 0) == neg;
+}
+
+static int probe_dy(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
+                    struct gl_validation *v)
+{
+    size_t n = DY_X * DY_M;
+    float *x = malloc(n * sizeof *x), *dy = malloc(n * sizeof *dy), *dx = malloc(n * sizeof *dx),
+          dys[DY_M];
+    dy_values(dys);
+    for (size_t i = 0; i < n; i++) { /* x over [-8, 8], the zero of f' and the tail included */
+        int j = (int)(i / DY_M);
+        x[i] = j < 56 ? -8.0f + 16.0f * (float)j / 55
+                      : (float)gl_defn_root(k->defn) + (j - 59.5f) * 0x1p-12f;
+        dy[i] = dys[i % DY_M];
+    }
+    if (call_dy(s, k, ch, x, dy, dx, n, NULL, v, "dy")) return free(x), free(dy), free(dx), -1;
+    double s1 = 0, worst_ulp = 0; /* the kernel's own max scaled error at dy = 1 */
+    struct gl_dd *r = malloc(DY_X * sizeof *r);
+    for (int j = 0; j < DY_X; j++) {
+        gl_ref_f32(k->defn, x[j * DY_M], &gl_format_f32, &r[j]);
+        double e = gl_scaled_ulp(gl_abs_error(dx[j * DY_M], r[j]), &gl_format_f32);
+        if (e > s1) s1 = e;
+    }
+    char bad[400] = "";
+    int nbad = 0, nspecial = 0;
+    for (size_t i = 0; i < n; i++) {
+        int j = (int)(i / DY_M);
+        float g = dx[j * DY_M], d = dy[i];
+        double fp = r[j].hi + r[j].lo, p = dy_times(d, r[j]);
+        int ok;
+        if (isnan(d) || isinf(d) || d == 0) {
+            ok = isnan(g) || dy_special_ok(dx[i], d, g);
+            nspecial += !ok;
+        } else {
+            double err = fabs((double)dx[i] - p);
+            ok = err <= (2 * s1 + 2) * fabs((double)d) * 0x1p-23 + 0x1p-149;
+            if (ok && fabs(fp) > 0x1p-20 && fabs(p) >= 0x1p-126 && fabs(p) < 0x1p127) {
+                double u = err / gl_pow2(ilogb(p) - 23);
+                if (u > worst_ulp) worst_ulp = u;
+            }
+        }
+        if (!ok && nbad++ == 0)
+            snprintf(bad, sizeof bad, "at x = %a, dy = %a: dx = %a where dy f'(x) = %a%s: %s",
+                     (double)x[i], (double)d, (double)dx[i],
+                     isnan(d) || isinf(d) || d == 0 ? (double)d * g : p,
+                     isnan(d) || isinf(d) || d == 0 ? " (from its own f')" : "",
+                     isnan(d) || isinf(d) || d == 0 ? "a special dy gives the wrong value"
+                                                    : dy_guess(dx[i], d, g));
+    }
+    if (nbad)
+        add(v, "dy", GL_CHECK_FAIL,
+            "dx is not dy times the derivative on %d of %zu pairs (%d with "
+            "dy NaN, +-0 or +-inf); first %s",
+            nbad, n, nspecial, bad);
+    else
+        add(v, "dy", GL_CHECK_PASS,
+            "dx = dy f'(x) on %zu pairs (dy of random magnitudes and signs, subnormal, +-0, "
+            "+-inf, NaN): within (2 x %.3g + 2) scaled ULP times |dy|; max %.3g ULP against the "
+            "exact product away from the zero of f'",
+            n, s1, worst_ulp);
+    free(x), free(dy), free(dx), free(r);
     return 0;
 }
 
@@ -286,9 +501,13 @@ int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, 
     /* one worker for all the probes' calls of a library or serving kernel (a library's start-up,
      * PyTorch's, can take most of a second) */
     struct gl_child ch = {-1, -1, -1, 1, -1, NULL, 0};
-    int rc = probe_specials(s, k, &ch, v) || probe_tail(s, k, &ch, region_all, v) ||
-             probe_definition(s, k, &ch, v) || probe_precision(s, k, &ch, v) ||
-             probe_layout(s, k, &ch, v);
+    int rc = k->backward
+                 ? probe_specials_grad(s, k, &ch, v) || probe_tail_grad(s, k, &ch, region_all, v) ||
+                       probe_definition(s, k, &ch, v) || probe_precision(s, k, &ch, v) ||
+                       probe_layout(s, k, &ch, v) || probe_dy(s, k, &ch, v)
+                 : probe_specials(s, k, &ch, v) || probe_tail(s, k, &ch, region_all, v) ||
+                       probe_definition(s, k, &ch, v) || probe_precision(s, k, &ch, v) ||
+                       probe_layout(s, k, &ch, v);
     if (ch.pid >= 0) gl_child_stop(&ch);
     return rc ? -1 : 0;
 }

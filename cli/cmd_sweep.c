@@ -20,7 +20,7 @@ static const char sweep_help[] =
     "usage: gelulab sweep [--format f32|bf16|f16|f64] [--mode exhaustive|quick]\n"
     "                     (--impl NAME ... | --all | --lib PATH --symbol SYM --defn D |\n"
     "                      --exec 'CMD' --defn D | --serve 'CMD' --defn D) ...\n"
-    "                     [--threads N] [--shard K/N]\n"
+    "                     [--backward] [--threads N] [--shard K/N]\n"
     "                     [--timeout S] [--out FILE.json]\n"
     "\n"
     "Measures kernels against the correctly rounded reference of their own definition and of\n"
@@ -46,7 +46,16 @@ static const char sweep_help[] =
     "  --serve 'CMD' --defn D\n"
     "                 an external evaluator that serves requests, one process per thread\n"
     "                 (docs/exec-protocol.md, \"Serving\")\n"
-    "  --defn D       exact, tanh, sigmoid or silu: the definition the kernel claims\n"
+    "  --defn D       exact, tanh, sigmoid or silu: the definition the kernel claims (with\n"
+    "                 --backward: its derivative; exact_grad, ... are accepted too)\n"
+    "  --backward     the --lib/--exec/--serve kernels are backward kernels,\n"
+    "                 void SYM(const float *x, const float *dy, float *dx, size_t n),\n"
+    "                 dx = dy f'(x); --exec/--serve evaluators read pairs x, dy\n"
+    "                 (docs/exec-protocol.md); --all takes the built-in backward kernels.\n"
+    "                 Swept with dy = 1 (dx = f'(x)) against the derivative; the region\n"
+    "                 \"root\" holds the inputs within 1/32 of its zero (GELU's minimum), where\n"
+    "                 ULP error is unbounded: the scaled error (absolute, in ulps of 1 =\n"
+    "                 ulp(max|f'|)) is printed beside it\n"
     "  --name NAME    the label of the preceding --lib/--exec/--serve kernel in the results\n"
     "  --threads N    worker threads (default: all cores)\n"
     "  --shard K/N    run only the K-th of N equal parts (merge them with gelulab merge)\n"
@@ -62,7 +71,7 @@ static const char sweep_help[] =
 struct sweep_args {
     struct gl_sweep s;
     const char *out;
-    int all, with_emulated;
+    int all, with_emulated, backward;
 };
 
 static struct gl_kernel_src *add_kernel(struct gl_sweep *s)
@@ -94,6 +103,7 @@ int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet)
     k->defn = im->defn;
     k->impl = im;
     k->f64 = f64;
+    k->backward = im->bwd != NULL;
     k->kind = im->isa == GL_ISA_NEON ? GL_SRC_EXEC : GL_SRC_BUILTIN;
     if (im->isa == GL_ISA_NEON) gl_kernel_src_exec(k, cmd);
     return 0;
@@ -137,6 +147,10 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             a->with_emulated = o[2] == 'w' ? 1 : -1;
             continue;
         }
+        if (!strcmp(o, "--backward")) {
+            a->backward = 1;
+            continue;
+        }
         if (!strcmp(o, "--progress")) {
             s->progress = s->progress ? s->progress : 2;
             continue;
@@ -178,7 +192,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             snprintf(ext->name, sizeof ext->name, "lib:%s", v);
         } else if (!strcmp(o, "--defn")) {
             if (!ext) return gl_cli_error("sweep", "--defn must follow --lib, --exec or --serve");
-            if (gl_defn_parse(v, &ext->defn) != 0 || ext->defn > GL_DEFN_SILU)
+            if (gl_defn_parse(v, &ext->defn) != 0 || ext->defn > GL_DEFN_SILU_GRAD)
                 return gl_cli_error("sweep", "unknown definition '%s' (exact, tanh, sigmoid, silu)",
                                     v);
         } else if (!strcmp(o, "--name")) {
@@ -220,6 +234,11 @@ static int finish_kernels(struct sweep_args *a)
         *k = given[i];
         if (k->defn == GL_DEFN_COUNT)
             return free(given), gl_cli_error("sweep", "%s needs --defn", k->name);
+        if (gl_defn_is_grad(k->defn) && !a->backward)
+            return free(given), gl_cli_error("sweep", "--defn %s: a derivative needs --backward",
+                                             gl_defn_name(k->defn));
+        k->backward = a->backward;
+        k->defn = a->backward ? gl_defn_grad_of(k->defn) : k->defn;
         if (k->kind == GL_SRC_LIB && !k->lib_symbol[0])
             return free(given), gl_cli_error("sweep", "%s needs --symbol", k->name);
         if (s->fmt.id == GL_FMT_F64)
@@ -234,7 +253,8 @@ static int finish_kernels(struct sweep_args *a)
         (a->with_emulated == 0 && (s->fmt.id != GL_FMT_F32 || s->mode != GL_SWEEP_EXHAUSTIVE));
     for (size_t i = 0; a->all && i < gl_impl_count(); i++) {
         const struct gl_impl *im = gl_impl_get(i);
-        if (im->isa != GL_ISA_NEON || emulated_too) gl_cli_add_builtin(s, im, 1);
+        if ((im->isa != GL_ISA_NEON || emulated_too) && (im->bwd != NULL) == a->backward)
+            gl_cli_add_builtin(s, im, 1);
     }
     if (a->all && !emulated_too && a->with_emulated == 0)
         fprintf(stderr,
@@ -366,16 +386,21 @@ int gl_cmd_merge(int argc, char **argv)
 
 int gl_cmd_eval_lib(int argc, char **argv)
 {
-    if (argc == 4 && !strcmp(argv[1], "--serve-shm"))
-        return gl_eval_lib_serve_shm(argv[2], argv[3], 3);
-    if (argc == 4 && !strcmp(argv[1], "--serve-layouts"))
-        return gl_eval_lib_serve_layouts(argv[2], argv[3]);
-    if (argc != 3 && argc != 7)
-        return gl_cli_error("__eval-lib",
-                            "usage: gelulab __eval-lib PATH SYMBOL [OFFSET SPLIT INPLACE REPEAT]");
+    int backward = argc > 1 && !strcmp(argv[1], "--backward");
+    argc -= backward, argv += backward;
+    int serve =
+        argc == 4 && (!strcmp(argv[1], "--serve-shm") || !strcmp(argv[1], "--serve-layouts"));
+    if (!serve && argc != 3 && argc != 7)
+        return gl_cli_error("__eval-lib", "usage: gelulab __eval-lib [--backward] [--serve-shm | "
+                                          "--serve-layouts] PATH SYMBOL [OFFSET SPLIT INPLACE "
+                                          "REPEAT]");
+    struct gl_lib_kernel k;
+    if (gl_lib_kernel_load(&k, argv[1 + serve], argv[2 + serve], backward) != 0) return 2;
+    if (serve)
+        return argv[1][8] == 's' ? gl_eval_lib_serve_shm(&k, 3) : gl_eval_lib_serve_layouts(&k);
     struct gl_call_layout lay = {0, 0, 0, 0};
     if (argc == 7)
         lay.offset = strtoul(argv[3], NULL, 10), lay.split = strtoul(argv[4], NULL, 10),
         lay.inplace = atoi(argv[5]), lay.repeat = atoi(argv[6]);
-    return gl_eval_lib_main(argv[1], argv[2], &lay);
+    return gl_eval_lib_main(&k, &lay);
 }

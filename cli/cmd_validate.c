@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "gelulab/metrics.h"
 #include "gelulab/validate.h"
 
 static const char help[] =
@@ -16,7 +17,7 @@ static const char help[] =
     "                        [--defn exact|tanh|sigmoid|silu] [--format f32|bf16|f16]\n"
     "                        [--max-ulp U] [--max-abs A] [--region core|all]\n"
     "                        [--mode exhaustive|quick] [--probes-only] [--json FILE]\n"
-    "                        [--name NAME] [--timeout S]\n"
+    "                        [--name NAME] [--timeout S] [--backward]\n"
     "\n"
     "Checks one kernel, void SYM(const float *x, float *y, size_t n) from a shared library, an\n"
     "external evaluator (docs/exec-protocol.md; --serve: one that serves requests) or a\n"
@@ -27,6 +28,16 @@ static const char help[] =
     "values (NaN, +-inf, +-0), cancellation in the negative tail, a\n"
     "definition other than the one claimed, precision lost through a narrower format, results\n"
     "that depend on length, position, in-place use or the call.\n"
+    "\n"
+    "--backward: the kernel is a backward kernel, void SYM(const float *x, const float *dy,\n"
+    "float *dx, size_t n) with dx = dy f'(x) (--exec/--serve: pairs x, dy on stdin), and\n"
+    "--defn names its forward definition (or exact_grad, ...). The sweep runs with dy = 1\n"
+    "against the derivative; --max-ulp bounds the ULP error outside the zero of f' (region\n"
+    "root, |x - x0| <= 1/32, where ULP error is unbounded) and the scaled error (absolute, in\n"
+    "ulps of 1 = ulp(max|f'|)) everywhere on the region, root included. Further diagnoses:\n"
+    "the derivative at the special inputs, the negative tail, the definition, and dy: random\n"
+    "magnitudes and signs, subnormal, +-0, +-inf and NaN, where dx must be dy f'(x) (dy\n"
+    "ignored, added, its sign lost, subnormal dy flushed). Layouts include dx == dy.\n"
     "\n"
     "Default bounds, on the region (default core, [-5, 5]; all: every input):\n"
     "  f32: --max-ulp 4 --max-abs 2e-6;  bf16: 1 ULP, 0.0625;  f16: 1 ULP, 0.0078\n"
@@ -41,7 +52,7 @@ struct vargs {
     struct gl_sweep s;
     struct gl_kernel_src *k;
     double max_ulp, max_abs;
-    int region_all, mode_given, probes_only;
+    int region_all, mode_given, probes_only, backward;
     const char *json;
 };
 
@@ -53,8 +64,8 @@ static int parse(int argc, char **argv, struct vargs *a)
     const char *name = NULL;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(o, "--probes-only")) {
-            a->probes_only = 1;
+        if (!strcmp(o, "--probes-only") || !strcmp(o, "--backward")) {
+            *(o[2] == 'p' ? &a->probes_only : &a->backward) = 1;
             continue;
         }
         if (!v) return gl_cli_error("validate", "unknown argument or missing value: '%s'", o);
@@ -74,7 +85,7 @@ static int parse(int argc, char **argv, struct vargs *a)
         } else if (!strcmp(o, "--symbol")) {
             snprintf(sym, sizeof sym, "%s", v);
         } else if (!strcmp(o, "--defn")) {
-            if (gl_defn_parse(v, &k->defn) != 0 || k->defn > GL_DEFN_SILU)
+            if (gl_defn_parse(v, &k->defn) != 0 || k->defn > GL_DEFN_SILU_GRAD)
                 return gl_cli_error("validate",
                                     "unknown definition '%s' (exact, tanh, sigmoid, silu)", v);
         } else if (!strcmp(o, "--format")) {
@@ -121,6 +132,14 @@ static int parse(int argc, char **argv, struct vargs *a)
         return gl_cli_error("validate", "--symbol goes with --lib");
     }
     if (name) snprintf(k->name, sizeof k->name, "%s", name);
+    if (k->kind == GL_SRC_BUILTIN && a->backward && !k->impl->bwd)
+        return gl_cli_error("validate", "%s is a forward kernel: not with --backward", k->name);
+    if (k->kind == GL_SRC_BUILTIN) a->backward = k->impl->bwd != NULL;
+    if (gl_defn_is_grad(k->defn) && !a->backward)
+        return gl_cli_error("validate", "--defn %s: a derivative needs --backward",
+                            gl_defn_name(k->defn));
+    k->backward = a->backward;
+    if (a->backward) k->defn = gl_defn_grad_of(k->defn);
     if (a->probes_only && a->s.fmt.id != GL_FMT_F32)
         return gl_cli_error("validate", "--probes-only checks binary32 calls: not with --format");
     return 0;
@@ -143,23 +162,52 @@ static void add_check(struct gl_validation *v, const char *name, int fail, const
     snprintf(c->text, sizeof c->text, fmt, a, b);
 }
 
-/* the bounds on the region, from the sweep */
+/* The statistics of the region (core or all) against acc, with or without the root region (a
+ * backward kernel's inputs next to the zero of f', where ULP error is unbounded; empty for a
+ * forward kernel): maxima, counts and the worst input */
+static struct gl_stats region_stats(const struct vargs *a, const struct gl_acc *acc, int with_root)
+{
+    if (a->region_all && with_root) return acc->all;
+    struct gl_stats st = acc->region[GL_REGION_CORE];
+    const struct gl_stats *more[3] = {a->region_all ? &acc->region[GL_REGION_TAIL_NEG] : NULL,
+                                      a->region_all ? &acc->region[GL_REGION_POS] : NULL,
+                                      with_root ? &acc->region[GL_REGION_ROOT] : NULL};
+    for (int i = 0; i < 3; i++) {
+        if (!more[i]) continue;
+        st.n += more[i]->n, st.nonfinite += more[i]->nonfinite;
+        if (more[i]->max_abs > st.max_abs) st.max_abs = more[i]->max_abs;
+        if (more[i]->max_ulp > st.max_ulp) st.max_ulp = more[i]->max_ulp, st.worst = more[i]->worst;
+    }
+    return st;
+}
+
+/* the bounds on the region, from the sweep (a backward kernel: ULP outside the root, scaled
+ * error and absolute error with it) */
 static void bound_checks(const struct vargs *a, struct gl_validation *v)
 {
     const struct gl_acc *acc = a->k->acc[0];
-    const struct gl_stats *st = a->region_all ? &acc->all : &acc->region[GL_REGION_CORE];
-    const char *reg = a->region_all ? "all inputs" : "[-5, 5]";
+    struct gl_stats st = region_stats(a, acc, 0), wide = region_stats(a, acc, 1);
+    const char *reg = a->region_all ? (a->backward ? "all inputs outside the root" : "all inputs")
+                      : a->backward ? "[-5, 5] outside the root"
+                                    : "[-5, 5]";
     char f[300];
     snprintf(f, sizeof f, "max ULP on %s: %%.4g %s %%.4g (worst x = %a, result %a, reference %a)",
-             reg, st->max_ulp <= a->max_ulp ? "<=" : ">", st->worst.x, st->worst.y, st->worst.r);
-    add_check(v, "max-ulp", !(st->max_ulp <= a->max_ulp), f, st->max_ulp, a->max_ulp);
+             reg, st.max_ulp <= a->max_ulp ? "<=" : ">", st.worst.x, st.worst.y, st.worst.r);
+    add_check(v, "max-ulp", !(st.max_ulp <= a->max_ulp), f, st.max_ulp, a->max_ulp);
+    reg = a->region_all ? "all inputs" : "[-5, 5]";
+    if (a->backward) {
+        double sc = gl_scaled_ulp(wide.max_abs, &a->s.fmt);
+        snprintf(f, sizeof f, "max scaled error (ulps of 1) on %s, root included: %%.4g %s %%.4g",
+                 reg, sc <= a->max_ulp ? "<=" : ">");
+        add_check(v, "max-scaled", !(sc <= a->max_ulp), f, sc, a->max_ulp);
+    }
     snprintf(f, sizeof f, "max abs error on %s: %%.4g %s %%.4g", reg,
-             st->max_abs <= a->max_abs ? "<=" : ">");
-    add_check(v, "max-abs", !(st->max_abs <= a->max_abs), f, st->max_abs, a->max_abs);
+             wide.max_abs <= a->max_abs ? "<=" : ">");
+    add_check(v, "max-abs", !(wide.max_abs <= a->max_abs), f, wide.max_abs, a->max_abs);
     snprintf(f, sizeof f,
              "non-finite results where the definition is finite, or the reverse, on %s: %%.0f%s",
-             reg, st->nonfinite ? " (NaN inputs excluded)" : "");
-    add_check(v, "nonfinite", st->nonfinite != 0, f, (double)st->nonfinite, 0);
+             reg, wide.nonfinite ? " (NaN inputs excluded)" : "");
+    add_check(v, "nonfinite", wide.nonfinite != 0, f, (double)wide.nonfinite, 0);
 }
 
 /* sign and range of the results over every swept input, from the sweep's traits: GELU(x) has
@@ -171,6 +219,22 @@ static void range_check(const struct vargs *a, struct gl_validation *v)
     if (v->n == GL_MAX_CHECKS) return;
     struct gl_check *c = &v->c[v->n++];
     c->name = "range", c->status = ws || hi ? GL_CHECK_FAIL : GL_CHECK_PASS;
+    if (a->backward) { /* f' changes sign at x0; Phi above 1 does not apply */
+        double x0 = gl_defn_root(a->k->defn), lo = t->x_lo[GL_TRAIT_WRONG_SIGN],
+               hi_x = t->x_hi[GL_TRAIT_WRONG_SIGN];
+        int near = ws && fabs(lo - x0) <= GL_ROOT_HALFWIDTH && fabs(hi_x - x0) <= GL_ROOT_HALFWIDTH;
+        c->status = !ws ? GL_CHECK_PASS : near ? GL_CHECK_WARN : GL_CHECK_FAIL;
+        if (!ws)
+            snprintf(c->text, sizeof c->text, "every result has the sign of f'(x)");
+        else
+            snprintf(c->text, sizeof c->text,
+                     "results of the wrong sign on %llu inputs, x in [%a, %a]%s",
+                     (unsigned long long)ws, lo, hi_x,
+                     near ? ": only next to the zero of f' (x0 = -0.7518...), where the scaled "
+                            "error bounds them"
+                          : "");
+        return;
+    }
     if (!ws && !hi) {
         snprintf(c->text, sizeof c->text,
                  "every result has the sign of x and |y| <= |x| (Phi(x) = y/x within [0, 1])");
@@ -189,19 +253,25 @@ static void range_check(const struct vargs *a, struct gl_validation *v)
     snprintf(c->text, sizeof c->text, "%s%s (of the swept inputs)", a1, a2);
 }
 
-static void print_regions(const struct gl_kernel_src *k)
+static void print_regions(const struct gl_kernel_src *k, const struct gl_format *fmt)
 {
-    const char *regs[4] = {"tail_neg x < -5", "core [-5, 5]", "pos x > 5", "all"};
-    printf("%-22s %-16s %11s  %-16s %10s\n", "against", "region", "max ULP", "worst x", "max abs");
-    for (int a = 0; a < (k->defn == GL_DEFN_EXACT ? 1 : 2); a++)
-        for (int r = 0; r < 4; r++) {
-            const struct gl_stats *st = r < 3 ? &k->acc[a]->region[r] : &k->acc[a]->all;
+    const char *regs[5] = {"tail_neg x < -5", "core [-5, 5]", "pos x > 5", "root |x-x0|<=1/32",
+                           "all"};
+    const int order[5] = {GL_REGION_TAIL_NEG, GL_REGION_CORE, GL_REGION_POS, GL_REGION_ROOT, -1};
+    printf("%-22s %-18s %11s  %-16s %10s%s\n", "against", "region", "max ULP", "worst x", "max abs",
+           k->backward ? "   scaled" : "");
+    for (int a = 0; a < (k->defn == gl_defn_exact_of(k->defn) ? 1 : 2); a++)
+        for (int r = 0; r < 5; r++) {
+            const struct gl_stats *st =
+                order[r] >= 0 ? &k->acc[a]->region[order[r]] : &k->acc[a]->all;
             if (!st->n) continue;
-            printf("%-22s %-16s %11.4g  %-16a %10.3g\n",
-                   r   ? ""
-                   : a ? "exact GELU"
-                       : gl_defn_name(k->defn),
+            printf("%-22s %-18s %11.4g  %-16a %10.3g",
+                   !r && a ? (k->backward ? "exact GELU'" : "exact GELU")
+                   : !r    ? gl_defn_name(k->defn)
+                           : "",
                    regs[r], st->max_ulp, st->worst.x, st->max_abs);
+            if (k->backward) printf(" %8.4g", gl_scaled_ulp(st->max_abs, fmt));
+            printf("\n");
         }
 }
 
@@ -215,24 +285,31 @@ static void write_json(const struct vargs *a, const struct gl_validation *v, int
     const struct gl_kernel_src *k = a->k;
     fprintf(f,
             "{\"schema\": \"gelulab-validate/1\", \"kernel\": \"%s\", \"defn\": \"%s\", "
-            "\"format\": \"%s\",\n"
+            "\"abi\": \"%s\", \"format\": \"%s\",\n"
             " \"mode\": \"%s\", \"inputs\": %llu, \"region\": \"%s\", \"max_ulp_bound\": %.17g, "
             "\"max_abs_bound\": %.17g,\n"
             " \"verdict\": \"%s\",\n \"regions\": {",
-            k->name, gl_defn_name(k->defn), a->s.fmt.name,
+            k->name, gl_defn_name(k->defn), k->backward ? "backward" : "forward", a->s.fmt.name,
             a->probes_only                     ? "probes"
             : a->s.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive"
                                                : "quick",
             (unsigned long long)a->s.n_inputs, a->region_all ? "all" : "core", a->max_ulp,
             a->max_abs, verdict ? "fail" : "pass");
+    const int order[5] = {GL_REGION_TAIL_NEG, GL_REGION_CORE, GL_REGION_POS, GL_REGION_ROOT, -1};
     for (int x = 0; x < 2 && !a->probes_only; x++)
-        for (int r = 0; r < 4; r++) {
-            const struct gl_stats *st = r < 3 ? &k->acc[x]->region[r] : &k->acc[x]->all;
+        for (int r = 0; r < 5; r++) {
+            if (order[r] == GL_REGION_ROOT && !k->backward) continue;
+            const struct gl_stats *st =
+                order[r] >= 0 ? &k->acc[x]->region[order[r]] : &k->acc[x]->all;
             fprintf(f,
                     "%s\"%s_%s\": {\"max_ulp\": %.17g, \"max_abs\": %.17g, \"worst_x\": \"%a\", "
-                    "\"nonfinite\": %llu}",
-                    x || r ? ", " : "", x ? "exact" : "own", r < 3 ? gl_region_names[r] : "all",
-                    st->max_ulp, st->max_abs, st->worst.x, (unsigned long long)st->nonfinite);
+                    "\"nonfinite\": %llu",
+                    x || r ? ", " : "", x ? "exact" : "own",
+                    order[r] >= 0 ? gl_region_names[order[r]] : "all", st->max_ulp, st->max_abs,
+                    st->worst.x, (unsigned long long)st->nonfinite);
+            if (k->backward)
+                fprintf(f, ", \"max_scaled\": %.17g", gl_scaled_ulp(st->max_abs, &a->s.fmt));
+            fputc('}', f);
         }
     fprintf(f, "},\n \"checks\": [");
     for (int i = 0; i < v->n; i++) {
@@ -272,11 +349,11 @@ int gl_cmd_validate(int argc, char **argv)
     char msg[256];
     if (gl_ref_selfcheck(msg, sizeof msg) != 0) s->use_fast_ref = 0;
     if (a.probes_only)
-        printf("gelulab validate: %s claiming the %s definition; the probes only\n", a.k->name,
-               gl_defn_name(a.k->defn));
+        printf("gelulab validate: %s claiming the %s definition%s; the probes only\n", a.k->name,
+               gl_defn_name(a.k->defn), a.backward ? " (backward)" : "");
     else
-        printf("gelulab validate: %s claiming the %s definition; %s %s sweep\n", a.k->name,
-               gl_defn_name(a.k->defn), s->fmt.name,
+        printf("gelulab validate: %s claiming the %s definition%s; %s %s sweep\n", a.k->name,
+               gl_defn_name(a.k->defn), a.backward ? " (backward, dy = 1)" : "", s->fmt.name,
                s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick");
     fflush(stdout);
     rc = a.probes_only ? 0 : gl_sweep_run(s);
@@ -297,7 +374,7 @@ int gl_cmd_validate(int argc, char **argv)
         printf("%llu inputs; bounds on %s: max ULP <= %g, max abs <= %g%s\n\n",
                (unsigned long long)s->n_inputs, a.region_all ? "all inputs" : "the core [-5, 5]",
                a.max_ulp, a.max_abs, " (--max-ulp, --max-abs, --region)");
-        print_regions(a.k);
+        print_regions(a.k, &s->fmt);
         printf("\n");
     }
     int fails = 0;

@@ -1,4 +1,5 @@
 /* Names and formulas of the definitions (include/gelulab/defn.h). */
+#include <math.h>
 #include <string.h>
 #include "gelulab/defn.h"
 
@@ -39,4 +40,37 @@ int gl_defn_parse(const char *name, enum gl_defn *d)
         }
     }
     return -1;
+}
+
+int gl_defn_is_grad(enum gl_defn d)
+{
+    return d >= GL_DEFN_EXACT_GRAD && d <= GL_DEFN_SILU_GRAD;
+}
+
+enum gl_defn gl_defn_grad_of(enum gl_defn d)
+{
+    return d <= GL_DEFN_SILU ? (enum gl_defn)(d + GL_DEFN_EXACT_GRAD) : d;
+}
+
+enum gl_defn gl_defn_exact_of(enum gl_defn d)
+{
+    return gl_defn_is_grad(d) ? GL_DEFN_EXACT_GRAD : GL_DEFN_EXACT;
+}
+
+double gl_defn_root(enum gl_defn d)
+{
+    /* the zeros to 25 digits (mpmath findroot at 50 digits; tests/test_known_values.c checks
+     * each against the reference), rounded to binary64 */
+    switch (d) {
+    case GL_DEFN_EXACT_GRAD:
+        return -0.751791524693564457;
+    case GL_DEFN_TANH_GRAD:
+        return -0.7524614220710162584879544;
+    case GL_DEFN_SIGMOID_GRAD:
+        return -0.7511542554412889512980956;
+    case GL_DEFN_SILU_GRAD:
+        return -1.278464542761073795109359;
+    default:
+        return NAN;
+    }
 }

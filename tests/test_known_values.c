@@ -172,19 +172,21 @@ static void test_minimum(void)
     CHECK(ref(GL_DEFN_EXACT, x0 + 1e-4, &gl_format_f64) > m, "right of the minimum");
 }
 
-/* The other forms' minima (mpmath.findroot of their derivatives, 25 digits): the derivative
+/* The forms' minima (mpmath.findroot of their derivatives, 25 digits): the derivative
  * changes sign there, and is negative on the far left down to its underflow to -0. */
 static void test_grad_roots(void)
 {
     static const struct {
         enum gl_defn d;
         double root;
-    } roots[] = {{GL_DEFN_TANH_GRAD, -0.7524614220710162584879544},
+    } roots[] = {{GL_DEFN_EXACT_GRAD, -0.751791524693564457},
+                 {GL_DEFN_TANH_GRAD, -0.7524614220710162584879544},
                  {GL_DEFN_SIGMOID_GRAD, -0.7511542554412889512980956},
                  {GL_DEFN_SILU_GRAD, -1.278464542761073795109359}};
     for (size_t i = 0; i < sizeof roots / sizeof roots[0]; i++) {
         enum gl_defn d = roots[i].d;
         double r = roots[i].root;
+        CHECK(gl_defn_root(d) == r, "gl_defn_root(%s) = %.17g", gl_defn_name(d), gl_defn_root(d));
         double g_lo = ref(d, r - 1e-12, &gl_format_f64), g_hi = ref(d, r + 1e-12, &gl_format_f64);
         CHECK(g_lo < 0 && g_hi > 0, "%s changes sign at %.17g: %a %a", gl_defn_name(d), r, g_lo,
               g_hi);

@@ -16,8 +16,21 @@
 #define GL_TOPK      10
 #define GL_BINADES   2048 /* exponent field of x (f64 needs 2048; narrower formats use fewer) */
 
-enum gl_region { GL_REGION_TAIL_NEG, GL_REGION_CORE, GL_REGION_POS, GL_REGION_TINY, GL_REGIONS };
-extern const char *const gl_region_names[GL_REGIONS]; /* "tail_neg", "core", "pos", "tiny" */
+/* tail_neg x < -5, core -5 <= x <= 5, pos x > 5, tiny |x| < 2^-10 (also in core); root: in
+ * backward sweeps, the inputs within GL_ROOT_HALFWIDTH of a zero of a derivative measured
+ * (x0 = gl_defn_root), taken out of core (where ULP error is unbounded for any finite-precision
+ * method); empty in forward sweeps */
+enum gl_region {
+    GL_REGION_TAIL_NEG,
+    GL_REGION_CORE,
+    GL_REGION_POS,
+    GL_REGION_TINY,
+    GL_REGION_ROOT,
+    GL_REGIONS
+};
+extern const char
+    *const gl_region_names[GL_REGIONS]; /* "tail_neg", "core", "pos", "tiny", "root" */
+#define GL_ROOT_HALFWIDTH 0x1p-5
 
 typedef unsigned __int128 gl_u128;
 

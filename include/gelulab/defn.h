@@ -27,5 +27,15 @@ const char *gl_defn_name(enum gl_defn d);
 const char *gl_defn_formula(enum gl_defn d);
 /* Parse a short name; returns 0 and sets *d, or -1 when the name is unknown. */
 int gl_defn_parse(const char *name, enum gl_defn *d);
+/* 1 for the derivatives (exact_grad .. silu_grad) */
+int gl_defn_is_grad(enum gl_defn d);
+/* The derivative of a GELU definition (exact -> exact_grad, ...); a derivative is its own. */
+enum gl_defn gl_defn_grad_of(enum gl_defn d);
+/* What a kernel of definition d is measured against besides its own: exact GELU, or its
+ * derivative for a derivative */
+enum gl_defn gl_defn_exact_of(enum gl_defn d);
+/* The zero of a derivative (the minimum of its GELU: x0 = -0.7517915246935645 for exact_grad),
+ * to binary64; NaN for the other definitions. */
+double gl_defn_root(enum gl_defn d);
 
 #endif

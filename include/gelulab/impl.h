@@ -15,6 +15,9 @@
 
 typedef void (*gl_kernel_f32)(const float *x, float *y, size_t n);
 typedef void (*gl_kernel_f64)(const double *x, double *y, size_t n);
+/* The backward kernel ABI (docs/design.md, "Kernel ABI"): dx[i] = dy[i] * f'(x[i]) for i < n;
+ * any n, unaligned pointers, dx == x or dx == dy allowed. */
+typedef void (*gl_kernel_bwd_f32)(const float *x, const float *dy, float *dx, size_t n);
 
 enum gl_isa { GL_ISA_SCALAR, GL_ISA_AVX2, GL_ISA_AVX512, GL_ISA_NEON, GL_ISA_COUNT };
 
@@ -32,9 +35,10 @@ struct gl_impl {
     enum gl_defn defn;  /* the definition it implements */
     const char *family; /* erf, tanh, sigmoid, silu, poly, lut, relu, accurate, fast, cr */
     enum gl_isa isa;
-    gl_kernel_f32 f32; /* NULL for NEON kernels, run out of process (impls/neon/) */
-    gl_kernel_f64 f64; /* NULL where there is no binary64 version */
-    const char *note;  /* the method, in one line */
+    gl_kernel_f32 f32;     /* NULL for NEON kernels, run out of process (impls/neon/) */
+    gl_kernel_f64 f64;     /* NULL where there is no binary64 version */
+    gl_kernel_bwd_f32 bwd; /* a backward kernel (defn is a derivative): f32 and f64 are NULL */
+    const char *note;      /* the method, in one line */
     /* Documented bounds against the reference of `defn`, over all 2^32 binary32 inputs: */
     double ulp_core;  /* max ULP error on the core, -5 <= x <= 5, rounded up to 4 digits */
     double abs_all;   /* max absolute error over all finite x */

@@ -32,6 +32,7 @@ struct gl_kernel_src {
     char lib_path[1024];        /* GL_SRC_LIB: the shared library */
     char lib_symbol[160];       /* GL_SRC_LIB: the kernel's symbol in it ("" not given yet) */
     int f64;                    /* binary64 sweeps: use impl->f64 */
+    int backward;               /* a backward kernel (gl_kernel_bwd_f32; defn a derivative) */
     /* results */
     int failed;
     char error[600];
@@ -52,6 +53,11 @@ struct gl_sweep {
 
     struct gl_kernel_src *k;
     int nk;
+
+    /* the zeros of the derivatives measured (backward kernels), set by gl_sweep_run: the inputs
+     * within GL_ROOT_HALFWIDTH of one are the region "root" */
+    double root[4];
+    int nroot;
 
     uint64_t n_inputs, chunk_size, n_chunks;
     uint8_t *chunk_done; /* n_chunks flags */
@@ -98,7 +104,8 @@ int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k)
 
 struct gl_child;
 struct gl_call_layout;
-/* Kernel k on x[0..n) into y: built in, in process; a library kernel in the library worker (a
+/* Kernel k on x[0..n) into y (a backward kernel: on x and dy[0..n), dy NULL for a forward
+ * one): built in, in process; a library kernel in the library worker (a
  * persistent one in *child when child is given and lay is NULL, else one per call, with layout
  * lay); an external command in one process per call (per lay->split inputs, when given); a
  * serving command like a library worker (one request per lay->split inputs, twice with
@@ -106,8 +113,8 @@ struct gl_call_layout;
  * gives the worker's path and the timeout (NULL: 60 s, and no library kernels). 0, or -1 with
  * the reason in why (the child crashed, failed, timed out or answered short). */
 int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *child,
-                   const float *x, float *y, size_t n, const struct gl_call_layout *lay, char *why,
-                   size_t whylen);
+                   const float *x, const float *dy, float *y, size_t n,
+                   const struct gl_call_layout *lay, char *why, size_t whylen);
 
 /* Runs CMD under /bin/sh with `in` on its stdin; its stdout must be exactly out_bytes.
  * Returns 0, or -1 with the reason in why (crashed with signal, exit status, timed out after
@@ -136,31 +143,41 @@ int gl_child_call(struct gl_child *c, const void *in, size_t in_bytes, void *out
  * same n on its stdout once the results are in place (no copies through pipes). Failures as
  * gl_child_call's. */
 int gl_child_start_shm(struct gl_child *c, const char *cmd, char *why, size_t whylen);
-int gl_child_call_shm(struct gl_child *c, const float *x, float *y, size_t n, double timeout_s,
-                      char *why, size_t whylen);
-int gl_eval_lib_serve_shm(const char *path, const char *symbol, int fd);
+int gl_child_call_shm(struct gl_child *c, const float *x, const float *dy, float *y, size_t n,
+                      double timeout_s, char *why, size_t whylen);
+/* The library workers' kernel: SYMBOL of the library at PATH, forward or backward (the worker's
+ * --backward); loaded by gl_lib_kernel_load (0, or -1 after saying why on stderr). */
+struct gl_lib_kernel {
+    gl_kernel_f32 fwd;
+    gl_kernel_bwd_f32 bwd;
+};
+int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *symbol, int backward);
+int gl_eval_lib_serve_shm(const struct gl_lib_kernel *k, int fd);
 void gl_child_stop(struct gl_child *c); /* closes its stdin and waits (at most 10 s) */
 /* The library worker of validate's probes, each request carrying a call layout (gelulab __eval-lib
  * --serve-layouts PATH SYMBOL: validate's probes, one worker for all of them): after the byte
  * count, four little-endian uint32 (offset, split, inplace, repeat; counted in the byte count),
  * then the inputs. gl_child_call_layout sends such a request. */
-int gl_eval_lib_serve_layouts(const char *path, const char *symbol);
+int gl_eval_lib_serve_layouts(const struct gl_lib_kernel *k);
 struct gl_call_layout;
-int gl_child_call_layout(struct gl_child *c, const float *x, float *y, size_t n,
+int gl_child_call_layout(struct gl_child *c, const float *x, const float *dy, float *y, size_t n,
                          const struct gl_call_layout *lay, double timeout_s, char *why,
                          size_t whylen);
 
 /* How the library worker calls the kernel (gelulab validate's layout checks): inputs (and
- * results) at a float offset into fresh buffers, results written over the inputs (x == y),
- * calls of at most `split` elements (0: one call), or everything twice. All zero: one plain call.
- */
+ * results) at a float offset into fresh buffers, results written over the inputs (x == y; a
+ * backward kernel: inplace 1 writes dx over x, 2 over dy), calls of at most `split` elements
+ * (0: one call), or everything twice. All zero: one plain call. */
 struct gl_call_layout {
     size_t offset, split;
     int inplace;
     int repeat; /* call twice and keep the second results (a determinism check) */
 };
-/* The library worker (gelulab __eval-lib PATH SYMBOL [OFFSET SPLIT INPLACE REPEAT]): float32 in on
- * stdin, out on stdout; lay may be NULL. */
-int gl_eval_lib_main(const char *path, const char *symbol, const struct gl_call_layout *lay);
+/* The library worker (gelulab __eval-lib [--backward] PATH SYMBOL [OFFSET SPLIT INPLACE
+ * REPEAT]): float32 in on stdin (a backward kernel: pairs x, dy), out on stdout; lay may be
+ * NULL. */
+int gl_eval_lib_main(const struct gl_lib_kernel *k, const struct gl_call_layout *lay);
+/* The pipe protocol's input of a backward kernel: the pairs x[i], dy[i] (n of them) into pairs */
+void gl_pairs_pack(const float *x, const float *dy, float *pairs, size_t n);
 
 #endif
