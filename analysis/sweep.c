@@ -403,6 +403,10 @@ static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint6
         if (b->lead[k] < k && b->role[b->lead[k]] == NOT_RUN) b->lead[k] = k;
         b->lead_of_any[k] = 0;
     }
+    /* a lead that follows another (a built-in twin of an external kernel that follows an
+     * earlier one): the first of the chain, whose statistics are the ones gathered */
+    for (int k = 0; k < s->nk; k++)
+        if (b->lead[k] < k) b->lead[k] = b->lead[b->lead[k]];
     for (int k = 0; k < s->nk; k++)
         if (b->lead[k] < k) b->lead_of_any[b->lead[k]] = 1;
     for (int k = 0; k < s->nk; k++) {
