@@ -163,6 +163,14 @@ int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
     double timeout = s ? s->timeout_s : 60;
     char cmd[2600];
     if (!k->backward) dy = NULL;
+    if (k->backward && !dy) { /* dy = 1: dx = f'(x) */
+        float *ones = malloc((n + 1) * sizeof *ones);
+        if (!ones) return snprintf(why, whylen, "out of memory"), -1;
+        for (size_t i = 0; i < n; i++) ones[i] = 1.0f;
+        int rc = gl_kernel_call(s, k, child, x, ones, y, n, lay, why, whylen);
+        free(ones);
+        return rc;
+    }
     if (k->kind == GL_SRC_BUILTIN) {
         call_builtin(k, x, dy, y, n, lay ? lay : &none);
         return 0;

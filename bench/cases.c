@@ -30,6 +30,7 @@ static void add_registry(void)
 {
     for (size_t i = 0; i < gl_impl_count(); i++) {
         const struct gl_impl *k = gl_impl_get(i);
+        if (gl_defn_is_grad(k->defn)) continue; /* the backward kernels: their own ABI */
         const char *skip = k->isa == GL_ISA_NEON   ? "NEON: runs only under emulation here"
                            : !gl_impl_available(k) ? "ISA not supported by this CPU"
                                                    : NULL;

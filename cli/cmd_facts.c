@@ -163,7 +163,8 @@ int gl_cmd_facts(int argc, char **argv)
     struct gl_sweep s;
     memset(&s, 0, sizeof s);
     s.fmt = gl_format_f32;
-    for (size_t i = 0; i < gl_impl_count(); i++) gl_cli_add_builtin(&s, gl_impl_get(i), 1);
+    for (size_t i = 0; i < gl_impl_count(); i++) /* the forward kernels */
+        if (!gl_defn_is_grad(gl_impl_get(i)->defn)) gl_cli_add_builtin(&s, gl_impl_get(i), 1);
     snprintf(path, sizeof path, "%s/facts.json", out);
     snprintf(epath, sizeof epath, "%s/errors.csv", out);
     FILE *f = fopen(path, "w"), *e = fopen(epath, "w");

@@ -103,7 +103,7 @@ int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet)
     k->defn = im->defn;
     k->impl = im;
     k->f64 = f64;
-    k->backward = im->bwd != NULL;
+    k->backward = gl_defn_is_grad(im->defn); /* NEON ones too (no function here) */
     k->kind = im->isa == GL_ISA_NEON ? GL_SRC_EXEC : GL_SRC_BUILTIN;
     if (im->isa == GL_ISA_NEON) gl_kernel_src_exec(k, cmd);
     return 0;
@@ -253,7 +253,7 @@ static int finish_kernels(struct sweep_args *a)
         (a->with_emulated == 0 && (s->fmt.id != GL_FMT_F32 || s->mode != GL_SWEEP_EXHAUSTIVE));
     for (size_t i = 0; a->all && i < gl_impl_count(); i++) {
         const struct gl_impl *im = gl_impl_get(i);
-        if ((im->isa != GL_ISA_NEON || emulated_too) && (im->bwd != NULL) == a->backward)
+        if ((im->isa != GL_ISA_NEON || emulated_too) && gl_defn_is_grad(im->defn) == a->backward)
             gl_cli_add_builtin(s, im, 1);
     }
     if (a->all && !emulated_too && a->with_emulated == 0)

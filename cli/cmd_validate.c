@@ -132,9 +132,9 @@ static int parse(int argc, char **argv, struct vargs *a)
         return gl_cli_error("validate", "--symbol goes with --lib");
     }
     if (name) snprintf(k->name, sizeof k->name, "%s", name);
-    if (k->kind == GL_SRC_BUILTIN && a->backward && !k->impl->bwd)
+    if (k->kind == GL_SRC_BUILTIN && a->backward && !gl_defn_is_grad(k->impl->defn))
         return gl_cli_error("validate", "%s is a forward kernel: not with --backward", k->name);
-    if (k->kind == GL_SRC_BUILTIN) a->backward = k->impl->bwd != NULL;
+    if (k->kind == GL_SRC_BUILTIN) a->backward = gl_defn_is_grad(k->impl->defn);
     if (gl_defn_is_grad(k->defn) && !a->backward)
         return gl_cli_error("validate", "--defn %s: a derivative needs --backward",
                             gl_defn_name(k->defn));

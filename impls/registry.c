@@ -3,7 +3,9 @@
  * impls/libm_kernels.h for the C-library formulas, impls/vec/algo/NAME.h for gelulab's own
  * algorithms), never restated here. The generic vector kernels give the same bits on every ISA
  * (same operations, same fma), so one contract serves the four builds of an algorithm; the
- * algorithms and their order come from impls/algos.list (GL_VEC_ALGOS, generated). */
+ * algorithms and their order come from impls/algos.list (GL_VEC_ALGOS, generated), the backward
+ * kernels' from impls/grads.list (GL_VEC_GRADS, entries with .bwd). A NEON backward kernel is
+ * known as one by its definition (a derivative). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,6 +25,13 @@
     }
 #define VEC4(algo, unused)                                                                         \
     VEC(algo, scalar, SCALAR), VEC(algo, avx2, AVX2), VEC(algo, avx512, AVX512), NEON(algo),
+#define BWD(algo, sfx, ISA)                                                                        \
+    {                                                                                              \
+        .name = #algo "/" #sfx, .isa = GL_ISA_##ISA, .bwd = gl_k_##algo##_##sfx,                   \
+        GL_CONTRACT_##algo                                                                         \
+    }
+#define BWD4(algo, unused)                                                                         \
+    BWD(algo, scalar, SCALAR), BWD(algo, avx2, AVX2), BWD(algo, avx512, AVX512), NEON(algo),
 #define LIBM(label, fn, f64fn, contract)                                                           \
     {                                                                                              \
         .name = label, .isa = GL_ISA_SCALAR, .f32 = fn, .f64 = f64fn, contract                     \
@@ -39,7 +48,9 @@ static const struct gl_impl impls[] = {
     LIBM("lut-f16", gl_k_lut_f16_f32, NULL, GL_CONTRACT_lut_f16),
     LIBM("relu", gl_k_relu_f32, gl_k_relu_f64, GL_CONTRACT_relu),
     /* the generic vector kernels (impls/vec/), four ISAs each */
-    GL_VEC_ALGOS(VEC4, unused)};
+    GL_VEC_ALGOS(VEC4, unused)
+    /* the backward kernels (impls/grads.list), four ISAs each */
+    GL_VEC_GRADS(BWD4, unused)};
 #define N_IMPLS (sizeof impls / sizeof impls[0])
 
 size_t gl_impl_count(void)

@@ -64,6 +64,25 @@ done
 "$G" merge "$T/s2.json" "$T/s1.json" --out "$T/m.json" >/dev/null && cmp -s "$T/b.json" "$T/m.json" && ok ||
     bad "merged backward shards differ from the unsharded run"
 
+# 1c. our backward kernels' NEON builds under qemu (when built), listed first: each build's
+# statistics are the ones it has alone (a built-in twin of an external kernel that follows
+# another external one takes the first of the chain's statistics)
+if "$G" list | grep -q '^grad_fast/neon .* qemu'; then
+    N=(--impl grad_fast/neon --impl grad_fast/scalar --impl grad_accurate/neon --impl grad_accurate/scalar)
+    "$G" sweep --backward --format bf16 "${N[@]}" --out "$T/n.json" >/dev/null 2>&1 || bad "NEON backward sweep"
+    "$G" sweep --backward --format bf16 --impl grad_accurate/scalar --out "$T/n1.json" >/dev/null 2>&1
+    python3 - "$T/n.json" "$T/n1.json" <<'PY' && ok || bad "a NEON-first backward sweep changed a statistic"
+import json, sys
+k = {x["name"]: x for x in json.load(open(sys.argv[1]))["kernels"]}
+alone = json.load(open(sys.argv[2]))["kernels"][0]
+for name in ("grad_accurate/neon", "grad_accurate/scalar"):
+    assert k[name]["own"]["all"] == alone["own"]["all"], name
+    assert k[name]["own"]["traits"]["out_hash"] == alone["own"]["traits"]["out_hash"], name
+PY
+else
+    echo "skip NEON backward builds (no qemu-aarch64 or cross build)"
+fi
+
 # 2. validate --backward: the correct kernel passes, each defect gets its diagnosis
 v() { # SYMBOL EXIT CHECK STATUS PATTERN [extra args]
     sym=$1 want=$2 check=$3 st=$4 pat=$5
@@ -94,6 +113,18 @@ v b_inplace_dy 1 layout FAIL "in-place breakage.*in place over dy \(dx == dy\) g
 "$G" validate --backward --exec "'$G' __eval-lib --backward '$L' b_good" --json "$T/v.json" >"$T/out" 2>&1
 [[ $? == 0 ]] && grep -q '"abi": "backward"' "$T/v.json" && grep -q '"own_root": {' "$T/v.json" && ok ||
     bad "validate --backward --exec: $(cat "$T/out")"
+
+# 2b. our backward kernels (scalar builds: every machine runs them): the accurate ones pass at
+# 1 ULP, the binary32 one fails the ULP bound next to the root region and holds the scaled one
+for k in grad_accurate grad_tanh; do
+    "$G" validate --impl $k/scalar --max-ulp 1 >"$T/out" 2>&1
+    [[ $? == 0 ]] && grep -q '^verdict: PASS (0 of 11 checks failed)' "$T/out" && ok ||
+        bad "validate --impl $k/scalar --max-ulp 1: $(cat "$T/out")"
+done
+"$G" validate --impl grad_fast/scalar >"$T/out" 2>&1
+[[ $? == 1 ]] && grep -Eq '^FAIL  max-ulp +max ULP on \[-5, 5\] outside the root: 2[0-9.]+ > 4' "$T/out" &&
+    grep -Eq '^PASS  max-scaled' "$T/out" && grep -Eq '^PASS  dy ' "$T/out" && ok ||
+    bad "validate --impl grad_fast/scalar: $(cat "$T/out")"
 
 # 3. usage errors
 "$G" sweep --mode quick --lib "$L" --symbol b_good --defn exact_grad >/dev/null 2>"$T/err"

@@ -12,6 +12,9 @@
  *  - gelu-cr (family "cr") equals the correctly rounded reference bit for bit on every input,
  *    and breaks the ties that GELU(x) = x/2 + x^2/sqrt(2 pi) + ... makes near the subnormal
  *    midpoints the way that series says.
+ * Backward kernels (impls/grads.list) run with dy = 1 against their derivative, ULP on [-5, 5]
+ * outside the root region (|x - x0| > 1/32), and with dy varied: dx == dy f' computed as
+ * documented (RN32(dy RN32(f')) or RN32(dy f') from binary64), any n, offsets, dx == x, dx == dy.
  * `test_kernels --measure [N]` prints the measured maxima with their witnesses on every
  * bfloat16 and binary16 value and N (default 10^7) stratified inputs (the contracts' figures
  * come from the exhaustive sweep of all 2^32 inputs: docs/design.md, "Add a kernel"). */
@@ -21,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "check.h"
+#include "gelulab/acc.h"
 #include "gelulab/impl.h"
 #include "gelulab/metrics.h"
 
@@ -81,20 +85,36 @@ static void build_inputs(struct inputs *in, long n_random, int with_f16)
         in->rounded[i] = (float)gl_ref_f32(GL_DEFN_EXACT, in->x[i], &gl_format_f32, NULL);
 }
 
-/* Runs kernel k on in->x (NEON: through its qemu evaluator). Returns 0 on success. */
-static int run_kernel(const struct gl_impl *k, const float *x, float *y, size_t n)
+/* Runs kernel k on x (a backward kernel: with dy, or dy = 1 when dy is NULL; NEON: through its
+ * qemu evaluator, pairs x, dy for a backward kernel). Returns 0 on success. */
+static int run_kernel_dy(const struct gl_impl *k, const float *x, const float *dy, float *y,
+                         size_t n)
 {
-    if (k->f32) {
-        k->f32(x, y, n);
+    float *ones = NULL;
+    if (gl_defn_is_grad(k->defn) && !dy) {
+        ones = malloc((n + 1) * sizeof *ones);
+        for (size_t i = 0; i < n; i++) ones[i] = 1.0f;
+        dy = ones;
+    }
+    if (k->f32 || k->bwd) {
+        if (k->bwd)
+            k->bwd(x, dy, y, n);
+        else
+            k->f32(x, y, n);
+        free(ones);
         return 0;
     }
     char cmd[1024], full[1400];
-    if (!gl_impl_neon_command(k, cmd, sizeof cmd)) return -1;
+    if (!gl_impl_neon_command(k, cmd, sizeof cmd)) return free(ones), -1;
     char in_path[] = "/tmp/gl_kin_XXXXXX", out_path[] = "/tmp/gl_kout_XXXXXX";
     int fi = mkstemp(in_path), fo = mkstemp(out_path);
     FILE *f = fdopen(fi, "wb");
-    fwrite(x, sizeof *x, n, f);
+    for (size_t i = 0; i < n; i++) {
+        fwrite(x + i, sizeof *x, 1, f);
+        if (dy) fwrite(dy + i, sizeof *dy, 1, f);
+    }
     fclose(f);
+    free(ones);
     close(fo);
     snprintf(full, sizeof full, "%s < %s > %s", cmd, in_path, out_path);
     int rc = system(full);
@@ -104,6 +124,17 @@ static int run_kernel(const struct gl_impl *k, const float *x, float *y, size_t 
     unlink(in_path);
     unlink(out_path);
     return rc == 0 && got == n ? 0 : -1;
+}
+
+static int run_kernel(const struct gl_impl *k, const float *x, float *y, size_t n)
+{
+    return run_kernel_dy(k, x, NULL, y, n);
+}
+
+/* x lies in the root region of a backward kernel's derivative (no ULP bound there) */
+static int in_root(const struct gl_impl *k, float x)
+{
+    return gl_defn_is_grad(k->defn) && fabs(x - gl_defn_root(k->defn)) <= GL_ROOT_HALFWIDTH;
 }
 
 struct worst {
@@ -118,7 +149,7 @@ static struct worst measure(const struct gl_impl *k, const struct inputs *in, co
     const struct gl_dd *ref = in->ref[k->defn];
     for (size_t i = 0; i < in->n; i++) {
         double u = gl_ulp_error(y[i], ref[i], &gl_format_f32), a = gl_abs_error(y[i], ref[i]);
-        if (fabsf(in->x[i]) <= 5.0f && !(u <= w.ulp_core))
+        if (fabsf(in->x[i]) <= 5.0f && !in_root(k, in->x[i]) && !(u <= w.ulp_core))
             w.ulp_core = u, w.x_ulp = in->x[i], w.y_ulp = y[i], w.want_ulp = ref[i].hi;
         if (isfinite(in->x[i]) && !(a <= w.abs_all))
             w.abs_all = a, w.x_abs = in->x[i], w.y_abs = y[i], w.want_abs = ref[i].hi;
@@ -145,8 +176,9 @@ static void check_witness(const struct gl_impl *k)
 {
     const struct gl_witness *w = &k->witness;
     float x = (float)w->x, y;
-    CHECK((double)x == w->x && fabs(x) <= 5, "%s: witness x=%a is not a binary32 input of [-5, 5]",
-          k->name, w->x);
+    CHECK((double)x == w->x && fabs(x) <= 5 && !in_root(k, x),
+          "%s: witness x=%a is not a binary32 input of [-5, 5] (outside the root region)", k->name,
+          w->x);
     if (run_kernel(k, &x, &y, 1) != 0) return;
     struct gl_dd r;
     gl_ref_f32(k->defn, x, &gl_format_f32, &r);
@@ -236,6 +268,45 @@ static void check_lengths(const struct gl_impl *k, const float *src)
     (void)ref;
 }
 
+/* A backward kernel: dx = dy f' as documented for varied dy (against its own f' at dy = 1), and
+ * any n, offsets, dx over x and over dy, no write past dx[n-1] */
+static void check_backward(const struct gl_impl *k, const float *src)
+{
+    float g[256], dy[256], want[256], buf[300], over[300];
+    int wide = strcmp(k->family, "grad-fast") && strcmp(k->family, "grad-tanhfast");
+    for (int i = 0; i < 256; i++)
+        dy[i] = ldexpf(i % 2 ? -1.0f - i / 256.0f : 1.0f + i / 512.0f, i % 41 - 20);
+    run_kernel(k, src, g, 256);
+    k->bwd(src, dy, want, 256);
+    for (int i = 0; i < 256; i++) {
+        /* binary64 kernels: dx = RN32(dy f64) where RN32(f64) = g; binary32: RN32(dy g) */
+        float fw = wide ? want[i] : g[i] * dy[i];
+        CHECK(memcmp(&want[i], &fw, 4) == 0, "%s: x=%a dy=%a: dx=%a, want %a", k->name,
+              (double)src[i], (double)dy[i], (double)want[i], (double)fw);
+        if (wide) {
+            double r = (double)g[i] * dy[i]; /* within one binary32 ULP of RN32(dy g) */
+            CHECK(fabs(want[i] - r) <= fabs(r) * 0x1p-23 + 0x1p-149,
+                  "%s: x=%a dy=%a: dx=%a far from dy f'", k->name, (double)src[i], (double)dy[i],
+                  (double)want[i]);
+        }
+    }
+    for (size_t n = 0; n <= 100; n++)
+        for (size_t off = 0; off < 3; off++) {
+            int ok = 1;
+            for (int where = 0; where < 3; where++) { /* fresh dx, over x, over dy */
+                for (size_t i = 0; i < 300; i++) buf[i] = -7.0f;
+                float *out = buf + off;
+                if (where) memcpy(over + off, where == 1 ? src : dy, n * sizeof(float));
+                if (where) out = over + off;
+                k->bwd(where == 1 ? over + off : src, where == 2 ? over + off : dy, out, n);
+                ok &= where || (buf[off + n] == -7.0f && (off == 0 || buf[off - 1] == -7.0f));
+                for (size_t i = 0; i < n && ok; i++) ok = memcmp(&out[i], &want[i], 4) == 0;
+            }
+            CHECK(ok, "%s: n=%zu offset=%zu: results differ by position/length/aliasing", k->name,
+                  n, off);
+        }
+}
+
 static void test_kernel(const struct gl_impl *k, const struct inputs *in, float *y, float *y_model)
 {
     int neon = k->isa == GL_ISA_NEON;
@@ -258,7 +329,7 @@ static void test_kernel(const struct gl_impl *k, const struct inputs *in, float 
           k->specials);
     const struct gl_impl *model = scalar_model(k);
     if (model) {
-        model->f32(in->x, y_model, in->n);
+        run_kernel(model, in->x, y_model, in->n);
         size_t diff = 0, first = 0;
         for (size_t i = 0; i < in->n; i++)
             if (memcmp(&y[i], &y_model[i], 4) != 0 && !diff++) first = i;
@@ -267,6 +338,7 @@ static void test_kernel(const struct gl_impl *k, const struct inputs *in, float 
     }
     if (!strcmp(k->family, "cr")) check_correct_rounding(k, in, y);
     if (k->f32) check_lengths(k, in->x + 70000);
+    if (k->bwd) check_backward(k, in->x + 70000);
 }
 
 int main(int argc, char **argv)

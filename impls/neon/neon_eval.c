@@ -1,28 +1,52 @@
 /* External evaluator for the NEON builds of the generic vector kernels (impls/vec/kernels.h),
  * cross-compiled for AArch64 and run under qemu-aarch64 (docs/design.md, "Kernel ABI"):
  *   gelulab-neon-eval ALGO  <  raw little-endian float32  >  raw little-endian float32
- * ALGO: a name of impls/algos.list (GL_VEC_ALGOS). Reads until EOF, in chunks. */
+ * ALGO: a name of impls/algos.list (GL_VEC_ALGOS), or of impls/grads.list (GL_VEC_GRADS: a
+ * backward kernel, whose input is pairs x, dy; docs/exec-protocol.md). Reads until EOF, in
+ * chunks. */
 #include <stdio.h>
 #include <string.h>
 #include "vec/isa_neon.h"
 #include "vec/kernels.h"
 #include "vec_decls.h"
 
-#define GL_NEON_ENTRY(algo, isa) {#algo, gl_k_##algo##_##isa},
+#define GL_NEON_ENTRY(algo, isa) {#algo, gl_k_##algo##_##isa, NULL},
+#define GL_NEON_BWD(algo, isa)   {#algo, NULL, gl_k_##algo##_##isa},
 static const struct {
     const char *name;
     void (*fn)(const float *, float *, size_t);
-} algos[] = {GL_VEC_ALGOS(GL_NEON_ENTRY, neon)};
+    void (*bwd)(const float *, const float *, float *, size_t);
+} algos[] = {GL_VEC_ALGOS(GL_NEON_ENTRY, neon) GL_VEC_GRADS(GL_NEON_BWD, neon)};
+
+/* A backward kernel on pairs x, dy from stdin (a pair split across reads waits for its half) */
+static int run_backward(void (*bwd)(const float *, const float *, float *, size_t))
+{
+    static float pairs[1 << 17], x[1 << 16], dy[1 << 16], dx[1 << 16];
+    size_t got = 0, r;
+    while ((r = fread(pairs + got, sizeof pairs[0], sizeof pairs / sizeof pairs[0] - got, stdin)) >
+           0) {
+        got += r;
+        size_t n = got / 2;
+        for (size_t i = 0; i < n; i++) x[i] = pairs[2 * i], dy[i] = pairs[2 * i + 1];
+        bwd(x, dy, dx, n);
+        if (fwrite(dx, sizeof dx[0], n, stdout) != n) return 1;
+        memmove(pairs, pairs + 2 * n, (got - 2 * n) * sizeof pairs[0]);
+        got -= 2 * n;
+    }
+    return ferror(stdin) || got ? 1 : 0; /* an odd float at the end: not pairs */
+}
 
 int main(int argc, char **argv)
 {
     static float in[1 << 16], out[1 << 16];
     void (*fn)(const float *, float *, size_t) = NULL;
+    void (*bwd)(const float *, const float *, float *, size_t) = NULL;
     for (size_t i = 0; argc == 2 && i < sizeof algos / sizeof algos[0]; i++)
-        if (!strcmp(argv[1], algos[i].name)) fn = algos[i].fn;
+        if (!strcmp(argv[1], algos[i].name)) fn = algos[i].fn, bwd = algos[i].bwd;
+    if (bwd) return run_backward(bwd);
     if (!fn) {
-        fprintf(stderr, "gelulab-neon-eval: usage: gelulab-neon-eval ALGO (" GL_VEC_ALGO_NAMES
-                        ") < float32 > float32\n");
+        fprintf(stderr, "gelulab-neon-eval: usage: gelulab-neon-eval ALGO (" GL_VEC_ALGOS_NAMES
+                        ", or backward: " GL_VEC_GRADS_NAMES ") < float32 > float32\n");
         return 2;
     }
     size_t n;

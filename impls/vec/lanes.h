@@ -230,3 +230,62 @@ static inline __attribute__((always_inline)) VD vpolyd(VD u, const double *c, in
             memcpy(y + i, by, (n - i) * sizeof(float));                                            \
         }                                                                                          \
     }
+
+/* The backward kernel ABI (dx[i] = dy[i] f'(x[i]), dx may alias x or dy) around a lane function
+ * fn of f': binary32 lanes, dx = RN(dy RN(f')). Both inputs are loaded before dx is stored. */
+#define GL_DEFINE_BWD_KERNEL(algo, fn)                                                             \
+    GL_KERNEL_ATTR void GL_KNAME(algo)(const float *x, const float *dy, float *dx, size_t n)       \
+    {                                                                                              \
+        size_t i = 0;                                                                              \
+        for (; i + VW <= n; i += VW) {                                                             \
+            V v, d;                                                                                \
+            memcpy(&v, x + i, sizeof v);                                                           \
+            memcpy(&d, dy + i, sizeof d);                                                          \
+            v = fn(v) * d;                                                                         \
+            memcpy(dx + i, &v, sizeof v);                                                          \
+        }                                                                                          \
+        if (i < n) {                                                                               \
+            V v = vdup(0.0f), d = vdup(0.0f);                                                      \
+            memcpy(&v, x + i, (n - i) * sizeof(float));                                            \
+            memcpy(&d, dy + i, (n - i) * sizeof(float));                                           \
+            v = fn(v) * d;                                                                         \
+            memcpy(dx + i, &v, (n - i) * sizeof(float));                                           \
+        }                                                                                          \
+    }
+
+/* The same over binary64 lanes: f' and its product with dy in binary64, dx = RN32(dy f')
+ * (one rounding to binary32 of a product whose own rounding is 2^-53 relative); two vectors
+ * of VDW per step, then one, then the tail through zeroed vectors. */
+#define GL_DEFINE_BWD_KERNEL_D(algo, fn)                                                           \
+    static inline void GL_CAT(algo##_bstep, GL_ISA_SUFFIX)(const float *x, const float *dy,        \
+                                                           float *dx)                              \
+    {                                                                                              \
+        VF f, d;                                                                                   \
+        memcpy(&f, x, sizeof f);                                                                   \
+        memcpy(&d, dy, sizeof d);                                                                  \
+        f = vnarrow(fn(vwiden(f)) * vwiden(d));                                                    \
+        memcpy(dx, &f, sizeof f);                                                                  \
+    }                                                                                              \
+    GL_KERNEL_ATTR void GL_KNAME(algo)(const float *x, const float *dy, float *dx, size_t n)       \
+    {                                                                                              \
+        size_t i = 0;                                                                              \
+        for (; i + 2 * VDW <= n; i += 2 * VDW) {                                                   \
+            VF f0, f1, d0, d1;                                                                     \
+            memcpy(&f0, x + i, sizeof f0);                                                         \
+            memcpy(&f1, x + i + VDW, sizeof f1);                                                   \
+            memcpy(&d0, dy + i, sizeof d0);                                                        \
+            memcpy(&d1, dy + i + VDW, sizeof d1);                                                  \
+            VD g0 = fn(vwiden(f0)), g1 = fn(vwiden(f1));                                           \
+            f0 = vnarrow(g0 * vwiden(d0)), f1 = vnarrow(g1 * vwiden(d1));                          \
+            memcpy(dx + i, &f0, sizeof f0);                                                        \
+            memcpy(dx + i + VDW, &f1, sizeof f1);                                                  \
+        }                                                                                          \
+        for (; i + VDW <= n; i += VDW) GL_CAT(algo##_bstep, GL_ISA_SUFFIX)(x + i, dy + i, dx + i); \
+        if (i < n) {                                                                               \
+            float bx[VDW] = {0}, bd[VDW] = {0}, by[VDW];                                           \
+            memcpy(bx, x + i, (n - i) * sizeof(float));                                            \
+            memcpy(bd, dy + i, (n - i) * sizeof(float));                                           \
+            GL_CAT(algo##_bstep, GL_ISA_SUFFIX)(bx, bd, by);                                       \
+            memcpy(dx + i, by, (n - i) * sizeof(float));                                           \
+        }                                                                                          \
+    }

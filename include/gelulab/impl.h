@@ -27,8 +27,10 @@ struct gl_witness {
     double x, got, want;
 };
 
-/* The special values right for every GELU definition (NaN, +inf, -inf, +0, -0) */
-#define GL_SPECIALS_RIGHT "nan inf -0 0 -0"
+/* The special values right for every GELU definition (NaN, +inf, -inf, +0, -0), and for every
+ * derivative (a backward kernel with dy = 1: f' is 1 at +inf, -0 at -inf, 1/2 at +-0) */
+#define GL_SPECIALS_RIGHT      "nan inf -0 0 -0"
+#define GL_SPECIALS_GRAD_RIGHT "nan 0x1p+0 -0 0x1p-1 0x1p-1"
 
 struct gl_impl {
     const char *name;   /* "tanh/avx512": algorithm/ISA */
@@ -39,7 +41,8 @@ struct gl_impl {
     gl_kernel_f64 f64;     /* NULL where there is no binary64 version */
     gl_kernel_bwd_f32 bwd; /* a backward kernel (defn is a derivative): f32 and f64 are NULL */
     const char *note;      /* the method, in one line */
-    /* Documented bounds against the reference of `defn`, over all 2^32 binary32 inputs: */
+    /* Documented bounds against the reference of `defn`, over all 2^32 binary32 inputs (a
+     * backward kernel: with dy = 1, and ulp_core outside the root region, |x - x0| > 1/32): */
     double ulp_core;  /* max ULP error on the core, -5 <= x <= 5, rounded up to 4 digits */
     double abs_all;   /* max absolute error over all finite x */
     const char *tail; /* what it does outside the core, in words */

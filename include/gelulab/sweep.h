@@ -104,8 +104,8 @@ int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k)
 
 struct gl_child;
 struct gl_call_layout;
-/* Kernel k on x[0..n) into y (a backward kernel: on x and dy[0..n), dy NULL for a forward
- * one): built in, in process; a library kernel in the library worker (a
+/* Kernel k on x[0..n) into y (a backward kernel: on x and dy[0..n), dy = 1 when dy is NULL):
+ * built in, in process; a library kernel in the library worker (a
  * persistent one in *child when child is given and lay is NULL, else one per call, with layout
  * lay); an external command in one process per call (per lay->split inputs, when given); a
  * serving command like a library worker (one request per lay->split inputs, twice with
