@@ -45,6 +45,7 @@ static void add_peers(void)
     size_t n;
     const struct gl_peer *p = gl_peers(&n);
     for (size_t i = 0; i < n && i < 48; i++) {
+        if (p[i].bwd) continue; /* the backward peers: their own ABI */
         const char *skip = gl_peer_skip(&p[i], why[i], sizeof why[i]);
         if (!skip && p[i].serve) /* Node and a pipe in the loop: its speed means nothing */
             skip = "accuracy only: evaluated by a serving command through a pipe, not timed";

@@ -7,7 +7,9 @@
  * oneDNN's gelu_erf while mkldnn is enabled (the default) and to ATen's own vectorised kernel
  * when it is disabled (at::globalContext().setUserEnabledMkldnn(false)), or for one element;
  * approximate="tanh" is always ATen's. The mkldnn switch is global state of libtorch: each call
- * sets it. */
+ * sets it. The backward pass, at::gelu_backward_out (the backward kernel ABI: grad_output dy,
+ * self x, grad_input dx), takes the same paths: oneDNN's eltwise backward for "none" with
+ * mkldnn on, ATen's GeluBackwardKernel otherwise. */
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <torch/csrc/api/include/torch/version.h>
@@ -28,7 +30,32 @@ static void torch_gelu(const float *x, float *y, size_t n, const char *approxima
     at::gelu_out(out, wrap(x, n), approximate);
 }
 
+static void torch_gelu_bwd(const float *x, const float *dy, float *dx, size_t n,
+                           const char *approximate, bool mkldnn)
+{
+    static bool one_thread = (at::set_num_threads(1), true);
+    (void)one_thread;
+    at::globalContext().setUserEnabledMkldnn(mkldnn);
+    at::Tensor out = wrap(dx, n);
+    at::gelu_backward_out(out, wrap(dy, n), wrap(x, n), approximate);
+}
+
 extern "C" {
+void gl_peer_torch_gelu_bwd(const float *x, const float *dy, float *dx, size_t n)
+{
+    torch_gelu_bwd(x, dy, dx, n, "none", true);
+}
+
+void gl_peer_torch_gelu_bwd_aten(const float *x, const float *dy, float *dx, size_t n)
+{
+    torch_gelu_bwd(x, dy, dx, n, "none", false);
+}
+
+void gl_peer_torch_gelu_tanh_bwd(const float *x, const float *dy, float *dx, size_t n)
+{
+    torch_gelu_bwd(x, dy, dx, n, "tanh", true);
+}
+
 void gl_peer_torch_gelu(const float *x, float *y, size_t n)
 {
     torch_gelu(x, y, n, "none", true);

@@ -19,11 +19,25 @@ void gl_peer_onednn_gelu_erf(const float *x, float *y, size_t n) __attribute__((
 void gl_peer_onednn_gelu_tanh(const float *x, float *y, size_t n) __attribute__((weak));
 void gl_peer_onednn_prepare_erf(size_t n) __attribute__((weak));
 void gl_peer_onednn_prepare_tanh(size_t n) __attribute__((weak));
+/* and eltwise backward (a forward-training hint), gelu_erf and gelu_tanh */
+void gl_peer_onednn_gelu_erf_bwd(const float *x, const float *dy, float *dx, size_t n)
+    __attribute__((weak));
+void gl_peer_onednn_gelu_tanh_bwd(const float *x, const float *dy, float *dx, size_t n)
+    __attribute__((weak));
+void gl_peer_onednn_prepare_erf_bwd(size_t n) __attribute__((weak));
+void gl_peer_onednn_prepare_tanh_bwd(size_t n) __attribute__((weak));
 /* peer_torch.cc: at::gelu_out, one thread; exact through oneDNN (mkldnn on, the default) or
  * ATen's own kernel (mkldnn off), tanh always ATen's */
 void gl_peer_torch_gelu(const float *x, float *y, size_t n) __attribute__((weak));
 void gl_peer_torch_gelu_aten(const float *x, float *y, size_t n) __attribute__((weak));
 void gl_peer_torch_gelu_tanh(const float *x, float *y, size_t n) __attribute__((weak));
+/* and at::gelu_backward_out on the same paths */
+void gl_peer_torch_gelu_bwd(const float *x, const float *dy, float *dx, size_t n)
+    __attribute__((weak));
+void gl_peer_torch_gelu_bwd_aten(const float *x, const float *dy, float *dx, size_t n)
+    __attribute__((weak));
+void gl_peer_torch_gelu_tanh_bwd(const float *x, const float *dy, float *dx, size_t n)
+    __attribute__((weak));
 const char *gl_peer_torch_check(void) __attribute__((weak));
 /* peer_eigen.cc, compiled twice (-mavx; -mavx2 -mfma): tf.nn.gelu's ops over Eigen's erf/tanh */
 void gl_peer_eigen_gelu_avx(const float *x, float *y, size_t n) __attribute__((weak));
@@ -68,11 +82,15 @@ static const char *ort_check(void)
 
 #define PEER(name, defn, isa, lib, module, pkg, fn, prepare, compare, check)                       \
     {                                                                                              \
-        name, defn, isa, lib, pkg, fn, #fn, module, prepare, compare, NULL, check                  \
+        name, defn, isa, lib, pkg, fn, #fn, module, prepare, compare, NULL, check, NULL            \
+    }
+#define PEER_BWD(name, defn, isa, lib, module, pkg, bwd, prepare, check)                           \
+    {                                                                                              \
+        name, defn, isa, lib, pkg, NULL, #bwd, module, prepare, NULL, NULL, check, bwd             \
     }
 #define SERVED(name, defn, lib, pkg, cmd)                                                          \
     {                                                                                              \
-        name, defn, "auto", lib, pkg, NULL, "-", NULL, NULL, NULL, cmd, ort_check                  \
+        name, defn, "auto", lib, pkg, NULL, "-", NULL, NULL, NULL, cmd, ort_check, NULL            \
     }
 
 /* isa: "jit" (oneDNN generates code) and "auto" (the library picks its code path at run time)
@@ -121,6 +139,17 @@ static const struct gl_peer peers[] = {
            ORT("fastgelu")),
     SERVED("ort-1.30-quickgelu", "sigmoid", "ONNX Runtime", "npm onnxruntime-node@1.30.0",
            ORT("quickgelu")),
+    /* the backward pass (dx = dy f'(x)) */
+    PEER_BWD("onednn-gelu_erf-bwd", "exact_grad", "jit", "oneDNN", "onednn", "Debian libdnnl-dev",
+             gl_peer_onednn_gelu_erf_bwd, gl_peer_onednn_prepare_erf_bwd, NULL),
+    PEER_BWD("onednn-gelu_tanh-bwd", "tanh_grad", "jit", "oneDNN", "onednn", "Debian libdnnl-dev",
+             gl_peer_onednn_gelu_tanh_bwd, gl_peer_onednn_prepare_tanh_bwd, NULL),
+    PEER_BWD("torch-1.13-gelu-bwd", "exact_grad", "auto", "PyTorch", "torch", "Debian libtorch-dev",
+             gl_peer_torch_gelu_bwd, NULL, gl_peer_torch_check),
+    PEER_BWD("torch-1.13-gelu-bwd-aten", "exact_grad", "auto", "PyTorch", "torch",
+             "Debian libtorch-dev", gl_peer_torch_gelu_bwd_aten, NULL, gl_peer_torch_check),
+    PEER_BWD("torch-1.13-gelu-tanh-bwd", "tanh_grad", "auto", "PyTorch", "torch",
+             "Debian libtorch-dev", gl_peer_torch_gelu_tanh_bwd, NULL, gl_peer_torch_check),
 };
 
 const struct gl_peer *gl_peers(size_t *n)
@@ -146,7 +175,7 @@ static int cpu_has(const char *isa)
 const char *gl_peer_skip(const struct gl_peer *p, char *buf, size_t len)
 {
     const char *why;
-    if (!p->fn && !p->serve)
+    if (!p->fn && !p->serve && !p->bwd)
         snprintf(buf, len, "%s not found at build time (%s; make deps)", p->library, p->package);
     else if (!cpu_has(p->isa))
         snprintf(buf, len, "ISA not supported by this CPU");

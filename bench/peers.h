@@ -5,7 +5,8 @@
  * kernels exported for `gelulab sweep --lib`), `gelulab list --peers` and through it
  * `make report` all take the list from that table.
  *
- * A peer's function has the kernel ABI (y[i] = f(x[i]), any n, unaligned). Its declaration, in
+ * A peer's function has the kernel ABI (y[i] = f(x[i]), any n, unaligned), or for a backward
+ * peer (oneDNN's eltwise backward, PyTorch's gelu_backward) the backward one. Its declaration, in
  * peers.c beside its entry, is weak: a peer whose library CMake did not find is not compiled,
  * its function is NULL, and the table says why it is skipped. A peer reachable only from
  * another runtime (ONNX Runtime through Node) is a serving command instead (`gelulab sweep
@@ -20,6 +21,7 @@ extern "C" {
 #endif
 
 typedef void (*gl_peer_fn)(const float *x, float *y, size_t n);
+typedef void (*gl_peer_bwd_fn)(const float *x, const float *dy, float *dx, size_t n);
 
 struct gl_peer {
     const char *name;    /* "onednn-gelu_erf": library, function and, if several, ISA */
@@ -37,6 +39,8 @@ struct gl_peer {
     const char *serve;          /* non-NULL (and fn NULL): the serving command that evaluates it */
     const char *(*check)(void); /* NULL, or says (NULL: fine) whether the library found at build
                                  * time loads and is the version the peer's name says */
+    gl_peer_bwd_fn bwd;         /* a backward peer (defn a derivative; fn NULL): dx = dy f'(x), the
+                                 * backward kernel ABI; symbol names it */
 };
 
 /* The table, in report order; the count in *n. */

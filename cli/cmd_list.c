@@ -9,7 +9,7 @@
 #include "gelulab/impl.h"
 
 static const char list_help[] =
-    "usage: gelulab list [--peers [--lib PATH] [--sweep-args | --tsv]] [--help]\n"
+    "usage: gelulab list [--peers [--lib PATH] [--sweep-args | --tsv] [--backward]] [--help]\n"
     "\n"
     "Prints every built-in kernel: name (algorithm/ISA), the definition it implements, family,\n"
     "ISA, whether it can run here (yes; no: the CPU lacks the ISA; qemu: NEON, run under\n"
@@ -28,12 +28,14 @@ static const char list_help[] =
     "                 --name NAME), as make report does.\n"
     "  --tsv          with --peers: the table as tab-separated columns with a header (name,\n"
     "                 defn, isa, library, package, runs, note), as make report keeps it\n"
-    "                 (data/peers.tsv, docs/report-format.md).\n";
+    "                 (data/peers.tsv, docs/report-format.md).\n"
+    "  --backward     with --sweep-args or --tsv: the backward peers (dx = dy f'(x); swept by\n"
+    "                 gelulab sweep --backward) instead of the forward ones\n";
 
 typedef const struct gl_peer *(*peers_fn)(size_t *n);
 typedef const char *(*skip_fn)(const struct gl_peer *p, char *buf, size_t len);
 
-static int list_peers(const char *lib, int sweep_args, int tsv)
+static int list_peers(const char *lib, int sweep_args, int tsv, int backward)
 {
     char path[4200];
     if (!lib) {
@@ -55,7 +57,7 @@ static int list_peers(const char *lib, int sweep_args, int tsv)
     snprintf(dir, sizeof dir, "%s", dirname(tmp));
     for (size_t i = 0; sweep_args && i < n; i++) {
         char why[200];
-        if (skip(&p[i], why, sizeof why)) continue;
+        if (skip(&p[i], why, sizeof why) || !p[i].bwd != !backward) continue;
         if (p[i].serve)
             printf("--serve\t%s", p[i].serve);
         else
@@ -66,6 +68,7 @@ static int list_peers(const char *lib, int sweep_args, int tsv)
     if (tsv) printf("name\tdefn\tisa\tlibrary\tpackage\truns\tnote\n");
     for (size_t i = 0; tsv && i < n; i++) {
         char why[200];
+        if (!p[i].bwd != !backward) continue;
         const char *no = skip(&p[i], why, sizeof why);
         printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p[i].name, p[i].defn, p[i].isa, p[i].library,
                p[i].package, no ? "no" : "yes",
@@ -75,12 +78,12 @@ static int list_peers(const char *lib, int sweep_args, int tsv)
                               : "-");
     }
     if (tsv) return 0;
-    printf("%-27s %-7s %-6s %-12s %-4s %-28s %s\n", "name", "defn", "isa", "library", "runs",
+    printf("%-27s %-10s %-6s %-12s %-4s %-28s %s\n", "name", "defn", "isa", "library", "runs",
            "symbol", "note");
     for (size_t i = 0; i < n; i++) {
         char why[200];
         const char *no = skip(&p[i], why, sizeof why);
-        printf("%-27s %-7s %-6s %-12s %-4s %-28s %s\n", p[i].name, p[i].defn, p[i].isa,
+        printf("%-27s %-10s %-6s %-12s %-4s %-28s %s\n", p[i].name, p[i].defn, p[i].isa,
                p[i].library, no ? "no" : "yes", p[i].symbol,
                no             ? no
                : p[i].compare ? "compare"
@@ -91,7 +94,7 @@ static int list_peers(const char *lib, int sweep_args, int tsv)
 
 int gl_cmd_list(int argc, char **argv)
 {
-    int peers = 0, sweep_args = 0, tsv = 0;
+    int peers = 0, sweep_args = 0, tsv = 0, backward = 0;
     const char *lib = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -103,18 +106,23 @@ int gl_cmd_list(int argc, char **argv)
             sweep_args = 1;
         } else if (!strcmp(argv[i], "--tsv")) {
             tsv = 1;
+        } else if (!strcmp(argv[i], "--backward")) {
+            backward = 1;
         } else if (!strcmp(argv[i], "--lib") && i + 1 < argc) {
             lib = argv[++i];
         } else {
             return gl_cli_error("list", "unknown argument '%s' (see gelulab list --help)", argv[i]);
         }
     }
-    if ((lib || sweep_args || tsv) && !peers)
+    if ((lib || sweep_args || tsv || backward) && !peers)
         return gl_cli_error("list", "%s goes with --peers",
                             lib          ? "--lib"
                             : sweep_args ? "--sweep-args"
-                                         : "--tsv");
-    if (peers) return list_peers(lib, sweep_args, tsv);
+                            : tsv        ? "--tsv"
+                                         : "--backward");
+    if (backward && !sweep_args && !tsv)
+        return gl_cli_error("list", "--backward goes with --sweep-args or --tsv");
+    if (peers) return list_peers(lib, sweep_args, tsv, backward);
     printf("%-16s %-8s %-8s %-7s %-9s %12s %10s  %s\n", "name", "defn", "family", "isa",
            "available", "ulp[-5,5]", "abs(all)", "method");
     for (size_t i = 0; i < gl_impl_count(); i++) {

@@ -12,6 +12,9 @@ trap 'rm -rf "$T"' EXIT
 fail=0
 "$G" list --peers --lib "$P" --tsv >"$T/peers.tsv" || { echo "FAIL list --peers --tsv"; exit 1; }
 "$G" list --peers --lib "$P" --sweep-args >"$T/args"
+# the backward peers (validate --backward)
+"$G" list --peers --lib "$P" --tsv --backward | tail -n +2 >>"$T/peers.tsv"
+"$G" list --peers --lib "$P" --sweep-args --backward >>"$T/args"
 runs() { awk -F'\t' -v n="$1" '$1 == n && $6 == "yes" {ok = 1} END {exit !ok}' "$T/peers.tsv"; }
 
 # d PEER CHECK STATUS PATTERN [validate options]: the peer's diagnosis CHECK is STATUS, matching PATTERN
@@ -42,6 +45,15 @@ d torch-1.13-gelu-tanh specials FAIL '-inf gives NaN' --probes-only
 # no FMA, as TensorFlow's wheels: the same bits on every x86 CPU with AVX)
 d tf-eigen-3.4-gelu/avx range FAIL 'wrong sign on 854 inputs, x in \[-0x1\.6a07fep\+2, -0x1\.47e6b2p\+2\]; \|y\| > \|x\| on 8 inputs.*erf above 1' --mode quick
 d tf-eigen-3.4-gelu-tanh/avx tail FAIL 'returns 0 from x = -0x1\.35c29p\+2' --probes-only
+# the backward pass: x phi(x) is inf * 0 = NaN at +-inf in all five; Phi as (1 + erf)/2 and
+# (1 + tanh)/2 cancel in the tail; PyTorch's results depend on the length (oneDNN, or ATen for
+# one element)
+d onednn-gelu_erf-bwd specials FAIL '\+inf NaN, -inf NaN' --backward --probes-only
+d onednn-gelu_erf-bwd tail FAIL 'loses the derivative from x = -0x1\.1a3d7p\+2' --backward --probes-only
+d onednn-gelu_tanh-bwd tail FAIL 'loses the derivative from x = -0x1\.af5c28p\+1' --backward --probes-only
+d torch-1.13-gelu-bwd layout FAIL 'calls of n = 1 gives -0x1\.39260cp-26 instead of -0x1p-26' --backward --probes-only
+d torch-1.13-gelu-bwd-aten dy PASS 'dx = dy f' --backward --probes-only
+d torch-1.13-gelu-tanh-bwd specials FAIL '\+inf NaN, -inf NaN' --backward --probes-only
 # the npm peers (optional)
 d ggml-0.23-gelu precision FAIL 'at most 11 significant bits.*binary16' --probes-only
 d ggml-0.23-gelu-erf definition PASS 'exact' --probes-only
