@@ -1,6 +1,6 @@
-/* Benchmark baselines: memcpy (the bandwidth limit: a kernel reads n floats and writes n) and a
+/* Benchmark baselines: memcpy (the bandwidth limit: a kernel reads n floats and writes n), a
  * vectorised ReLU (the cheapest activation; GCC vectorises the loop, cloned for AVX2 and
- * AVX-512 on x86-64). */
+ * AVX-512 on x86-64) and its backward (two streams read, one written, as any backward kernel). */
 #include <string.h>
 #include "cases.h"
 
@@ -15,4 +15,12 @@ __attribute__((target_clones("avx512f", "avx2", "default")))
 void gl_base_relu_vec(const float *x, float *y, size_t n)
 {
     for (size_t i = 0; i < n; i++) y[i] = x[i] > 0.0f ? x[i] : 0.0f;
+}
+
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+void gl_base_relu_bwd_vec(const float *x, const float *dy, float *dx, size_t n)
+{
+    for (size_t i = 0; i < n; i++) dx[i] = x[i] > 0.0f ? dy[i] : 0.0f;
 }

@@ -26,32 +26,37 @@ static struct gl_bench_case *add(const char *name, const char *kind, const char 
     return c;
 }
 
-static void add_registry(void)
+/* the registry's forward kernels, or its backward ones */
+static void add_registry(int backward)
 {
     for (size_t i = 0; i < gl_impl_count(); i++) {
         const struct gl_impl *k = gl_impl_get(i);
-        if (gl_defn_is_grad(k->defn)) continue; /* the backward kernels: their own ABI */
+        if (gl_defn_is_grad(k->defn) != backward) continue;
         const char *skip = k->isa == GL_ISA_NEON   ? "NEON: runs only under emulation here"
                            : !gl_impl_available(k) ? "ISA not supported by this CPU"
                                                    : NULL;
-        add(k->name, "gelulab", gl_defn_name(k->defn), gl_isa_name(k->isa), skip ? NULL : k->f32,
-            skip, NULL);
+        struct gl_bench_case *c =
+            add(k->name, backward ? "gelulab-bwd" : "gelulab", gl_defn_name(k->defn),
+                gl_isa_name(k->isa), skip ? NULL : k->f32, skip, NULL);
+        c->bwd = skip ? NULL : k->bwd;
     }
 }
 
-static void add_peers(void)
+/* the forward peers, or the backward ones */
+static void add_peers(int backward)
 {
     static char why[48][200];
     size_t n;
     const struct gl_peer *p = gl_peers(&n);
     for (size_t i = 0; i < n && i < 48; i++) {
-        if (p[i].bwd) continue; /* the backward peers: their own ABI */
+        if (!p[i].bwd != !backward) continue;
         const char *skip = gl_peer_skip(&p[i], why[i], sizeof why[i]);
         if (!skip && p[i].serve) /* Node and a pipe in the loop: its speed means nothing */
             skip = "accuracy only: evaluated by a serving command through a pipe, not timed";
-        struct gl_bench_case *c = add(p[i].name, "peer", p[i].defn, p[i].isa, skip ? NULL : p[i].fn,
-                                      skip, skip ? NULL : p[i].prepare);
-        c->library = p[i].library, c->compare = p[i].compare;
+        struct gl_bench_case *c =
+            add(p[i].name, backward ? "peer-bwd" : "peer", p[i].defn, p[i].isa,
+                skip ? NULL : p[i].fn, skip, skip ? NULL : p[i].prepare);
+        c->library = p[i].library, c->compare = p[i].compare, c->bwd = skip ? NULL : p[i].bwd;
     }
 }
 
@@ -60,8 +65,12 @@ const struct gl_bench_case *gl_bench_cases(size_t *n)
     if (!n_cases) {
         add("memcpy", "baseline", "-", "libc", gl_base_memcpy, NULL, NULL);
         add("relu-vec", "baseline", "relu", "auto", gl_base_relu_vec, NULL, NULL);
-        add_registry();
-        add_peers();
+        add_registry(0);
+        add_peers(0);
+        add("relu-bwd-vec", "baseline-bwd", "relu_grad", "auto", NULL, NULL, NULL)->bwd =
+            gl_base_relu_bwd_vec;
+        add_registry(1);
+        add_peers(1);
     }
     *n = n_cases;
     return cases;

@@ -1,11 +1,13 @@
 /* gelulab benchmark cases: the registry's kernels, the baselines and the peers, behind one C
  * interface for the Google Benchmark shim (gl_bench.cc, the only C++ file in the tree).
  *
- * A case is a function y[i] = f(x[i]), i < n, with the registry's kernel ABI. Baselines:
- * memcpy (the bandwidth limit: the same bytes read and written as any kernel) and relu-vec (a
- * vectorised ReLU, the cheapest activation). Peers: the table of bench/peers.c. A case that
- * cannot run here (ISA missing, library not found at build time, NEON under emulation) is listed
- * with the reason and skipped. */
+ * A case is a function y[i] = f(x[i]), i < n, with the registry's kernel ABI, or a backward
+ * case dx[i] = dy[i] f'(x[i]) (kinds gelulab-bwd, peer-bwd, baseline-bwd: two input streams,
+ * one output). Baselines: memcpy (the bandwidth limit: the same bytes read and written as any
+ * kernel), relu-vec (a vectorised ReLU, the cheapest activation) and relu-bwd-vec (ReLU's
+ * backward, dx = x > 0 ? dy : 0: the backward pass's traffic at the least cost). Peers: the table
+ * of bench/peers.c. A case that cannot run here (ISA missing, library not found at build time, NEON
+ * under emulation) is listed with the reason and skipped. */
 #ifndef GELULAB_BENCH_CASES_H
 #define GELULAB_BENCH_CASES_H
 
@@ -16,13 +18,15 @@ extern "C" {
 #endif
 
 typedef void (*gl_bench_fn)(const float *x, float *y, size_t n);
+typedef void (*gl_bench_bwd_fn)(const float *x, const float *dy, float *dx, size_t n);
 
 struct gl_bench_case {
     char name[64];    /* "erf/avx2", "memcpy", "sleef-erf/avx2", "onednn-gelu_erf" */
-    const char *kind; /* "gelulab", "baseline", "peer" */
+    const char *kind; /* "gelulab", "baseline", "peer"; backward: the same + "-bwd" */
     const char *defn; /* "exact", "tanh", ... or "-" (memcpy) */
     const char *isa;
-    gl_bench_fn fn;            /* NULL: skipped */
+    gl_bench_fn fn;            /* NULL (and bwd NULL): skipped */
+    gl_bench_bwd_fn bwd;       /* a backward case (fn NULL) */
     const char *skip;          /* why it is skipped, when fn is NULL */
     void (*prepare)(size_t n); /* called once per size before timing (oneDNN: the primitive) */
     const char *library;       /* peers: who provides it ("oneDNN"); NULL otherwise */
@@ -32,6 +36,7 @@ struct gl_bench_case {
 /* The baselines (baselines.c): memcpy (the bandwidth limit) and a vectorised ReLU */
 void gl_base_memcpy(const float *x, float *y, size_t n);
 void gl_base_relu_vec(const float *x, float *y, size_t n);
+void gl_base_relu_bwd_vec(const float *x, const float *dy, float *dx, size_t n);
 
 /* All cases, in report order; the count in *n. */
 const struct gl_bench_case *gl_bench_cases(size_t *n);

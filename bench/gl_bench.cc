@@ -1,6 +1,7 @@
 // gelulab-bench: the Google Benchmark shim (the only C++ file in gelulab; docs/design.md,
 // "Benchmarks"). It registers one benchmark per case of bench/cases.h and array size, and
-// reports elements/s (items_per_second), bytes/s (n floats read + n written) and
+// reports elements/s (items_per_second), bytes/s (n floats read + n written; a backward case:
+// x and dy read, dx written) and
 // cycles_per_elem (time-stamp-counter cycles per element: the TSC ticks at a constant
 // reference rate, not the core's clock).
 //
@@ -59,20 +60,22 @@ void progress(const gl_bench_case *c, size_t n)
 // relative placement for every case and run (otherwise malloc decides, and placements where
 // y - x is a multiple of 4 KiB, or just above x, make loads wait on stores that only seem to
 // alias, and make memcpy's `rep movsb` slow on some cores: a 25x swing seen on AMD Zen 3).
+// A backward case's dy follows y, likewise half a page after a page boundary: dy = x/8.
 struct buffers {
-    float *base, *x, *y;
+    float *base, *x, *y, *dy;
     explicit buffers(size_t n)
     {
         size_t pad = (n + 1023) / 1024 * 1024; // floats: whole pages
-        base = static_cast<float *>(aligned_alloc(4096, (2 * pad + 1024) * sizeof(float)));
+        base = static_cast<float *>(aligned_alloc(4096, (3 * pad + 2048) * sizeof(float)));
         if (!base) {
             fprintf(stderr, "gelulab-bench: out of memory for %zu floats\n", n);
             exit(2);
         }
-        x = base, y = base + pad + 512;
+        x = base, y = base + pad + 512, dy = base + 2 * pad + 1536;
         std::vector<float> v = inputs(n);
         memcpy(x, v.data(), n * sizeof(float));
         memset(y, 0, n * sizeof(float));
+        for (size_t i = 0; i < n; i++) dy[i] = v[i] * 0.125f;
     }
     ~buffers() { free(base); }
     buffers(const buffers &) = delete;
@@ -91,23 +94,33 @@ buffers &buffers_of(size_t n)
     return *b;
 }
 
+// One call of the case on the buffers
+inline void call_case(const gl_bench_case *c, const float *xp, const float *dyp, float *yp,
+                      size_t n)
+{
+    if (c->bwd)
+        c->bwd(xp, dyp, yp, n);
+    else
+        c->fn(xp, yp, n);
+}
+
 void run_case(benchmark::State &state, const gl_bench_case *c, size_t n, size_t index)
 {
     progress(c, n);
     buffers &b = buffers_of(n);
-    float *xp = b.x, *yp = b.y;
+    float *xp = b.x, *yp = b.y, *dyp = b.dy;
     if (c->prepare) c->prepare(n);
-    c->fn(xp, yp, n);
+    call_case(c, xp, dyp, yp, n);
     unsigned long long t0 = gl_bench_tsc();
     for (auto _ : state) {
-        c->fn(xp, yp, n);
+        call_case(c, xp, dyp, yp, n);
         benchmark::DoNotOptimize(yp);
         benchmark::ClobberMemory();
     }
     unsigned long long t1 = gl_bench_tsc();
     double elems = (double)state.iterations() * (double)n;
     state.SetItemsProcessed((int64_t)elems);
-    state.SetBytesProcessed((int64_t)(elems * 2 * sizeof(float)));
+    state.SetBytesProcessed((int64_t)(elems * (c->bwd ? 3 : 2) * sizeof(float)));
     state.counters["cycles_per_elem"] = benchmark::Counter((double)(t1 - t0) / elems);
     state.counters["n"] = benchmark::Counter((double)n);
     state.counters["case_index"] = benchmark::Counter((double)index); // the table's order
@@ -127,7 +140,8 @@ int usage(FILE *f)
 {
     fprintf(f, "usage: gelulab-bench [--sizes=N,N,...] [--list] [Google Benchmark options]\n"
                "Throughput of gelulab's kernels, baselines (memcpy, relu-vec) and peers (SLEEF,\n"
-               "oneDNN), pinned to one CPU, 5 repetitions by default. Typical use:\n"
+               "oneDNN, ...), and of the backward kernels, peers and baseline (relu-bwd-vec),\n"
+               "pinned to one CPU, 5 repetitions by default. Typical use:\n"
                "  gelulab-bench --benchmark_out=bench.json --benchmark_out_format=json\n"
                "then 'gelulab bench-table bench.json'. Google Benchmark's own options:\n"
                "  --benchmark_filter=REGEX --benchmark_repetitions=N --benchmark_min_time=S ...\n");
@@ -191,9 +205,9 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < n_cases; i++) {
         const gl_bench_case *c = &cases[i];
         if (list)
-            printf("%-20s %-8s %-7s %-7s %s\n", c->name, c->kind, c->defn, c->isa,
-                   c->fn ? "runs" : c->skip);
-        if (!c->fn) {
+            printf("%-24s %-12s %-10s %-7s %s\n", c->name, c->kind, c->defn, c->isa,
+                   c->fn || c->bwd ? "runs" : c->skip);
+        if (!c->fn && !c->bwd) {
             if (!list) fprintf(stderr, "gelulab-bench: skipped %s: %s\n", c->name, c->skip);
             continue;
         }
