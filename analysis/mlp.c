@@ -7,6 +7,8 @@
  *            c = 0.044715
  *   sigmoid  s + a z s (1 - s), s = sigma(a z), a = 1.702 (a = 1: SiLU)
  *   relu     1 for z > 0, else 0
+ * or, for "NAME+GRAD", a backward kernel's f' at z rounded to binary32 (dy = 1), times the
+ * incoming gradient in binary64
  * Network: fully connected layers, row-major weights (out x in) then biases, in one array; the
  * loss is the mean binary cross-entropy of the logit, max(z, 0) - z y + log1p(exp(-|z|)), whose
  * derivative is sigma(z) - y; backpropagation in the plain order (a fixed summation order). */
@@ -28,7 +30,25 @@ static const struct {
 };
 #define N_ACT_DEFNS (sizeof act_defns / sizeof act_defns[0])
 
-int gl_act_parse(const char *name, struct gl_act *a, char *err, size_t errlen)
+/* The backward kernel ALGO/ISA, or ALGO's widest build that runs in this process; NULL after
+ * saying why in err */
+static const struct gl_impl *grad_kernel(const char *name, char *err, size_t errlen)
+{
+    const struct gl_impl *best = NULL;
+    size_t len = strlen(name);
+    for (size_t i = 0; i < gl_impl_count(); i++) {
+        const struct gl_impl *k = gl_impl_get(i);
+        int match = !strcmp(k->name, name) || (!strncmp(k->name, name, len) && k->name[len] == '/');
+        if (match && k->bwd && gl_impl_available(k) && (!best || k->isa > best->isa)) best = k;
+    }
+    if (!best)
+        snprintf(err, errlen,
+                 "no backward kernel '%s' that runs in this process (see gelulab list: grad_...)",
+                 name);
+    return best;
+}
+
+static int act_parse_forward(const char *name, struct gl_act *a, char *err, size_t errlen)
 {
     memset(a, 0, sizeof *a);
     if (strlen(name) >= sizeof a->name) {
@@ -57,6 +77,23 @@ int gl_act_parse(const char *name, struct gl_act *a, char *err, size_t errlen)
     }
     a->kind = GL_ACT_KERNEL, a->defn = k->defn, a->impl = k;
     if (!strcmp(k->family, "relu")) a->kind = GL_ACT_RELU; /* its derivative is the step */
+    return 0;
+}
+
+/* NAME or NAME+GRAD (a backward kernel for the backward pass) */
+int gl_act_parse(const char *name, struct gl_act *a, char *err, size_t errlen)
+{
+    const char *plus = strchr(name, '+');
+    if (!plus) return act_parse_forward(name, a, err, errlen);
+    char fwd[64];
+    snprintf(fwd, sizeof fwd, "%.*s", (int)(plus - name), name);
+    if (act_parse_forward(fwd, a, err, errlen) != 0) return -1;
+    if (a->kind == GL_ACT_RELU)
+        return snprintf(err, errlen, "'%s': relu takes no backward kernel", name), -1;
+    if (strlen(name) >= sizeof a->name)
+        return snprintf(err, errlen, "activation name too long: '%s'", name), -1;
+    if (!(a->grad = grad_kernel(plus + 1, err, errlen))) return -1;
+    snprintf(a->name, sizeof a->name, "%s", name);
     return 0;
 }
 
@@ -103,6 +140,11 @@ void gl_act_forward(const struct gl_act *a, const double *z, double *h, float *t
 double gl_act_deriv(const struct gl_act *a, double z)
 {
     if (act_is_relu(a)) return z > 0 ? 1 : 0;
+    if (a->grad) {
+        float zf = (float)z, one = 1.0f, g;
+        a->grad->bwd(&zf, &one, &g, 1);
+        return g;
+    }
     switch (a->defn) {
     case GL_DEFN_EXACT:
         return 0.5 * erfc(-z * M_SQRT1_2) + z * exp(-0.5 * z * z) / sqrt(2 * M_PI);
@@ -121,6 +163,23 @@ double gl_act_deriv(const struct gl_act *a, double z)
     default:
         return NAN;
     }
+}
+
+static int grad_available(const char *algo)
+{
+    char err[200];
+    return grad_kernel(algo, err, sizeof err) != NULL;
+}
+
+void gl_act_backward(const struct gl_act *a, const double *z, double *g, float *tmp, size_t n)
+{
+    if (!a->grad) {
+        for (size_t i = 0; i < n; i++) g[i] *= gl_act_deriv(a, z[i]);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) tmp[i] = (float)z[i], tmp[n + i] = 1.0f;
+    a->grad->bwd(tmp, tmp + n, tmp, n); /* f'(z), over z */
+    for (size_t i = 0; i < n; i++) g[i] *= tmp[i];
 }
 
 static int same_algo(const char *a, const char *b, size_t len)
@@ -149,6 +208,9 @@ int gl_act_default_list(const char **names, int max)
         if (best) names[n++] = best->name;
     }
     if (n < max && gl_impl_find("lut-f16")) names[n++] = "lut-f16";
+    /* trained with an approximate gradient: our binary32 backward kernels (widest build) */
+    if (n < max && grad_available("grad_fast")) names[n++] = "gelu-exact+grad_fast";
+    if (n < max && grad_available("grad_tanhfast")) names[n++] = "gelu-tanh+grad_tanhfast";
     return n;
 }
 
@@ -179,7 +241,7 @@ int gl_mlp_init(struct gl_mlp *m, const int *hidden, int nhidden, size_t batch, 
     m->p = calloc(4 * m->nparams, sizeof *m->p);
     m->d0 = calloc(batch * wmax, sizeof *m->d0);
     m->d1 = calloc(batch * wmax, sizeof *m->d1);
-    m->tmp = calloc(batch * wmax, sizeof *m->tmp);
+    m->tmp = calloc(2 * batch * wmax, sizeof *m->tmp); /* a backward kernel's x and dy */
     m->wt = calloc((size_t)wmax * wmax, sizeof *m->wt);
     int ok = m->p && m->d0 && m->d1 && m->tmp && m->wt;
     for (int l = 0; l <= m->nlayers; l++) {
@@ -286,8 +348,8 @@ double gl_mlp_loss_grad(struct gl_mlp *m, const struct gl_act *a, const double *
                 double dj = delta[i * o + j];
                 for (int k = 0; k < in; k++) ni[k] += w[j * in + k] * dj;
             }
-            for (int k = 0; k < in; k++) ni[k] *= gl_act_deriv(a, zp[i * in + k]);
         }
+        gl_act_backward(a, zp, next, m->tmp, n * (size_t)in);
         double *t = delta;
         delta = next, next = t;
     }

@@ -24,6 +24,13 @@ check "table: a row per activation and the GELU-vs-ReLU line" \
       "[ \$(grep -cE '^(relu|gelu-exact|gelu-tanh|erf/scalar|poly3/scalar) +[0-9]' '$T/a.txt') -eq 5 ] &&
        grep -q '^gelu-exact - relu, test accuracy' '$T/a.txt'"
 check "--help" "'$G' moons --help | grep -q 'usage: gelulab moons'"
+# a backward kernel for the backward pass: its f' (binary32) instead of the exact derivative;
+# grad_accurate's is the exact derivative correctly rounded almost everywhere
+"$G" moons $SMALL --act gelu-exact,gelu-exact+grad_accurate/scalar,gelu-tanh+grad_tanhfast/scalar \
+    --out "$T/g.json" >"$T/g.txt" 2>/dev/null
+check "NAME+GRAD: runs, names its gradient" \
+      "[ $? -eq 0 ] && grep -q '\"name\": \"gelu-exact+grad_accurate/scalar\", \"kind\": \"definition\", \"defn\": \"exact\"' '$T/g.json' &&
+       grep -q '\"gradient\": \"grad_tanhfast/scalar\"' '$T/g.json'"
 
 bad() { # NAME PATTERN ARGS...: exit 2 and one line on stderr matching PATTERN
     n=$1 p=$2
@@ -40,6 +47,9 @@ bad "unknown option" "unknown option .--frobnicate." --frobnicate 1
 bad "missing value" "missing value" --seeds
 bad "unwritable --out" "cannot write /nonexistent/m.json" $SMALL --out /nonexistent/m.json
 bad "twice" "activation .relu. twice" --act relu,relu
+bad "relu with a backward kernel" "relu takes no backward kernel" --act relu+grad_fast
+bad "unknown backward kernel" "no backward kernel .grad_nope." --act gelu-exact+grad_nope
+bad "a forward kernel as the gradient" "no backward kernel .erf/scalar." --act gelu-exact+erf/scalar
 
 # Ctrl-C: stops after the running runs; the file keeps whole seeds and says it was interrupted
 "$G" moons --samples 2000 --epochs 100 --seeds 50 --act relu,gelu-exact --threads 1 \

@@ -48,21 +48,30 @@ void gl_moons_free(struct gl_moons_data *d);
 /* ---- activations ---- */
 enum gl_act_kind { GL_ACT_RELU, GL_ACT_DEFN, GL_ACT_KERNEL };
 struct gl_act {
-    char name[40];
+    char name[64];
     enum gl_act_kind kind;
     enum gl_defn defn;          /* the definition (its derivative is the backward pass) */
     const struct gl_impl *impl; /* GL_ACT_KERNEL: the registry kernel */
+    const struct gl_impl *grad; /* NULL, or the backward kernel whose f' (dy = 1, binary32 z)
+                                 * replaces the exact derivative */
     int binary64;               /* 1: forward in binary64, no rounding (gradient checks only) */
 };
 /* "relu", "gelu-exact", "gelu-tanh", "gelu-sigmoid", "silu", or a registry kernel name
- * ("erf/avx2"). Returns 0, or -1 with the reason in err. */
+ * ("erf/avx2"); any of them + a backward kernel ("gelu-exact+grad_fast/avx2", or without the
+ * ISA: its widest build here) for the backward pass. Returns 0, or -1 with the reason in err. */
 int gl_act_parse(const char *name, struct gl_act *a, char *err, size_t errlen);
 /* h[i] = act(z[i]); tmp holds n floats. */
 void gl_act_forward(const struct gl_act *a, const double *z, double *h, float *tmp, size_t n);
-/* The derivative of the activation's definition at z. */
+/* The derivative of the activation's definition at z, or the backward kernel's f' at z rounded
+ * to binary32. */
 double gl_act_deriv(const struct gl_act *a, double z);
-/* The default list of the experiment: the five definitions and gelulab's fastest kernel of each
- * family runnable here. Writes at most max names into names; returns the count. */
+/* g[i] *= the derivative at z[i] (gl_act_deriv's, one backward-kernel call for all n); tmp
+ * holds 2n floats. */
+void gl_act_backward(const struct gl_act *a, const double *z, double *g, float *tmp, size_t n);
+/* The default list of the experiment: the five definitions, gelulab's fastest kernel of each
+ * family runnable here, and exact GELU and the tanh form trained with gelulab's binary32
+ * backward kernels (gelu-exact+grad_fast, gelu-tanh+grad_tanhfast). Writes at most max names into
+ * names; returns the count. */
 int gl_act_default_list(const char **names, int max);
 
 /* ---- the network ---- */
