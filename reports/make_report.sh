@@ -12,7 +12,7 @@ QUICK=${3:-0}
 G=$BUILD/gelulab B=$BUILD/gelulab-bench D=$OUT/data
 mkdir -p "$D"
 t0=$(date +%s)
-stage() { echo "report: [$1/7] $2 ($(($(date +%s) - t0)) s so far)" >&2; }
+stage() { echo "report: [$1/8] $2 ($(($(date +%s) - t0)) s so far)" >&2; }
 mode=exhaustive bench_args=() f32_args=() moons_seeds=30
 if [ "$QUICK" = 1 ]; then # NEON under emulation only in the 16-bit sweeps; no 16 Mi benchmark
     mode=quick f32_args=(--no-emulated) moons_seeds=20
@@ -22,12 +22,15 @@ fi
 
 # the peers that run here, from the table built into libgelulab-peers.so: one line of sweep
 # arguments each (`gelulab list --peers --sweep-args`: --lib/--serve ... --defn D --name N)
-peers=() npeers=0 L=$BUILD/libgelulab-peers.so
+peers=() npeers=0 bpeers=() nbpeers=0 L=$BUILD/libgelulab-peers.so
 rm -rf "$D/validate" "$D/peers.tsv"
 if [ -f "$L" ]; then
     while IFS=$'\t' read -r -a a; do
         peers+=("${a[@]}") npeers=$((npeers + 1))
     done < <("$G" list --peers --lib "$L" --sweep-args)
+    while IFS=$'\t' read -r -a a; do # the backward peers (dx = dy f'(x))
+        bpeers+=("${a[@]}") nbpeers=$((nbpeers + 1))
+    done < <("$G" list --peers --lib "$L" --sweep-args --backward)
     "$G" list --peers --lib "$L" --tsv >"$D/peers.tsv"
 fi
 
@@ -39,7 +42,10 @@ stage 2 "bfloat16 and binary16 sweeps (all 65536 inputs), built-in kernels and p
 "$G" sweep --all "${peers[@]}" --format f16 --out "$D/f16.json" >"$D/f16.txt"
 stage 3 "binary64 sampled sweep ($mode)"
 "$G" sweep --all --format f64 --mode "$mode" --progress --out "$D/f64.json" >"$D/f64.txt"
-stage 4 "reference facts, special values, error curves; the peers' diagnoses"
+stage 4 "backward pass: binary32 sweep (dy = 1) of the backward kernels and $nbpeers backward peers, $mode"
+OMP_NUM_THREADS=1 "$G" sweep --backward --all "${f32_args[@]}" "${bpeers[@]}" --format f32 \
+    --mode "$mode" --progress --out "$D/bwd.json" >"$D/bwd.txt"
+stage 5 "reference facts, special values, error curves; the peers' diagnoses"
 pkg() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "not installed"; }
 npmv() { # an npm peer's package and version, as make deps installed it into build/npm
     local v
@@ -67,13 +73,14 @@ while IFS=$'\t' read -r -a a; do
     [ "$running" -lt "$(nproc)" ] || { wait -n || true; running=$((running - 1)); }
     probe "${a[@]}" &
     running=$((running + 1))
-done < <([ -f "$L" ] && "$G" list --peers --lib "$L" --sweep-args)
+done < <([ -f "$L" ] && { "$G" list --peers --lib "$L" --sweep-args
+    "$G" list --peers --lib "$L" --sweep-args --backward | sed 's/^/--backward\t/'; })
 wait
-stage 5 "throughput benchmarks (one core; Google Benchmark log in $D/bench.txt)"
+stage 6 "throughput benchmarks (one core; Google Benchmark log in $D/bench.txt)"
 "$B" --benchmark_out="$D/bench.json" --benchmark_out_format=json \
     --benchmark_display_aggregates_only=true "${bench_args[@]}" >"$D/bench.txt"
-stage 6 "two-moons experiment ($moons_seeds seeds per activation)"
+stage 7 "two-moons experiment ($moons_seeds seeds per activation)"
 "$G" moons --seeds "$moons_seeds" --progress --out "$D/moons.json" >"$D/moons.txt"
-stage 7 "charts and REPORT.md"
+stage 8 "charts and REPORT.md"
 "$G" report --in "$D" --out "$OUT"
 echo "report: done in $(($(date +%s) - t0)) s: $OUT/REPORT.md" >&2

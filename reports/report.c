@@ -198,11 +198,15 @@ int gl_report(const char *in, const char *out, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", p, r.moons ? "not a gelulab moons file" : jerr);
         goto done;
     }
-    if (rep_peers_load(&r, err, errlen)) goto done;
+    if (rep_peers_load(&r, err, errlen) || rep_backward_load(&r, err, errlen)) goto done;
     derive(&r);
-    rc = rep_charts(&r, err, errlen) || rep_markdown(&r, err, errlen) ? -1 : 0;
+    rc = rep_charts(&r, err, errlen) || rep_backward_charts(&r, err, errlen) ||
+                 rep_markdown(&r, err, errlen)
+             ? -1
+             : 0;
 done:
     gl_sweep_free(&r.f32), gl_sweep_free(&r.bf16), gl_sweep_free(&r.f16), gl_sweep_free(&r.f64);
+    gl_sweep_free(&r.bwd);
     gl_bench_free(&r.bench);
     if (r.facts) gl_json_free(r.facts);
     if (r.moons) gl_json_free(r.moons);

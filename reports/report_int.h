@@ -38,6 +38,8 @@ struct rep {
     size_t sizes[REP_MAXSIZES], nsizes, pareto_size;
     struct rep_peer *peers; /* IN/peers.tsv (absent: none) */
     int npeers;
+    struct gl_sweep bwd; /* IN/bwd.json, the backward pass (have_bwd 0: absent) */
+    int have_bwd;
 };
 
 /* helpers: a JSON number (NaN when absent) and text ("?" when absent) */
@@ -67,4 +69,9 @@ void rep_peers_free(struct rep *r);
 const struct rep_peer *rep_peer_find(const struct rep *r, const char *name);
 void rep_peers_md(FILE *f, const struct rep *r);
 int rep_markdown(struct rep *r, char *err, size_t errlen);
+/* the backward pass (reports/report_backward.c): IN/bwd.json when present, its charts, its
+ * section of REPORT.md */
+int rep_backward_load(struct rep *r, char *err, size_t errlen);
+int rep_backward_charts(const struct rep *r, char *err, size_t errlen);
+void rep_backward_md(FILE *f, const struct rep *r);
 #endif

@@ -319,6 +319,7 @@ int rep_markdown(struct rep *r, char *err, size_t errlen)
     md_charts(f, r);
     md_specials(f, r);
     md_formats(f, r);
+    rep_backward_md(f, r);
     md_claims(f, r);
     rep_moons_md(f, r);
     md_methods(f, r);

@@ -56,6 +56,35 @@ if [ -n "$PEER" ]; then
         "grep -qE '^\| onednn-gelu_erf( \*)?( †)? \| exact \| jit ' '$O/REPORT.md' && grep -q ',onednn-gelu_erf,1,' '$O/charts/pareto.dat'"
 fi
 check "no chart reads outside IN/OUT" "! grep -l 'gelulab ' '$O'/charts/*.gp"
+check "backward pass without bwd.json: said, not dropped" \
+      "grep -q '^Not measured: no .bwd.json. in the input (made by .gelulab sweep --backward' '$O/REPORT.md'"
+
+# the backward pass: a shard of a quick backward sweep (two of our kernels; oneDNN's when built;
+# shard 48/64: x in [-2, -2^-7], the zero of f' included), and their benchmark beside relu-bwd-vec
+BK="--impl grad_accurate/scalar --impl grad_fast/scalar"
+BPEER=""
+if [ -n "$PEER" ]; then
+  BPEER="--lib $P --symbol gl_peer_onednn_gelu_erf_bwd --defn exact --name onednn-gelu_erf-bwd"
+fi
+OMP_NUM_THREADS=1 "$G" sweep --backward $BK $BPEER --mode quick --shard 48/64 --out "$D/bwd.json" >/dev/null 2>&1
+"$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-gelu_erf|relu-bwd-vec|grad_accurate/scalar|grad_fast/scalar|onednn-gelu_erf-bwd)/' \
+     --benchmark_repetitions=2 --benchmark_min_time=0.0001 --benchmark_min_warmup_time=0 \
+     --benchmark_out="$D/bench.json" --benchmark_out_format=json >/dev/null 2>&1
+"$G" report --in "$D" --out "$O" 2>"$T/err"
+check "report with the backward pass exits 0" "[ $? -eq 0 ]"
+for c in backward_pareto backward_binades; do
+  check "chart $c.png and $c.svg" "[ -s '$O/$c.png' ] && [ -s '$O/$c.svg' ] && grep -q '<svg' '$O/$c.svg'"
+done
+check "backward table: a row per kernel, throughput beside relu-bwd-vec" \
+      "[ \$(grep -cE '^\| grad_(accurate|fast)/scalar \| exact_grad \| .* \| [0-9]+ \([0-9.]+×\) \|$' '$O/REPORT.md') -eq 2 ]"
+check "backward table: grad_accurate within 1 ULP outside the root" \
+      "grep -qE '^\| grad_accurate/scalar \| exact_grad \| 0\.5[0-9]* \| ' '$O/REPORT.md'"
+check "the forward sections do not list backward kernels" \
+      "! sed -n '/^## Summary/,/^## Backward pass/p' '$O/REPORT.md' | grep -q 'grad_'"
+if [ -n "$BPEER" ]; then
+  check "the backward peer: its row and the Pareto chart" \
+        "grep -qE '^\| onednn-gelu_erf-bwd \| exact_grad ' '$O/REPORT.md' && grep -q ',onednn-gelu_erf-bwd,1' '$O/charts/backward_pareto.dat'"
+fi
 
 mv "$D/moons.json" "$T/moons.json"
 "$G" report --in "$D" --out "$O" 2>"$T/e1"; rc=$?

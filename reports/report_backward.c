@@ -1,0 +1,240 @@
+/* The report's backward-pass section (reports/report_int.h): IN/bwd.json (`gelulab sweep
+ * --backward`, every binary32 x with dy = 1: the results are f'(x)), the backward cases of
+ * IN/bench.json (kinds gelulab-bwd, peer-bwd, baseline-bwd) and the backward peers' diagnoses
+ * (IN/validate/NAME.json, `gelulab validate --backward --probes-only`). A table, a Pareto chart
+ * (scaled error against cycles per element) and a per-binade ULP chart; without bwd.json the
+ * section says which command makes it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "gelulab/metrics.h"
+#include "report_int.h"
+
+int rep_backward_load(struct rep *r, char *err, size_t errlen)
+{
+    char p[1200];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/bwd.json", r->in);
+    r->have_bwd = stat(p, &st) == 0;
+    return r->have_bwd ? gl_sweep_read(&r->bwd, p, err, errlen) : 0;
+}
+
+/* the first earlier kernel of bwd.json with the same results (traits' hash), or -1 */
+static int same_as(const struct rep *r, int k)
+{
+    const struct gl_kernel_src *a = &r->bwd.k[k];
+    for (int j = 0; j < k; j++)
+        if (r->bwd.k[j].defn == a->defn &&
+            r->bwd.k[j].acc[0]->traits.out_hash == a->acc[0]->traits.out_hash)
+            return j;
+    return -1;
+}
+
+static double cycles(const struct rep *r, const char *name)
+{
+    const struct gl_bench_row *row = gl_bench_find(&r->bench, name, r->pareto_size);
+    return row ? row->cyc_median : 0;
+}
+
+/* scaled error (absolute, in ulps of 1) over all inputs, against the kernel's own derivative */
+static double scaled_all(const struct rep *r, const struct gl_kernel_src *k)
+{
+    return gl_scaled_ulp(k->acc[0]->all.max_abs, &r->bwd.fmt);
+}
+
+static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
+{
+    FILE *out = rep_open(r, "charts/backward_pareto.dat", err, errlen);
+    if (!out) return -1;
+    int n = 0;
+    for (int k = 0; k < r->bwd.nk; k++) {
+        double c = cycles(r, r->bwd.k[k].name), e = scaled_all(r, &r->bwd.k[k]);
+        if (c <= 0) continue;
+        fprintf(out, "%.6g,%.6g,%s,%d\n", c, e > 1e-3 ? e : 1e-3, r->bwd.k[k].name,
+                r->bwd.k[k].kind != GL_SRC_BUILTIN);
+        n++;
+    }
+    fclose(out);
+    char body[2000];
+    if (!n)
+        return rep_render(r, "backward_pareto",
+                          "set title 'Backward pass: accuracy against cost'\nset label 'no "
+                          "backward kernel was benchmarked' at graph 0.3,0.5\nplot [1:10] [1:10] "
+                          "1e30 notitle\n",
+                          err, errlen);
+    snprintf(body, sizeof body,
+             "set title 'Backward pass: max scaled error (ulps of 1, all inputs, dy = 1, own "
+             "derivative) vs TSC cycles per element at %zu floats'\n"
+             "set logscale xy\nset format y '10^{%%L}'\nset xlabel 'cycles per element (one "
+             "core)'\nset ylabel 'max |dx - f''(x)| / ulp(1)'\nset key top right box opaque\n"
+             "plot '%s/charts/backward_pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 1.2 "
+             "lc rgb '#888888' t 'gelulab', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.8 lc "
+             "rgb '#1f77b4' t 'peers', '' using 1:2:3 w labels left offset 1,0.5 font ',9' "
+             "noenhanced notitle\n",
+             r->pareto_size, r->out);
+    return rep_render(r, "backward_pareto", body, err, errlen);
+}
+
+/* max ULP per binade of x for each kernel whose results are not an earlier one's */
+static int chart_binades_bwd(const struct rep *r, char *err, size_t errlen)
+{
+    char p[1200], line[512];
+    snprintf(p, sizeof p, "%s/bwd.binades.csv", r->in);
+    FILE *in = fopen(p, "r"), *out = rep_open(r, "charts/backward_binades.dat", err, errlen);
+    if (!in || !out) {
+        if (in) fclose(in);
+        if (out) fclose(out);
+        return in ? -1 : (snprintf(err, errlen, "cannot read %s", p), -1);
+    }
+    char names[40][160], cur[160] = "", pl[12000] = "";
+    int n = 0;
+    while (fgets(line, sizeof line, in)) {
+        char name[160], against[16];
+        int sign, e, keep = 0;
+        double mx;
+        if (sscanf(line, "%159[^,],%15[^,],%d,%d,%lf", name, against, &sign, &e, &mx) != 5)
+            continue;
+        for (int k = 0; k < r->bwd.nk; k++)
+            keep |= !strcmp(r->bwd.k[k].name, name) && same_as(r, k) < 0;
+        if (!keep || strcmp(against, "own") || e == 255) continue;
+        if (strcmp(cur, name)) {
+            if (n == 40) break;
+            if (n) fprintf(out, "\n\n");
+            snprintf(cur, sizeof cur, "%s", name), snprintf(names[n++], 160, "%s", name);
+        }
+        fprintf(out, "%d,%.6g\n", sign ? -(e - 127) : e - 127, mx > 1e-3 ? mx : 1e-3);
+    }
+    fclose(in), fclose(out);
+    for (int i = 0; i < n; i++) {
+        size_t l = strlen(pl);
+        snprintf(pl + l, sizeof pl - l,
+                 "%s'%s/charts/backward_binades.dat' index %d using 1:2 w lp "
+                 "pt 7 ps 0.4 t '%s' noenhanced",
+                 i ? ", " : "", r->out, i, names[i]);
+    }
+    char body[13000];
+    snprintf(body, sizeof body,
+             "set title 'Backward pass: max ULP error per binade of x (dy = 1, own derivative; "
+             "x < 0 drawn at -e)'\nset logscale y\nset format y '10^{%%L}'\nset xlabel 'e: |x| "
+             "in [2^e, 2^{e+1}), negative x at -e'\nset ylabel 'max error (ULP)'\nset key "
+             "outside right font ',9'\nplot %s\n",
+             n ? pl : "[-128:128] [1e-3:1e8] 1e30 notitle");
+    return rep_render(r, "backward_binades", body, err, errlen);
+}
+
+int rep_backward_charts(const struct rep *r, char *err, size_t errlen)
+{
+    if (!r->have_bwd) return 0;
+    return chart_pareto_bwd(r, err, errlen) || chart_binades_bwd(r, err, errlen) ? -1 : 0;
+}
+
+static void special_word(double v, char *b, size_t l)
+{
+    if (isnan(v))
+        snprintf(b, l, "NaN");
+    else if (v == 0)
+        snprintf(b, l, "%s0", signbit(v) ? "−" : "+");
+    else
+        snprintf(b, l, "%g", v);
+}
+
+/* f' at NaN, +inf, -inf, +0, -0 as the sweep saw them ("?" where it did not sweep one) */
+static void specials(const struct gl_traits *t, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (int s = 0; s < GL_SPECIALS; s++) {
+        char w[32] = "?";
+        if (t->special_seen >> s & 1) special_word(t->special[s], w, sizeof w);
+        snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", s ? ", " : "", w);
+    }
+}
+
+static void md_row(FILE *f, const struct rep *r, int k)
+{
+    const struct gl_kernel_src *ks = &r->bwd.k[k];
+    const struct gl_acc *a = ks->acc[0];
+    char sp[200], eps[32] = "—";
+    specials(&a->traits, sp, sizeof sp);
+    double e = rep_eps(r, ks->name, r->pareto_size),
+           relu = rep_eps(r, "relu-bwd-vec", r->pareto_size);
+    if (e > 0) snprintf(eps, sizeof eps, "%.0f (%.3g×)", e / 1e6, relu > 0 ? e / relu : NAN);
+    int j = same_as(r, k);
+    fprintf(f, "| %s%s%s%s | %s | %.4g | %.4g | %.4g | %.4g | %.3f | %llu | %s | %s |\n", ks->name,
+            j >= 0 ? " (= " : "", j >= 0 ? r->bwd.k[j].name : "", j >= 0 ? ")" : "",
+            gl_defn_name(ks->defn), a->region[GL_REGION_CORE].max_ulp,
+            a->region[GL_REGION_ROOT].max_ulp, scaled_all(r, ks),
+            a->region[GL_REGION_TAIL_NEG].max_ulp,
+            a->all.n ? 100.0 * (double)a->all.correctly_rounded / (double)a->all.n : 0,
+            (unsigned long long)a->all.nonfinite, sp, eps);
+}
+
+/* the backward peers' failed diagnoses, from IN/validate/NAME.json */
+static void md_diagnoses(FILE *f, const struct rep *r)
+{
+    int any = 0;
+    for (int k = 0; k < r->bwd.nk; k++) {
+        const struct gl_kernel_src *ks = &r->bwd.k[k];
+        char p[1400], name[160], err[200];
+        if (ks->kind == GL_SRC_BUILTIN) continue;
+        snprintf(name, sizeof name, "%s", ks->name);
+        for (char *c = name; *c; c++) *c = *c == '/' ? '_' : *c;
+        snprintf(p, sizeof p, "%s/validate/%s.json", r->in, name);
+        char *text = gl_json_read_file(p, err, sizeof err);
+        struct gl_json *v = text ? gl_json_parse(text, err, sizeof err) : NULL;
+        free(text);
+        const struct gl_json *checks = v ? gl_json_get(v, "checks") : NULL;
+        if (!any++)
+            fprintf(f, "\nThe backward peers' diagnoses (`gelulab validate --backward "
+                       "--probes-only`):\n\n");
+        fprintf(f, "- **%s**:", ks->name);
+        int fails = 0;
+        for (size_t i = 0; checks && i < checks->n; i++) {
+            const char *st = rep_str(gl_json_get(&checks->items[i], "status"));
+            if (strcmp(st, "FAIL") && strcmp(st, "WARN")) continue;
+            fprintf(f, "%s %s %s: %s", fails++ ? ";" : "", st,
+                    rep_str(gl_json_get(&checks->items[i], "name")),
+                    rep_str(gl_json_get(&checks->items[i], "text")));
+        }
+        fprintf(f, "%s\n",
+                !v      ? " not diagnosed (no validate file)"
+                : fails ? "."
+                        : " every probe passes.");
+        if (v) gl_json_free(v);
+    }
+}
+
+void rep_backward_md(FILE *f, const struct rep *r)
+{
+    fprintf(f, "\n## Backward pass\n\n");
+    if (!r->have_bwd) {
+        fprintf(f, "Not measured: no `bwd.json` in the input (made by `gelulab sweep --backward "
+                   "--all --format f32 --out IN/bwd.json`, with the backward peers of `gelulab "
+                   "list --peers --sweep-args --backward`).\n");
+        return;
+    }
+    char sz[32];
+    gl_bench_size_name(r->pareto_size, sz, sizeof sz);
+    fprintf(f,
+            "Backward kernels compute dx = dy·f′(x). Every binary32 x%s was swept with dy = 1, "
+            "so the results are f′(x), against the correctly rounded derivative each kernel "
+            "claims. f′ crosses zero at GELU's minimum x₀ (−0.7518 for exact GELU), where ULP "
+            "error is unbounded for any finite-precision method: *core* is [−5, 5] without the "
+            "*root* region |x − x₀| ≤ 1/32, and the *scaled error* is the absolute error in "
+            "ulps of 1 (= ulp(max|f′|)), which stays meaningful there. Throughput: millions of "
+            "elements per second at %s floats (x and dy read, dx written) and as a multiple of "
+            "relu-bwd-vec, ReLU's backward, the same traffic at the least cost. Special values: "
+            "f′ at NaN, +∞, −∞, +0, −0 (exact: NaN, 1, −0, 0.5, 0.5; ?: not an input of this "
+            "sweep). `(= k)`: bit-identical "
+            "results to kernel k on every input.\n\n",
+            r->bwd.mode == GL_SWEEP_EXHAUSTIVE ? " (all 2^32)" : " (quick mode: every 61st)", sz);
+    fprintf(
+        f,
+        "| kernel | defn | ULP core | ULP root | scaled (all) | ULP x < −5 | %% CR | "
+        "non-finite | f′ at NaN, ±∞, ±0 | Melem/s |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int k = 0; k < r->bwd.nk; k++) md_row(f, r, k);
+    fprintf(
+        f,
+        "\n![Backward Pareto](backward_pareto.png)\n\n![Backward binades](backward_binades.png)\n");
+    md_diagnoses(f, r);
+}
