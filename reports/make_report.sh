@@ -2,8 +2,8 @@
 # make report: data (sweeps, facts, benchmarks) into OUT/data/, then `gelulab report` reads only
 # those files and writes OUT/REPORT.md with its charts.
 #   usage: reports/make_report.sh BUILD_DIR OUT_DIR [QUICK]
-#   QUICK=1: binary32 sampled (every 61st pattern, NEON left out), binary64 quick, shorter
-#            benchmarks (no 16 Mi size, 3 repetitions), two moons with 20 seeds: about 2 minutes
+#   QUICK=1: binary32 sampled (every 61st pattern), NEON left out, binary64 quick, shorter
+#            benchmarks (no 16 Mi size, 3 repetitions), two moons with 10 seeds: about 2 minutes
 #   otherwise: exhaustive binary32 (all 2^32 inputs), the full benchmark (the longest stages)
 set -euo pipefail
 BUILD=${1:?usage: make_report.sh BUILD_DIR OUT_DIR [QUICK]}
@@ -14,8 +14,8 @@ mkdir -p "$D"
 t0=$(date +%s)
 stage() { echo "report: [$1/8] $2 ($(($(date +%s) - t0)) s so far)" >&2; }
 mode=exhaustive bench_args=() f32_args=() moons_seeds=30
-if [ "$QUICK" = 1 ]; then # NEON under emulation only in the 16-bit sweeps; no 16 Mi benchmark
-    mode=quick f32_args=(--no-emulated) moons_seeds=20
+if [ "$QUICK" = 1 ]; then # no NEON (qemu), no 16 Mi benchmark
+    mode=quick f32_args=(--no-emulated) moons_seeds=10
     bench_args=(--sizes=1024,4096,65536,1048576 --benchmark_repetitions=3
                 --benchmark_min_time=0.005 --benchmark_min_warmup_time=0.005)
 fi
@@ -38,8 +38,8 @@ stage 1 "binary32 sweep of every built-in kernel and $npeers peers, $mode"
 OMP_NUM_THREADS=1 "$G" sweep --all "${f32_args[@]}" "${peers[@]}" --format f32 --mode "$mode" \
     --progress --out "$D/f32.json" >"$D/f32.txt"
 stage 2 "bfloat16 and binary16 sweeps (all 65536 inputs), built-in kernels and peers"
-"$G" sweep --all "${peers[@]}" --format bf16 --out "$D/bf16.json" >"$D/bf16.txt"
-"$G" sweep --all "${peers[@]}" --format f16 --out "$D/f16.json" >"$D/f16.txt"
+"$G" sweep --all "${f32_args[@]}" "${peers[@]}" --format bf16 --out "$D/bf16.json" >"$D/bf16.txt"
+"$G" sweep --all "${f32_args[@]}" "${peers[@]}" --format f16 --out "$D/f16.json" >"$D/f16.txt"
 stage 3 "binary64 sampled sweep ($mode)"
 "$G" sweep --all --format f64 --mode "$mode" --progress --out "$D/f64.json" >"$D/f64.txt"
 stage 4 "backward pass: binary32 sweep (dy = 1) of the backward kernels and $nbpeers backward peers, $mode"
