@@ -74,7 +74,10 @@ while IFS=$'\t' read -r -a a; do
     probe "${a[@]}" &
     running=$((running + 1))
 done < <([ -f "$L" ] && { "$G" list --peers --lib "$L" --sweep-args
-    "$G" list --peers --lib "$L" --sweep-args --backward | sed 's/^/--backward\t/'; })
+    "$G" list --peers --lib "$L" --sweep-args --backward | sed 's/^/--backward\t/'; }
+    # our backward kernels, the widest build of each that runs here
+    "$G" list | awk '$2 ~ /_grad$/ && $5 == "yes" { split($1, a, "/"); w[a[1]] = $1 }
+                     END { for (k in w) printf "--impl\t%s\n", w[k] }' | sort)
 wait
 stage 6 "throughput benchmarks (one core; Google Benchmark log in $D/bench.txt)"
 "$B" --benchmark_out="$D/bench.json" --benchmark_out_format=json \

@@ -1,6 +1,7 @@
 /* The report's backward-pass section (reports/report_int.h): IN/bwd.json (`gelulab sweep
  * --backward`, every binary32 x with dy = 1: the results are f'(x)), the backward cases of
- * IN/bench.json (kinds gelulab-bwd, peer-bwd, baseline-bwd) and the backward peers' diagnoses
+ * IN/bench.json (kinds gelulab-bwd, peer-bwd, baseline-bwd) and the diagnoses of the backward
+ * peers and of our kernels' widest builds
  * (IN/validate/NAME.json, `gelulab validate --backward --probes-only`). A table, a Pareto chart
  * (scaled error against cycles per element) and a per-binade ULP chart; without bwd.json the
  * section says which command makes it. */
@@ -169,24 +170,26 @@ static void md_row(FILE *f, const struct rep *r, int k)
             (unsigned long long)a->all.nonfinite, sp, eps);
 }
 
-/* the backward peers' failed diagnoses, from IN/validate/NAME.json */
+/* the diagnoses of the backward peers and of the built-in kernels probed (the widest build of
+ * each algorithm), from IN/validate/NAME.json: the checks that failed or warned */
 static void md_diagnoses(FILE *f, const struct rep *r)
 {
     int any = 0;
     for (int k = 0; k < r->bwd.nk; k++) {
         const struct gl_kernel_src *ks = &r->bwd.k[k];
         char p[1400], name[160], err[200];
-        if (ks->kind == GL_SRC_BUILTIN) continue;
+        struct stat st;
         snprintf(name, sizeof name, "%s", ks->name);
         for (char *c = name; *c; c++) *c = *c == '/' ? '_' : *c;
         snprintf(p, sizeof p, "%s/validate/%s.json", r->in, name);
+        if (ks->kind == GL_SRC_BUILTIN && stat(p, &st) != 0) continue; /* not probed: a twin */
         char *text = gl_json_read_file(p, err, sizeof err);
         struct gl_json *v = text ? gl_json_parse(text, err, sizeof err) : NULL;
         free(text);
         const struct gl_json *checks = v ? gl_json_get(v, "checks") : NULL;
         if (!any++)
-            fprintf(f, "\nThe backward peers' diagnoses (`gelulab validate --backward "
-                       "--probes-only`):\n\n");
+            fprintf(f, "\nDiagnoses (`gelulab validate --backward --probes-only`; of gelulab's "
+                       "kernels, the widest build of each):\n\n");
         fprintf(f, "- **%s**:", ks->name);
         int fails = 0;
         for (size_t i = 0; checks && i < checks->n; i++) {

@@ -114,6 +114,29 @@ v b_inplace_dy 1 layout FAIL "in-place breakage.*in place over dy \(dx == dy\) g
 [[ $? == 0 ]] && grep -q '"abi": "backward"' "$T/v.json" && grep -q '"own_root": {' "$T/v.json" && ok ||
     bad "validate --backward --exec: $(cat "$T/out")"
 
+# 2a. a serving backward evaluator (Python: requests of pairs x, dy; dy GELU'(x) in binary64,
+# rounded once) passes validate --backward --serve
+cat >"$T/serve.py" <<'EOF'
+import math, struct, sys
+i, o = sys.stdin.buffer, sys.stdout.buffer
+def grad(v):
+    if v != v: return v
+    if abs(v) == math.inf: return 1.0 if v > 0 else -0.0
+    return 0.5 * math.erfc(-v / math.sqrt(2)) + v * math.exp(-0.5 * v * v) / math.sqrt(2 * math.pi)
+def f32(d):  # Python's pack of a double beyond FLT_MAX raises; the rounding gives an infinity
+    return d if d != d or abs(d) <= 3.4028235677973366e38 else math.copysign(math.inf, d)
+while True:
+    h = i.read(8)
+    if len(h) < 8: break
+    n = struct.unpack('<Q', h)[0]
+    p = struct.unpack('<%df' % (n // 4), i.read(n))
+    dx = [f32(p[2 * k + 1] * grad(p[2 * k])) for k in range(len(p) // 2)]
+    o.write(struct.pack('<%df' % len(dx), *dx)); o.flush()
+EOF
+"$G" validate --backward --probes-only --serve "python3 '$T/serve.py'" --name served >"$T/out" 2>&1
+[[ $? == 0 ]] && grep -q '^verdict: PASS (0 of 6 checks failed)' "$T/out" && ok ||
+    bad "validate --backward --serve: $(cat "$T/out")"
+
 # 2b. our backward kernels (scalar builds: every machine runs them): the accurate ones pass at
 # 1 ULP, the binary32 one fails the ULP bound next to the root region and holds the scaled one
 for k in grad_accurate grad_tanh; do

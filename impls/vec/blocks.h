@@ -39,6 +39,35 @@ static inline V x_sigma(V x, V s)
     return vsel(GL_MASK(s < -104.0f), vdup(-0.0f), y);
 }
 
+/* e^(-t^2/2) = 2^n (1 + q) for binary32 t >= 0 (gelu-fast's method; algo/fast.h derives its
+ * error): t^2 = h + l exactly (*h gets h); n = round(-h/(2 ln2)) by the 1.5 2^23 shift, *kd =
+ * n + 1.5 2^23 (its low bits hold n); s = 2r = (-h - 2n ln2hi) + (-l + 2n ln2lo), q = e^r - 1 =
+ * s Q(s/2)/2 (Horner in s with GL_EXP[i] 2^-i: each step is 2^-k times the step in r, so the
+ * same roundings). Returns q. */
+static inline V exp_half_sq(V t, V *h, V *kd)
+{
+    V hh = t * t, l = vfma(t, t, -hh);
+    V k = vfma(hh, vdup(-0.5f * GL_LOG2E), vdup(0x1.8p23f)), n = k - 0x1.8p23f;
+    V s = vfma(n, vdup(-2 * GL_LN2_HI), -hh) + vfma(n, vdup(2 * GL_LN2_LO), -l);
+    V e = vdup(gl_EXP[GL_EXP_DEGREE] / (float)(1 << GL_EXP_DEGREE));
+#pragma GCC unroll 32
+    for (int i = GL_EXP_DEGREE - 1; i >= 1; i--) e = vfma(e, s, vdup(gl_EXP[i] / (float)(1 << i)));
+    *h = hh, *kd = k;
+    return s * e;
+}
+
+/* R(t) = erfc(t/sqrt2) e^(t^2/2)/2 for 0 <= t <= GL_FAST_T by gelu-fast's 8 pieces (GL_FAST):
+ * j = round(t k) in the low bits of a shifted sum, u = t - a_j exact, Horner per piece */
+static inline V fast_R(V t)
+{
+    VI j = vbits(vfma(t, vdup(GL_FAST_K), vdup(0x1.8p23f)));
+    V u = t - vlut8(gl_FAST_A, j);
+    V R = vlut8(gl_FAST_C[GL_FAST_DEGREE], j);
+#pragma GCC unroll 32
+    for (int i = GL_FAST_DEGREE - 1; i >= 0; i--) R = vfma(R, u, vlut8(gl_FAST_C[i], j));
+    return R;
+}
+
 /* e^s = 2^n p for s in [-130, 1]: s = n ln2 + r, |r| <= ln2/2 + 2^-40, n = round(s / ln2) by
  * the 1.5 2^52 shift, r by two fma with ln2 = hi + lo; p = e^r by the polynomial c (GL_EXP_D
  * here, GL_EXP_CR in gelu-cr); 2^n (into the exponent field) goes to *scale, so that the

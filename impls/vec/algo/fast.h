@@ -46,21 +46,9 @@
 static inline V gelu_fast(V x)
 {
     V xc = vsel(GL_MASK(x < -GL_FAST_T), vdup(-0.0f), vmin(vdup(GL_FAST_T), x)); /* NaN stays */
-    V tc = vabs(xc);
-    V h = tc * tc, l = vfma(tc, tc, -h); /* t^2 = h + l exactly */
-    V kd = vfma(h, vdup(-0.5f * GL_LOG2E), vdup(0x1.8p23f)), n = kd - 0x1.8p23f;
-    /* s = 2r = (-h - 2n ln2hi) + (-l + 2n ln2lo), q = e^r - 1 = s Q(s/2)/2 (Horner in s with
-     * GL_EXP[i] 2^-i: each step is 2^-k times the step in r, so the same roundings) */
-    V s = vfma(n, vdup(-2 * GL_LN2_HI), -h) + vfma(n, vdup(2 * GL_LN2_LO), -l);
-    V e = vdup(gl_EXP[GL_EXP_DEGREE] / (float)(1 << GL_EXP_DEGREE));
-#pragma GCC unroll 32
-    for (int i = GL_EXP_DEGREE - 1; i >= 1; i--) e = vfma(e, s, vdup(gl_EXP[i] / (float)(1 << i)));
-    V q = s * e;
-    VI j = vbits(vfma(tc, vdup(GL_FAST_K), vdup(0x1.8p23f))); /* round(t k) in the low bits */
-    V u = tc - vlut8(gl_FAST_A, j);
-    V R = vlut8(gl_FAST_C[GL_FAST_DEGREE], j);
-#pragma GCC unroll 32
-    for (int i = GL_FAST_DEGREE - 1; i >= 0; i--) R = vfma(R, u, vlut8(gl_FAST_C[i], j));
+    V tc = vabs(xc), h, kd;
+    V q = exp_half_sq(tc, &h, &kd); /* e^(-t^2/2) = 2^n (1 + q), blocks.h */
+    V R = fast_R(tc);
     /* xc 2^n, exact; 2^n from kd's low bits, in unsigned lanes (the shift drops kd's high bits;
      * a NaN payload in kd only changes a factor that multiplies a NaN) */
     V xs = xc * vfloat(vshl_u(vbits(kd) + 127, 23));

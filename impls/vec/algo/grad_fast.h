@@ -41,19 +41,8 @@ static inline V grad_fast_f(V x)
 {
     const float k = 0x1.988454p-2f;               /* RN(1/sqrt(2 pi)) */
     V t = vmin(vdup(GL_GRAD_FAST_TMAX), vabs(x)); /* NaN stays NaN (and propagates) */
-    V h = t * t, l = vfma(t, t, -h);              /* t^2 = h + l exactly */
-    V kd = vfma(h, vdup(-0.5f * GL_LOG2E), vdup(0x1.8p23f)), n = kd - 0x1.8p23f;
-    V s = vfma(n, vdup(-2 * GL_LN2_HI), -h) + vfma(n, vdup(2 * GL_LN2_LO), -l);
-    V e = vdup(gl_EXP[GL_EXP_DEGREE] / (float)(1 << GL_EXP_DEGREE));
-#pragma GCC unroll 32
-    for (int i = GL_EXP_DEGREE - 1; i >= 1; i--) e = vfma(e, s, vdup(gl_EXP[i] / (float)(1 << i)));
-    V q = s * e;                     /* E = 2^n (1 + q) */
-    V tp = vmin(t, vdup(GL_FAST_T)); /* gelu-fast's pieces (NaN: 5.6) */
-    VI j = vbits(vfma(tp, vdup(GL_FAST_K), vdup(0x1.8p23f)));
-    V u = tp - vlut8(gl_FAST_A, j);
-    V R = vlut8(gl_FAST_C[GL_FAST_DEGREE], j);
-#pragma GCC unroll 32
-    for (int i = GL_FAST_DEGREE - 1; i >= 0; i--) R = vfma(R, u, vlut8(gl_FAST_C[i], j));
+    V h, kd, q = exp_half_sq(t, &h, &kd);         /* E = 2^n (1 + q), blocks.h */
+    V R = fast_R(vmin(t, vdup(GL_FAST_T)));       /* gelu-fast's pieces (NaN: 5.6) */
     /* beyond 5.6: k t (h^2 + 14h + 33)/(h^3 + 15h^2 + 45h + 15), k folded into the divisor */
     V num = t * vfma(h, h + 14.0f, vdup(33.0f));
     V den =
