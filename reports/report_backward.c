@@ -80,14 +80,15 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
                           "1e30 notitle\n",
                           err, errlen);
     snprintf(body, sizeof body,
-             "set title 'Backward pass: max scaled error (ulps of 1, all inputs, dy = 1, own "
-             "derivative) vs TSC cycles per element at %zu floats; of kernels with bit-identical "
-             "results, the cheapest' noenhanced\n"
+             "set title \"Backward pass: max scaled error (ulps of 1, all inputs, dy = 1, own "
+             "derivative) vs TSC cycles per element at %zu floats\\n(of kernels with "
+             "bit-identical results, the cheapest)\" noenhanced\n"
              "set logscale xy\nset format y '10^{%%L}'\nset xlabel 'cycles per element (one "
              "core)'\nset ylabel 'max |dx - f''(x)| / ulp(1)'\nset key top right box opaque\n"
              "plot '%s/charts/backward_pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 1.2 "
              "lc rgb '#888888' t 'gelulab', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.8 lc "
-             "rgb '#1f77b4' t 'peers', '' using 1:2:3 w labels left offset 1,0.5 font ',9' "
+             "rgb '#1f77b4' t 'peers', '' using 1:($2 * (int($0) %% 2 ? 0.9 : 1.1)):3 w labels "
+             "left offset 1,0 font ',9' "
              "noenhanced notitle\n",
              r->pareto_size, r->out);
     return rep_render(r, "backward_pareto", body, err, errlen);
