@@ -80,27 +80,12 @@ int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k)
 }
 
 /* A built-in kernel in process, with the layouts the library worker applies */
-static void call_builtin(const struct gl_kernel_src *k, const float *x, const float *dy, float *y,
-                         size_t n, const struct gl_call_layout *lay)
+static int call_builtin(const struct gl_kernel_src *k, const float *x, const float *dy, float *y,
+                        size_t n, const struct gl_call_layout *lay, char *why, size_t whylen)
 {
-    size_t split = lay->split ? lay->split : n ? n : 1, m = n + lay->offset + 1;
-    float *xb = malloc(m * sizeof *xb), *yb = malloc(m * sizeof *yb),
-          *db = dy ? malloc(m * sizeof *db) : NULL;
-    memcpy(xb + lay->offset, x, n * sizeof *x);
-    if (db) memcpy(db + lay->offset, dy, n * sizeof *dy);
-    float *out = lay->inplace == 2 && db ? db + lay->offset
-                 : lay->inplace          ? xb + lay->offset
-                                         : yb + lay->offset;
-    for (int rep = 0; rep < (lay->repeat ? 2 : 1); rep++)
-        for (size_t i = 0; i < n; i += split) {
-            size_t c = n - i < split ? n - i : split;
-            if (db)
-                k->impl->bwd(xb + lay->offset + i, db + lay->offset + i, out + i, c);
-            else
-                k->impl->f32(xb + lay->offset + i, out + i, c);
-        }
-    memcpy(y, out, n * sizeof *y);
-    free(xb), free(yb), free(db);
+    struct gl_lib_kernel lk = {dy ? NULL : k->impl->f32, dy ? k->impl->bwd : NULL};
+    if (gl_lib_kernel_layout(&lk, x, dy, 1, y, n, lay) == 0) return 0;
+    return snprintf(why, whylen, "out of memory"), -1;
 }
 
 /* The pipe protocol's input for x[0..n) (and dy: pairs): x itself, or *own (malloc'ed) */
@@ -171,10 +156,7 @@ int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
         free(ones);
         return rc;
     }
-    if (k->kind == GL_SRC_BUILTIN) {
-        call_builtin(k, x, dy, y, n, lay ? lay : &none);
-        return 0;
-    }
+    if (k->kind == GL_SRC_BUILTIN) return call_builtin(k, x, dy, y, n, lay, why, whylen);
     if (k->kind == GL_SRC_SERVE)
         return call_serving(s, k->cmd, child, x, dy, y, n, lay, why, whylen);
     if (k->kind != GL_SRC_LIB) return call_exec(s, k->cmd, x, dy, y, n, lay, why, whylen);
@@ -188,12 +170,6 @@ int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
         if (child->pid < 0 && gl_child_start_shm(child, cmd, why, whylen) != 0) return -1;
         return gl_child_call_shm(child, x, dy, y, n, timeout, why, whylen);
     }
-    lib_command(s, k, lay ? lay : &none, 0, cmd, sizeof cmd);
-    float *pairs;
-    const float *in = pipe_input(x, dy, n, &pairs);
-    if (!in) return snprintf(why, whylen, "out of memory"), -1;
-    int rc =
-        gl_run_child(cmd, in, (dy ? 2 : 1) * n * sizeof *x, y, n * sizeof *y, timeout, why, whylen);
-    free(pairs);
-    return rc;
+    lib_command(s, k, lay ? lay : &none, 0, cmd, sizeof cmd); /* one worker for this call */
+    return call_exec(s, cmd, x, dy, y, n, NULL, why, whylen);
 }

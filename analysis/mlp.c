@@ -140,9 +140,10 @@ void gl_act_forward(const struct gl_act *a, const double *z, double *h, float *t
 double gl_act_deriv(const struct gl_act *a, double z)
 {
     if (act_is_relu(a)) return z > 0 ? 1 : 0;
-    if (a->grad) {
-        float zf = (float)z, one = 1.0f, g;
-        a->grad->bwd(&zf, &one, &g, 1);
+    if (a->grad) { /* the backward kernel's f', as gl_act_backward applies it */
+        double g = 1;
+        float tmp[2];
+        gl_act_backward(a, &z, &g, tmp, 1);
         return g;
     }
     switch (a->defn) {

@@ -313,19 +313,17 @@ void gl_pairs_pack(const float *x, const float *dy, float *pairs, size_t n)
     for (size_t i = 0; i < n; i++) pairs[2 * i] = x[i], pairs[2 * i + 1] = dy[i];
 }
 
-/* k on the n inputs `in` (a backward kernel: n pairs x, dy) with layout lay (NULL: one plain
- * call), the results written to stdout */
-static int call_with_layout(const struct gl_lib_kernel *k, const float *in, size_t n,
-                            const struct gl_call_layout *lay)
+int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const float *dy,
+                         size_t stride, float *y, size_t n, const struct gl_call_layout *lay)
 {
     size_t off = lay ? lay->offset : 0, split = lay && lay->split ? lay->split : n;
     /* the inputs at float offset `off` of fresh buffers; results likewise, or in place */
     float *xb = malloc((n + off + 1) * sizeof *xb), *yb = malloc((n + off + 1) * sizeof *yb),
           *db = k->bwd ? malloc((n + off + 1) * sizeof *db) : NULL;
-    if (!xb || !yb || (k->bwd && !db)) return free(xb), free(yb), free(db), 2;
+    if (!xb || !yb || (k->bwd && !db)) return free(xb), free(yb), free(db), -1;
     for (size_t i = 0; i < n; i++) {
-        xb[off + i] = k->bwd ? in[2 * i] : in[i];
-        if (db) db[off + i] = in[2 * i + 1];
+        xb[off + i] = x[stride * i];
+        if (db) db[off + i] = dy[stride * i];
     }
     int inplace = lay ? lay->inplace : 0;
     float *out = inplace == 2 && db ? db + off : inplace ? xb + off : yb + off;
@@ -333,8 +331,21 @@ static int call_with_layout(const struct gl_lib_kernel *k, const float *in, size
         for (size_t i = 0; i < n; i += split)
             lib_kernel_run(k, xb + off + i, db ? db + off + i : NULL, out + i,
                            n - i < split ? n - i : split);
-    int ok = fwrite(out, sizeof *out, n, stdout) == n && fflush(stdout) == 0;
+    memcpy(y, out, n * sizeof *y);
     free(xb), free(yb), free(db);
+    return 0;
+}
+
+/* k on the n inputs `in` (a backward kernel: n pairs x, dy) with layout lay (NULL: one plain
+ * call), the results written to stdout */
+static int call_with_layout(const struct gl_lib_kernel *k, const float *in, size_t n,
+                            const struct gl_call_layout *lay)
+{
+    float *y = malloc((n + 1) * sizeof *y);
+    if (!y || gl_lib_kernel_layout(k, in, in + 1, k->bwd ? 2 : 1, y, n, lay) != 0)
+        return free(y), 2;
+    int ok = fwrite(y, sizeof *y, n, stdout) == n && fflush(stdout) == 0;
+    free(y);
     return ok ? 0 : 1;
 }
 

@@ -22,6 +22,10 @@ struct gl_kernel_src;
 /* Runs a --lib kernel's worker on no input: 0, or 2 after "cannot use --lib ...: missing file
  * or symbol" on stderr. */
 int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct gl_kernel_src *k);
+/* An external kernel's pass from the command's --backward: a derivative as --defn needs it
+ * (one-line error under cmdname, 2); with it, the kernel is a backward one and --defn names
+ * its forward definition or the derivative itself. 0 when set. */
+int gl_cli_set_backward(const char *cmdname, struct gl_kernel_src *k, int backward);
 int gl_cmd_validate(int argc, char **argv);
 int gl_cmd_bench(int argc, char **argv);
 

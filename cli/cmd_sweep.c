@@ -118,6 +118,16 @@ static int parse_shard(const char *v, long *k, long *n)
     return *e || *n < 1 || *k < 1 || *k > *n ? -1 : 0;
 }
 
+int gl_cli_set_backward(const char *cmdname, struct gl_kernel_src *k, int backward)
+{
+    if (gl_defn_is_grad(k->defn) && !backward)
+        return gl_cli_error(cmdname, "--defn %s: a derivative needs --backward",
+                            gl_defn_name(k->defn));
+    k->backward = backward;
+    if (backward) k->defn = gl_defn_grad_of(k->defn);
+    return 0;
+}
+
 /* Checks a --lib kernel by running its worker on no input: a clear error, under the name of
  * the command that asked (sweep, validate), before any work. */
 int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct gl_kernel_src *k)
@@ -234,11 +244,7 @@ static int finish_kernels(struct sweep_args *a)
         *k = given[i];
         if (k->defn == GL_DEFN_COUNT)
             return free(given), gl_cli_error("sweep", "%s needs --defn", k->name);
-        if (gl_defn_is_grad(k->defn) && !a->backward)
-            return free(given), gl_cli_error("sweep", "--defn %s: a derivative needs --backward",
-                                             gl_defn_name(k->defn));
-        k->backward = a->backward;
-        k->defn = a->backward ? gl_defn_grad_of(k->defn) : k->defn;
+        if (gl_cli_set_backward("sweep", k, a->backward) != 0) return free(given), 2;
         if (k->kind == GL_SRC_LIB && !k->lib_symbol[0])
             return free(given), gl_cli_error("sweep", "%s needs --symbol", k->name);
         if (s->fmt.id == GL_FMT_F64)

@@ -135,11 +135,7 @@ static int parse(int argc, char **argv, struct vargs *a)
     if (k->kind == GL_SRC_BUILTIN && a->backward && !gl_defn_is_grad(k->impl->defn))
         return gl_cli_error("validate", "%s is a forward kernel: not with --backward", k->name);
     if (k->kind == GL_SRC_BUILTIN) a->backward = gl_defn_is_grad(k->impl->defn);
-    if (gl_defn_is_grad(k->defn) && !a->backward)
-        return gl_cli_error("validate", "--defn %s: a derivative needs --backward",
-                            gl_defn_name(k->defn));
-    k->backward = a->backward;
-    if (a->backward) k->defn = gl_defn_grad_of(k->defn);
+    if (gl_cli_set_backward("validate", k, a->backward) != 0) return 2;
     if (a->probes_only && a->s.fmt.id != GL_FMT_F32)
         return gl_cli_error("validate", "--probes-only checks binary32 calls: not with --format");
     return 0;

@@ -82,6 +82,18 @@ double rep_eps(const struct rep *r, const char *name, size_t n)
     return row ? row->eps_median : 0;
 }
 
+double rep_cyc(const struct rep *r, const char *name, size_t n)
+{
+    const struct gl_bench_row *row = gl_bench_find(&r->bench, name, n);
+    return row ? row->cyc_median : 0;
+}
+
+int rep_same_bits(const struct gl_kernel_src *a, const struct gl_kernel_src *b)
+{
+    uint64_t h = a->acc[0]->traits.out_hash; /* 0: a file without traits */
+    return h && a->defn == b->defn && b->acc[0]->traits.out_hash == h;
+}
+
 static const struct gl_json *facts_kernel(const struct rep *r, const char *name)
 {
     const struct gl_json *ks = rep_fact(r, "kernels", NULL);
@@ -136,15 +148,13 @@ static void derive(struct rep *r)
         else if (!k->facts && b && !strcmp(b->kind, "peer"))
             k->family = "peer", k->isa = b->isa;
         for (size_t s = 0; s < r->nsizes; s++) k->eps[s] = rep_eps(r, k->k->name, r->sizes[s]);
-        const struct gl_bench_row *row = gl_bench_find(&r->bench, k->k->name, r->pareto_size);
-        k->cyc = row ? row->cyc_median : 0;
+        k->cyc = rep_cyc(r, k->k->name, r->pareto_size);
         size_t len = strcspn(k->k->name, "/");
         for (int j = 0; j < i && k->k->name[len] == '/'; j++)
             if (!strncmp(r->f32.k[j].name, k->k->name, len + 1)) k->twin = 1;
         k->same_as = -1;
-        uint64_t h = k->k->acc[0]->traits.out_hash; /* 0: a file without traits */
-        for (int j = 0; j < i && h && k->same_as < 0; j++)
-            if (r->f32.k[j].defn == k->k->defn && r->f32.k[j].acc[0]->traits.out_hash == h)
+        for (int j = 0; j < i && k->same_as < 0; j++)
+            if (rep_same_bits(k->k, &r->f32.k[j]))
                 k->same_as = r->rk[j].same_as >= 0 ? r->rk[j].same_as : j;
         if (k->same_as >= 0) k->twin = 1;
     }

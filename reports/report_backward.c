@@ -24,18 +24,14 @@ int rep_backward_load(struct rep *r, char *err, size_t errlen)
 /* the first earlier kernel of bwd.json with the same results (traits' hash), or -1 */
 static int same_as(const struct rep *r, int k)
 {
-    const struct gl_kernel_src *a = &r->bwd.k[k];
     for (int j = 0; j < k; j++)
-        if (r->bwd.k[j].defn == a->defn &&
-            r->bwd.k[j].acc[0]->traits.out_hash == a->acc[0]->traits.out_hash)
-            return j;
+        if (rep_same_bits(&r->bwd.k[k], &r->bwd.k[j])) return j;
     return -1;
 }
 
 static double cycles(const struct rep *r, const char *name)
 {
-    const struct gl_bench_row *row = gl_bench_find(&r->bench, name, r->pareto_size);
-    return row ? row->cyc_median : 0;
+    return rep_cyc(r, name, r->pareto_size);
 }
 
 /* scaled error (absolute, in ulps of 1) over all inputs, against the kernel's own derivative */
@@ -48,12 +44,10 @@ static double scaled_all(const struct rep *r, const struct gl_kernel_src *k)
  * is another's) is cheaper: the chart shows the cheapest of each group */
 static int cheaper_twin(const struct rep *r, int k, double c)
 {
-    const struct gl_kernel_src *a = &r->bwd.k[k];
     for (int j = 0; j < r->bwd.nk; j++) {
-        const struct gl_kernel_src *b = &r->bwd.k[j];
-        double cj = cycles(r, b->name);
-        if (j != k && b->defn == a->defn && cj > 0 && (cj < c || (cj == c && j < k)) &&
-            b->acc[0]->traits.out_hash == a->acc[0]->traits.out_hash)
+        double cj = cycles(r, r->bwd.k[j].name);
+        if (j != k && cj > 0 && (cj < c || (cj == c && j < k)) &&
+            rep_same_bits(&r->bwd.k[k], &r->bwd.k[j]))
             return 1;
     }
     return 0;

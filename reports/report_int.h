@@ -47,6 +47,11 @@ double rep_num(const struct gl_json *j);
 const char *rep_str(const struct gl_json *j);
 const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key);
 double rep_eps(const struct rep *r, const char *name, size_t n);
+/* median TSC cycles per element of case NAME at size n, 0: not benchmarked */
+double rep_cyc(const struct rep *r, const char *name, size_t n);
+/* 1 when kernels a and b of one sweep gave bit-identical results (same definition, same hash of
+ * the results in the traits) */
+int rep_same_bits(const struct gl_kernel_src *a, const struct gl_kernel_src *b);
 /* The libraries of the peers, distinct, in order: from the peer table when the input has one
  * (the swept peers), else from the benchmark's "lib=" labels: "oneDNN, SLEEF"; "none" when it
  * has no peer. */

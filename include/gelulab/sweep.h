@@ -152,6 +152,12 @@ struct gl_lib_kernel {
     gl_kernel_bwd_f32 bwd;
 };
 int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *symbol, int backward);
+/* k on x[i * stride] (and dy[i * stride] for a backward kernel), i < n, called as layout lay says
+ * (NULL: one plain call; see struct gl_call_layout), the results into y; the library worker's
+ * calls and gelulab validate's calls of built-in kernels alike. 0, or -1 out of memory. */
+struct gl_call_layout;
+int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const float *dy,
+                         size_t stride, float *y, size_t n, const struct gl_call_layout *lay);
 int gl_eval_lib_serve_shm(const struct gl_lib_kernel *k, int fd);
 void gl_child_stop(struct gl_child *c); /* closes its stdin and waits (at most 10 s) */
 /* The library worker of validate's probes, each request carrying a call layout (gelulab __eval-lib
