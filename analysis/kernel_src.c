@@ -61,7 +61,9 @@ static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
 #else
     const char *env = "";
 #endif
-    const char *bwd = k->backward ? " --backward" : "";
+    char bwd[32]; /* the worker's kind of kernel: backward, 16-bit or (none) binary32 forward */
+    snprintf(bwd, sizeof bwd, "%s%s", k->backward ? " --backward" : "",
+             k->abi != GL_ABI_F32 ? k->abi == GL_ABI_BF16 ? " --abi bf16" : " --abi f16" : "");
     if (!lay)
         snprintf(buf, len, "exec env %s'%s' __eval-lib%s --serve%s '%s' '%s'", env, s->self_exe,
                  bwd, layouts ? "-layouts" : "-shm", k->lib_path, k->lib_symbol);
@@ -83,60 +85,89 @@ int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k)
 static int call_builtin(const struct gl_kernel_src *k, const float *x, const float *dy, float *y,
                         size_t n, const struct gl_call_layout *lay, char *why, size_t whylen)
 {
-    struct gl_lib_kernel lk = {dy ? NULL : k->impl->f32, dy ? k->impl->bwd : NULL};
+    struct gl_lib_kernel lk = {dy ? NULL : k->impl->f32, dy ? k->impl->bwd : NULL, k->impl->u16,
+                               k->abi};
     if (gl_lib_kernel_layout(&lk, x, dy, 1, y, n, lay) == 0) return 0;
     return snprintf(why, whylen, "out of memory"), -1;
 }
 
-/* The pipe protocol's input for x[0..n) (and dy: pairs): x itself, or *own (malloc'ed) */
-static const float *pipe_input(const float *x, const float *dy, size_t n, float **own)
+/* The pipe protocol's numbers (docs/exec-protocol.md): float32 (per input: 1, or 2 for the
+ * pairs x, dy of a backward kernel), or for a 16-bit kernel its format's bits (2 bytes) */
+struct pipe_io {
+    const void *in;
+    void *out;
+    size_t in_w, out_w; /* bytes per input and per result */
+    void *own_in, *own_out;
+};
+
+/* The pipe input for x[0..n) (and dy) and room for the results (y itself for float32) */
+static int pipe_open(struct pipe_io *p, const struct gl_kernel_src *k, const float *x,
+                     const float *dy, float *y, size_t n)
 {
-    *own = NULL;
-    if (!dy) return x;
-    *own = malloc((2 * n + 1) * sizeof **own);
-    if (*own) gl_pairs_pack(x, dy, *own, n);
-    return *own;
+    memset(p, 0, sizeof *p);
+    p->in = x, p->out = y, p->in_w = (dy ? 2 : 1) * sizeof *x, p->out_w = sizeof *y;
+    if (k->abi != GL_ABI_F32) {
+        uint16_t *h = malloc((2 * n + 1) * sizeof *h);
+        if (!h) return -1;
+        for (size_t i = 0; i < n; i++) h[i] = gl_f32_to_bits16(gl_abi_format(k->abi), x[i]);
+        p->in = p->own_in = h, p->out = p->own_out = h + n, p->in_w = p->out_w = sizeof *h;
+    } else if (dy) {
+        float *pairs = malloc((2 * n + 1) * sizeof *pairs);
+        if (!pairs) return -1;
+        gl_pairs_pack(x, dy, pairs, n);
+        p->in = p->own_in = pairs;
+    }
+    return 0;
+}
+
+/* The results into y (converted from 16-bit bits), and the buffers freed */
+static void pipe_close(struct pipe_io *p, const struct gl_kernel_src *k, float *y, size_t n)
+{
+    const uint16_t *h = p->own_out;
+    for (size_t i = 0; h && i < n; i++) y[i] = gl_bits16_to_f32(gl_abi_format(k->abi), h[i]);
+    free(p->own_in);
 }
 
 /* A serving command on x, in *child (kept) or in a child of this call only, with layout lay */
-static int call_serving(const struct gl_sweep *s, const char *cmd, struct gl_child *child,
-                        const float *x, const float *dy, float *y, size_t n,
+static int call_serving(const struct gl_sweep *s, const struct gl_kernel_src *k,
+                        struct gl_child *child, const float *x, const float *dy, float *y, size_t n,
                         const struct gl_call_layout *lay, char *why, size_t whylen)
 {
     double timeout = s ? s->timeout_s : 60;
     struct gl_child own = {-1, -1, -1, 0, -1, NULL, 0},
                     *c = child && (!lay || child->layouts) ? child : &own;
-    size_t split = lay && lay->split ? lay->split : n ? n : 1, per = dy ? 2 : 1;
-    float *pairs;
-    const float *in = pipe_input(x, dy, n, &pairs);
-    if (!in) return snprintf(why, whylen, "out of memory"), -1;
-    int rc = c->pid < 0 ? gl_child_start(c, cmd, why, whylen) : 0;
+    size_t split = lay && lay->split ? lay->split : n ? n : 1;
+    struct pipe_io p;
+    if (pipe_open(&p, k, x, dy, y, n) != 0) return snprintf(why, whylen, "out of memory"), -1;
+    int rc = c->pid < 0 ? gl_child_start(c, k->cmd, why, whylen) : 0;
     for (int rep = 0; rep < (lay && lay->repeat ? 2 : 1); rep++)
         for (size_t i = 0; !rc && i < n; i += split) {
             size_t m = n - i < split ? n - i : split;
-            rc = gl_child_call(c, in + per * i, per * m * sizeof *x, y + i, m * sizeof *y, timeout,
-                               why, whylen);
+            rc = gl_child_call(c, (const char *)p.in + p.in_w * i, p.in_w * m,
+                               (char *)p.out + p.out_w * i, p.out_w * m, timeout, why, whylen);
         }
     if (c == &own) gl_child_stop(&own);
-    free(pairs);
+    pipe_close(&p, k, y, n);
     return rc;
 }
 
-/* An external command on x, one process per call (per lay->split inputs) */
-static int call_exec(const struct gl_sweep *s, const char *cmd, const float *x, const float *dy,
-                     float *y, size_t n, const struct gl_call_layout *lay, char *why, size_t whylen)
+/* An external command (cmd: k's, or the library worker's for k) on x, one process per call (per
+ * lay->split inputs) */
+static int call_exec(const struct gl_sweep *s, const struct gl_kernel_src *k, const char *cmd,
+                     const float *x, const float *dy, float *y, size_t n,
+                     const struct gl_call_layout *lay, char *why, size_t whylen)
 {
     double timeout = s ? s->timeout_s : 60;
-    size_t split = lay && lay->split ? lay->split : n ? n : 1, per = dy ? 2 : 1;
-    float *pairs;
-    const float *in = pipe_input(x, dy, n, &pairs);
-    int rc = in ? 0 : (snprintf(why, whylen, "out of memory"), -1);
+    size_t split = lay && lay->split ? lay->split : n ? n : 1;
+    struct pipe_io p;
+    if (pipe_open(&p, k, x, dy, y, n) != 0) return snprintf(why, whylen, "out of memory"), -1;
+    int rc = 0;
     for (size_t i = 0; !rc && i < n; i += split) {
         size_t m = n - i < split ? n - i : split;
-        rc = gl_run_child(cmd, in + per * i, per * m * sizeof *x, y + i, m * sizeof *y, timeout,
-                          why, whylen);
+        rc = gl_run_child(cmd, (const char *)p.in + p.in_w * i, p.in_w * m,
+                          (char *)p.out + p.out_w * i, p.out_w * m, timeout, why, whylen);
     }
-    free(pairs);
+    pipe_close(&p, k, y, n);
     return rc;
 }
 
@@ -157,9 +188,8 @@ int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
         return rc;
     }
     if (k->kind == GL_SRC_BUILTIN) return call_builtin(k, x, dy, y, n, lay, why, whylen);
-    if (k->kind == GL_SRC_SERVE)
-        return call_serving(s, k->cmd, child, x, dy, y, n, lay, why, whylen);
-    if (k->kind != GL_SRC_LIB) return call_exec(s, k->cmd, x, dy, y, n, lay, why, whylen);
+    if (k->kind == GL_SRC_SERVE) return call_serving(s, k, child, x, dy, y, n, lay, why, whylen);
+    if (k->kind != GL_SRC_LIB) return call_exec(s, k, k->cmd, x, dy, y, n, lay, why, whylen);
     if (!s || !s->self_exe) return snprintf(why, whylen, "no library worker"), -1;
     if (child && (!lay || child->layouts)) {
         lib_command(s, k, NULL, child->layouts, cmd, sizeof cmd);
@@ -171,5 +201,7 @@ int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
         return gl_child_call_shm(child, x, dy, y, n, timeout, why, whylen);
     }
     lib_command(s, k, lay ? lay : &none, 0, cmd, sizeof cmd); /* one worker for this call */
-    return call_exec(s, cmd, x, dy, y, n, NULL, why, whylen);
+    struct gl_kernel_src worker = *k; /* it speaks float32: it converts for a 16-bit kernel */
+    worker.abi = GL_ABI_F32;
+    return call_exec(s, &worker, cmd, x, dy, y, n, NULL, why, whylen);
 }

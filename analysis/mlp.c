@@ -71,8 +71,10 @@ static int act_parse_forward(const char *name, struct gl_act *a, char *err, size
     }
     if (!k->f32 || !gl_impl_available(k)) {
         snprintf(err, errlen, "kernel '%s' cannot run in this process (%s)", name,
-                 k->isa == GL_ISA_NEON ? "NEON runs under emulation only"
-                                       : "ISA not supported here");
+                 k->u16                  ? "a 16-bit kernel: the network trains in binary32"
+                 : k->bwd                ? "a backward kernel: give it as NAME+GRAD"
+                 : k->isa == GL_ISA_NEON ? "NEON runs under emulation only"
+                                         : "ISA not supported here");
         return -1;
     }
     a->kind = GL_ACT_KERNEL, a->defn = k->defn, a->impl = k;

@@ -40,20 +40,6 @@ static void bits_fields(const struct gl_format *f, uint64_t b, int *sign, int *e
     }
 }
 
-static double round_to_fmt(const struct gl_format *f, float y)
-{
-    if (f->id == GL_FMT_BF16) {
-        if (isnan(y)) return y;
-        uint32_t u;
-        memcpy(&u, &y, 4);
-        u = (u + 0x7fff + ((u >> 16) & 1)) & 0xffff0000u;
-        memcpy(&y, &u, 4);
-        return y;
-    }
-    if (f->id == GL_FMT_F16) return (double)(float)(_Float16)y;
-    return y;
-}
-
 /* ---- per-thread work ---- */
 
 /* Built-in kernels run on blocks of SUB inputs inside a chunk: the reference, the kernel's
@@ -108,9 +94,14 @@ static void block_results(struct gl_sweep *s, struct chunk_buf *b, int k, uint64
 {
     struct gl_kernel_src *ks = &s->k[k];
     b->yf = b->out[k], b->yd = b->out[k];
-    if (is_external(ks))
+    if (is_external(ks)) {
         memcpy(b->yf, b->ext_out[k] + off, n * sizeof(float));
-    else if (ks->backward)
+    } else if (ks->abi != GL_ABI_F32) { /* on the inputs' bits, NaN payloads as they are */
+        enum gl_format_id f = gl_abi_format(ks->abi);
+        for (uint64_t i = 0; i < n; i++) b->xh[i] = (uint16_t)b->bits[i];
+        ks->impl->u16(b->xh, b->yh, n);
+        for (uint64_t i = 0; i < n; i++) b->yf[i] = gl_bits16_to_f32(f, b->yh[i]);
+    } else if (ks->backward)
         ks->impl->bwd(b->xf, b->dy1, b->yf, n);
     else if (ks->f64)
         ks->impl->f64(b->xd, b->yd, n);
@@ -296,7 +287,7 @@ void gl_sw_results(const struct gl_sweep *s, struct chunk_buf *b, uint64_t n)
     else if (s->fmt.id == GL_FMT_F32)
         for (uint64_t i = 0; i < n; i++) b->y[i] = b->yf[i];
     else
-        for (uint64_t i = 0; i < n; i++) b->y[i] = round_to_fmt(&s->fmt, b->yf[i]);
+        for (uint64_t i = 0; i < n; i++) b->y[i] = gl_round_f32(&s->fmt, b->yf[i]);
     for (uint64_t k = 0; k < b->nruns; k++) {
         uint64_t i = b->run_start[k];
         b->run_hash[k] = run_hash(b->bits[i], b->y + i, b->run_start[k + 1] - i);
@@ -341,6 +332,9 @@ static void load_block(struct gl_sweep *s, struct chunk_buf *b, const int *need,
         for (uint64_t i = 0; need[d] && i < n; i++)
             gl_sw_reference(s, d, b->x[i], &b->yr[d][i], &b->r[d][i]);
     for (uint64_t i = 0; i < n; i++) b->xf[i] = (float)b->x[i], b->xd[i] = b->x[i];
+    if (s->fmt.id == GL_FMT_BF16 || s->fmt.id == GL_FMT_F16) /* NaN payloads kept, bit for bit */
+        for (uint64_t i = 0; i < n; i++)
+            b->xf[i] = gl_bits16_to_f32(s->fmt.id, (uint16_t)b->bits[i]);
     gl_sw_prepare(s, b, need, n);
     b->nmemo = 0;
 }
@@ -393,7 +387,10 @@ static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint6
     for (int k = 0; k < s->nk; k++) ext |= is_external(&s->k[k]) && !s->k[k].failed;
     if (ext) {
         gl_sweep_chunk_inputs(s, c, b->cx, b->cbits);
-        for (uint64_t i = 0; i < n; i++) b->cxf[i] = (float)b->cx[i];
+        for (uint64_t i = 0; i < n; i++)
+            b->cxf[i] = s->fmt.id == GL_FMT_BF16 || s->fmt.id == GL_FMT_F16
+                            ? gl_bits16_to_f32(s->fmt.id, (uint16_t)b->cbits[i])
+                            : (float)b->cx[i];
     }
     for (int k = 0; k < s->nk; k++) {
         struct gl_kernel_src *ks = &s->k[k];
@@ -486,6 +483,7 @@ static void chunk_buf_init(struct chunk_buf *b, const struct gl_sweep *s)
     }
     b->x = malloc(bs * sizeof *b->x), b->bits = malloc(bs * sizeof *b->bits);
     b->xf = malloc(bs * sizeof *b->xf), b->xd = malloc(bs * sizeof *b->xd);
+    b->xh = malloc(bs * sizeof *b->xh), b->yh = malloc(bs * sizeof *b->yh);
     for (int d = 0; d < GL_DEFN_COUNT; d++) {
         b->yr[d] = malloc(bs * sizeof *b->yr[d]), b->r[d] = malloc(bs * sizeof *b->r[d]);
         b->scale[d] = malloc(bs * sizeof *b->scale[d]),
@@ -509,7 +507,7 @@ static void chunk_buf_free(struct chunk_buf *b, const struct gl_sweep *s)
     free(b->cx), free(b->cbits), free(b->cxf), free(b->dy1), free(b->ext_out), free(b->out),
         free(b->cacc);
     free(b->role), free(b->lead), free(b->lead_of_any), free(b->x), free(b->bits), free(b->xf),
-        free(b->xd);
+        free(b->xd), free(b->xh), free(b->yh);
     for (int d = 0; d < GL_DEFN_COUNT; d++)
         free(b->yr[d]), free(b->r[d]), free(b->scale[d]), free(b->side[d]), free(b->cr[d]),
             free(b->cr_done[d]);

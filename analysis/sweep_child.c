@@ -279,9 +279,10 @@ void gl_child_stop(struct gl_child *c)
     shm_release(c);
 }
 
-int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *symbol, int backward)
+int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *symbol, int backward,
+                       enum gl_abi abi)
 {
-    k->fwd = NULL, k->bwd = NULL;
+    k->fwd = NULL, k->bwd = NULL, k->u16 = NULL, k->abi = abi;
     void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         fprintf(stderr, "gelulab: cannot load %s: %s\n", path, dlerror());
@@ -294,18 +295,42 @@ int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *sy
     }
     if (backward)
         *(void **)&k->bwd = sym;
+    else if (abi != GL_ABI_F32)
+        *(void **)&k->u16 = sym;
     else
         *(void **)&k->fwd = sym;
     return 0;
 }
 
-static void lib_kernel_run(const struct gl_lib_kernel *k, const float *x, const float *dy, float *y,
-                           size_t n)
+/* A 16-bit kernel on the bits of x[i * stride], i < n, into h16 (2n + 1 elements: the inputs,
+ * then the results), called as lay says (offsets in 16-bit elements; in place: y == x); the
+ * results to y as floats */
+static int lib_kernel_u16(const struct gl_lib_kernel *k, const float *x, size_t stride, float *y,
+                          size_t n, const struct gl_call_layout *lay)
 {
+    enum gl_format_id f = gl_abi_format(k->abi);
+    size_t off = lay ? lay->offset : 0, split = lay && lay->split ? lay->split : n;
+    uint16_t *xb = malloc((n + off + 1) * sizeof *xb), *yb = malloc((n + off + 1) * sizeof *yb);
+    if (!xb || !yb) return free(xb), free(yb), -1;
+    for (size_t i = 0; i < n; i++) xb[off + i] = gl_f32_to_bits16(f, x[stride * i]);
+    uint16_t *out = lay && lay->inplace ? xb + off : yb + off;
+    for (int rep = 0; rep < (lay && lay->repeat ? 2 : 1); rep++)
+        for (size_t i = 0; i < n; i += split)
+            k->u16(xb + off + i, out + i, n - i < split ? n - i : split);
+    for (size_t i = 0; i < n; i++) y[i] = gl_bits16_to_f32(f, out[i]);
+    free(xb), free(yb);
+    return 0;
+}
+
+static int lib_kernel_run(const struct gl_lib_kernel *k, const float *x, const float *dy, float *y,
+                          size_t n)
+{
+    if (k->u16) return lib_kernel_u16(k, x, 1, y, n, NULL);
     if (k->bwd)
         k->bwd(x, dy, y, n);
     else
         k->fwd(x, y, n);
+    return 0;
 }
 
 void gl_pairs_pack(const float *x, const float *dy, float *pairs, size_t n)
@@ -316,6 +341,7 @@ void gl_pairs_pack(const float *x, const float *dy, float *pairs, size_t n)
 int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const float *dy,
                          size_t stride, float *y, size_t n, const struct gl_call_layout *lay)
 {
+    if (k->u16) return lib_kernel_u16(k, x, stride, y, n, lay);
     size_t off = lay ? lay->offset : 0, split = lay && lay->split ? lay->split : n;
     /* the inputs at float offset `off` of fresh buffers; results likewise, or in place */
     float *xb = malloc((n + off + 1) * sizeof *xb), *yb = malloc((n + off + 1) * sizeof *yb),
@@ -451,7 +477,7 @@ int gl_eval_lib_serve_shm(const struct gl_lib_kernel *k, int fd)
             map = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
             if (map == MAP_FAILED) return perror("gelulab: mmap"), 2;
         }
-        lib_kernel_run(k, map, map + n, map + (arrays - 1) * n, n);
+        if (lib_kernel_run(k, map, map + n, map + (arrays - 1) * n, n) != 0) return 2;
         if (write_full(1, &n, sizeof n) != 0) return 1;
     }
     return 0;

@@ -40,7 +40,8 @@ struct chunk_buf {
     struct gl_dd *r[GL_DEFN_COUNT];
     float *xf, *yf;
     double *xd, *yd;
-    void **out; /* per kernel: its results on the block */
+    uint16_t *xh, *yh; /* a 16-bit kernel's inputs and results */
+    void **out;        /* per kernel: its results on the block */
     /* per input, shared by all kernels: binade and region of x, 1/ulp of each reference and
      * where it lies from its rounding */
     int *binade, *region;

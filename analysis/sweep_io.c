@@ -253,6 +253,7 @@ int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t
         gl_kernel_src_command(ks, command, sizeof command);
         put_json_string(f, command);
         if (ks->backward) fputs(", \"abi\": \"backward\"", f);
+        if (ks->abi != GL_ABI_F32) fprintf(f, ", \"abi\": \"%s\"", gl_abi_name(ks->abi));
         fprintf(f, ", \"failed\": %s, \"error\": ", ks->failed ? "true" : "false");
         put_json_string(f, ks->error);
         fprintf(f, ", \"chunks_ok\": %llu,\n   \"own\": ", (unsigned long long)ks->chunks_ok);
@@ -360,6 +361,8 @@ static int read_kernel(const struct gl_json *kj, struct gl_kernel_src *k)
     k->impl = gl_impl_find(k->name);
     const struct gl_json *abi = gl_json_get(kj, "abi");
     k->backward = abi && abi->text && !strcmp(abi->text, "backward");
+    if (abi && abi->text && !k->backward && gl_abi_parse(abi->text, &k->abi) != 0)
+        k->abi = GL_ABI_F32;
     const struct gl_json *failed = gl_json_get(kj, "failed");
     k->failed = failed && failed->text && !strcmp(failed->text, "true");
     k->chunks_ok = gl_json_u64(gl_json_get(kj, "chunks_ok"));
@@ -424,7 +427,7 @@ int gl_sweep_merge(struct gl_sweep *into, const struct gl_sweep *from, char *err
         return snprintf(err, errlen, "different format, mode or kernel list"), -1;
     for (int k = 0; k < into->nk; k++)
         if (strcmp(into->k[k].name, from->k[k].name) || into->k[k].defn != from->k[k].defn ||
-            into->k[k].backward != from->k[k].backward)
+            into->k[k].backward != from->k[k].backward || into->k[k].abi != from->k[k].abi)
             return snprintf(err, errlen, "different kernel #%d (%s vs %s)", k, into->k[k].name,
                             from->k[k].name),
                    -1;

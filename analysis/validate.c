@@ -298,7 +298,7 @@ static int probe_layout(const struct gl_sweep *s, const struct gl_kernel_src *k,
           *dy =
               malloc(n * sizeof *dy); /* a backward kernel's dy: varied, so that dy's lanes count */
     for (size_t i = 0; i < n; i++)
-        x[i] = -6.0f + 12.0f * (float)((i * 7919) % n) / (float)n,
+        x[i] = (float)gl_round_f32(&s->fmt, -6.0f + 12.0f * (float)((i * 7919) % n) / (float)n),
         dy[i] = 0.5f + (float)(i * 37 % 11) / 4;
     if (call_dy(s, k, ch, x, dy, y0, n, NULL, v, "layout"))
         return free(x), free(y0), free(y), free(dy), -1;
@@ -498,13 +498,186 @@ static int probe_dy(const struct gl_sweep *s, const struct gl_kernel_src *k, str
     return 0;
 }
 
+/* ---- 16-bit kernels: all 65 536 inputs at once ---- */
+
+/* The results of a 16-bit kernel on every input of its format, with the references */
+struct all16 {
+    const struct gl_format *fmt;
+    float x[65536], y[65536];
+    double yr[65536]; /* the own definition, correctly rounded to the format */
+    struct gl_dd r[65536];
+};
+
+static uint32_t f32_bits(float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    return u;
+}
+
+/* NaN inputs (every payload, signaling and quiet): NaN results, and quiet ones (IEEE 754: an
+ * operation on a signaling NaN delivers a quiet NaN) */
+static void check16_nan(const struct all16 *a, struct gl_validation *v)
+{
+    int nan_in = 0, lost = 0, signaling = 0;
+    float first_x = 0, first_y = 0;
+    for (int i = 0; i < 65536; i++) {
+        if (!isnan(a->x[i])) continue;
+        nan_in++;
+        int bad = !isnan(a->y[i]), sig = !bad && !(f32_bits(a->y[i]) & 0x400000u);
+        if ((bad || sig) && !lost && !signaling) first_x = a->x[i], first_y = a->y[i];
+        lost += bad, signaling += sig;
+    }
+    uint16_t bx = gl_f32_to_bits16(a->fmt->id, first_x), by = gl_f32_to_bits16(a->fmt->id, first_y);
+    if (lost)
+        add(v, "nan", GL_CHECK_FAIL,
+            "%d of the %d NaN inputs give a number (first: 0x%04x gives 0x%04x): NaN not "
+            "propagated",
+            lost, nan_in, bx, by);
+    else if (signaling)
+        add(v, "nan", GL_CHECK_WARN,
+            "%d of the %d NaN inputs give a signaling NaN (first: 0x%04x gives 0x%04x): IEEE 754 "
+            "operations deliver a quiet NaN",
+            signaling, nan_in, bx, by);
+    else
+        add(v, "nan", GL_CHECK_PASS, "all %d NaN inputs (every payload) give a quiet NaN", nan_in);
+}
+
+/* the value of the format next to y toward zero (y finite, nonzero) */
+static double toward_zero16(const struct gl_format *f, double y)
+{
+    uint16_t b = gl_f32_to_bits16(f->id, (float)y);
+    return gl_bits16_to_f32(f->id, (uint16_t)(b - 1));
+}
+
+/* The wrong results (not the correctly rounded reference) classified: truncation (the reference
+ * rounded toward zero) and double rounding (through binary32 first, then to the format) */
+static void check16_rounding(const struct all16 *a, enum gl_defn d, struct gl_validation *v)
+{
+    int wrong = 0, trunc = 0, twice = 0;
+    double first_x = 0;
+    for (int i = 0; i < 65536; i++) {
+        double y = a->y[i], yr = a->yr[i];
+        if (!isfinite(a->x[i]) || !isfinite(yr) || yr == 0) continue;
+        double side = (a->r[i].hi - yr) + a->r[i].lo;
+        double rz = (side < 0) == (yr > 0) && side != 0 ? toward_zero16(a->fmt, yr) : yr;
+        double rr = gl_round_f32(a->fmt, (float)gl_ref_f32(d, a->x[i], &gl_format_f32, NULL));
+        if (y == yr) continue;
+        if (!wrong++) first_x = a->x[i];
+        trunc += y == rz, twice += y == rr;
+    }
+    if (!wrong)
+        add(v, "rounding", GL_CHECK_PASS, "correctly rounded on every finite input");
+    else if (trunc * 10 >= wrong * 9 && trunc > twice && wrong >= 16)
+        add(v, "rounding", GL_CHECK_FAIL,
+            "truncates instead of rounding to nearest: %d of the %d wrong results are the "
+            "reference rounded toward zero (first at x = %a): biased toward zero",
+            trunc, wrong, first_x);
+    else if (twice * 10 >= wrong * 9)
+        add(v, "rounding", GL_CHECK_WARN,
+            "double rounding: %d of the %d wrong results are the reference rounded to binary32 "
+            "first, then to %s (first at x = %a); round once from a wider value",
+            twice, wrong, a->fmt->name, first_x);
+    else
+        add(v, "rounding", GL_CHECK_PASS,
+            "not correctly rounded on %d inputs (first at x = %a), neither truncation (%d) nor "
+            "double rounding (%d) as a pattern",
+            wrong, first_x, trunc, twice);
+}
+
+/* Subnormal inputs and results kept, not flushed to zero. A zero result counts as lost where the
+ * correctly rounded one is above the smallest subnormal (a rounding error of one ULP does not
+ * reach zero from there); inputs taken as zero: most subnormal inputs lost; results flushed: some
+ * lost and not one nonzero subnormal result from a normal input (a kernel of another definition
+ * that underflows elsewhere keeps its subnormals) */
+static void check16_subnormal(const struct all16 *a, struct gl_validation *v)
+{
+    double tiny = a->fmt->id == GL_FMT_BF16 ? 0x1p-126 : 0x1p-14, least = gl_pow2(a->fmt->emin_sub);
+    int in_sub = 0, daz = 0, out_sub = 0, ftz = 0, kept = 0;
+    for (int i = 0; i < 65536; i++) {
+        double x = a->x[i], y = a->y[i], yr = a->yr[i];
+        int xs = x != 0 && fabs(x) < tiny, lost = y == 0 && fabs(yr) > least;
+        in_sub += xs, daz += xs && lost;
+        if (xs || !isfinite(x)) continue;
+        kept += y != 0 && fabs(y) < tiny;
+        if (yr != 0 && fabs(yr) < tiny) out_sub++, ftz += lost;
+    }
+    /* where no subnormal result is kept, subnormal inputs (whose results are subnormal) tell
+     * nothing more */
+    int flushed = ftz && !kept, taken_zero = daz * 2 > in_sub && !flushed;
+    char what[300] = "";
+    if (taken_zero)
+        snprintf(what, sizeof what, "subnormal inputs taken as zero (%d of %d give 0)", daz,
+                 in_sub);
+    if (flushed)
+        snprintf(what, sizeof what,
+                 "subnormal results flushed (%d of %d from normal inputs are 0, not one kept; %d "
+                 "of %d subnormal inputs give 0)",
+                 ftz, out_sub, daz, in_sub);
+    if (*what)
+        add(v, "subnormal", GL_CHECK_FAIL, "subnormals flushed to zero: %s", what);
+    else
+        add(v, "subnormal", GL_CHECK_PASS,
+            "subnormal inputs (%d) and results (%d from normal inputs) not flushed to zero", in_sub,
+            out_sub);
+}
+
+/* Max ULP of the format against each definition on the finite inputs of [-5, 5] */
+static void check16_definition(const struct all16 *a, enum gl_defn own_d, struct gl_validation *v)
+{
+    const enum gl_defn d[4] = {GL_DEFN_EXACT, GL_DEFN_TANH, GL_DEFN_SIGMOID, GL_DEFN_SILU};
+    int best = 0, own = 0;
+    for (int j = 0; j < 4; j++) {
+        v->defn_ulp[j] = 0;
+        for (int i = 0; i < 65536; i++) {
+            if (!(fabs(a->x[i]) <= 5)) continue;
+            struct gl_dd r;
+            gl_ref_f32(d[j], a->x[i], a->fmt, &r);
+            double u = gl_ulp_error(a->y[i], r, a->fmt);
+            if (u > v->defn_ulp[j]) v->defn_ulp[j] = u;
+        }
+        if (v->defn_ulp[j] < v->defn_ulp[best]) best = j;
+        if (d[j] == own_d) own = j;
+    }
+    char all[200];
+    snprintf(all, sizeof all, "exact %.3g, tanh %.3g, sigmoid %.3g, silu %.3g ULP of %s",
+             v->defn_ulp[0], v->defn_ulp[1], v->defn_ulp[2], v->defn_ulp[3], a->fmt->name);
+    if (best != own && v->defn_ulp[best] * 4 < v->defn_ulp[own])
+        add(v, "definition", GL_CHECK_FAIL,
+            "implements the %s definition, not the %s it claims: max error on [-5, 5] %s",
+            gl_defn_name(d[best]), gl_defn_name(own_d), all);
+    else
+        add(v, "definition", GL_CHECK_PASS,
+            "matches the claimed %s definition best (max on [-5, 5]: %s)", gl_defn_name(own_d),
+            all);
+}
+
+static int probe_all16(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
+                       struct gl_validation *v)
+{
+    struct all16 *a = malloc(sizeof *a);
+    if (!a) return add(v, "nan", GL_CHECK_FAIL, "out of memory"), v->crashed = 1, -1;
+    a->fmt = &s->fmt;
+    for (int i = 0; i < 65536; i++) a->x[i] = gl_bits16_to_f32(s->fmt.id, (uint16_t)i);
+    if (call(s, k, ch, a->x, a->y, 65536, NULL, v, "nan")) return free(a), -1;
+    for (int i = 0; i < 65536; i++) a->yr[i] = gl_ref_f32(k->defn, a->x[i], a->fmt, &a->r[i]);
+    check16_nan(a, v);
+    check16_rounding(a, k->defn, v);
+    check16_subnormal(a, v);
+    check16_definition(a, k->defn, v);
+    free(a);
+    return 0;
+}
+
 int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, int region_all,
                        struct gl_validation *v)
 {
     /* one worker for all the probes' calls of a library or serving kernel (a library's start-up,
      * PyTorch's, can take most of a second) */
     struct gl_child ch = {-1, -1, -1, 1, -1, NULL, 0};
-    int rc = k->backward
+    int rc = k->abi != GL_ABI_F32 ? probe_specials(s, k, &ch, v) || probe_all16(s, k, &ch, v) ||
+                                        probe_layout(s, k, &ch, v)
+             : k->backward
                  ? probe_specials_grad(s, k, &ch, v) || probe_tail_grad(s, k, &ch, region_all, v) ||
                        probe_definition(s, k, &ch, v) || probe_precision(s, k, &ch, v) ||
                        probe_layout(s, k, &ch, v) || probe_dy(s, k, &ch, v)

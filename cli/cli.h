@@ -26,6 +26,10 @@ int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct
  * (one-line error under cmdname, 2); with it, the kernel is a backward one and --defn names
  * its forward definition or the derivative itself. 0 when set. */
 int gl_cli_set_backward(const char *cmdname, struct gl_kernel_src *k, int backward);
+struct gl_format;
+/* A 16-bit kernel (--abi bf16|f16) is a forward kernel swept in its own format: 0, or a
+ * one-line error under cmdname and 2. */
+int gl_cli_check_abi(const char *cmdname, const struct gl_kernel_src *k, const struct gl_format *f);
 int gl_cmd_validate(int argc, char **argv);
 int gl_cmd_bench(int argc, char **argv);
 

@@ -27,7 +27,8 @@ static const char sweep_help[] =
     "exact GELU: ULP (against the unrounded reference), absolute and relative error, % correctly\n"
     "rounded and faithful, per region, per binade, histogram, worst inputs.\n"
     "\n"
-    "  --format F     f32 (default), bf16, f16 (kernels compute in f32, results rounded to F),\n"
+    "  --format F     f32 (default), bf16, f16 (binary32 kernels compute in f32, results rounded\n"
+    "                 to F; 16-bit kernels, --abi, take and give F),\n"
     "                 f64 (built-in kernels with a binary64 version)\n"
     "  --mode M       exhaustive (default): all 2^32 f32 patterns, all 65536 bf16/f16 values,\n"
     "                 f64: 256 inputs per binade and sign + 2^20 uniform on [-10, 10] + local\n"
@@ -48,6 +49,11 @@ static const char sweep_help[] =
     "                 (docs/exec-protocol.md, \"Serving\")\n"
     "  --defn D       exact, tanh, sigmoid or silu: the definition the kernel claims (with\n"
     "                 --backward: its derivative; exact_grad, ... are accepted too)\n"
+    "  --abi A        f32 (default), bf16 or f16: the preceding --lib/--exec/--serve kernel\n"
+    "                 takes 16-bit numbers, void SYM(const uint16_t *x, uint16_t *y, size_t n)\n"
+    "                 on bfloat16 or binary16 bits (an evaluator: raw little-endian 16-bit\n"
+    "                 values in and out); swept with --format A over all 65536 inputs, NaN\n"
+    "                 payloads included. --all takes the built-in 16-bit kernels of --format\n"
     "  --backward     the --lib/--exec/--serve kernels are backward kernels,\n"
     "                 void SYM(const float *x, const float *dy, float *dx, size_t n),\n"
     "                 dx = dy f'(x); --exec/--serve evaluators read pairs x, dy\n"
@@ -88,8 +94,12 @@ int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet)
 {
     char cmd[1024];
     int f64 = s->fmt.id == GL_FMT_F64;
+    char other[80];
+    snprintf(other, sizeof other, "a %s kernel: swept with --format %s only", gl_abi_name(im->abi),
+             gl_abi_name(im->abi));
     const char *why =
-        f64 && !im->f64 ? "no binary64 version"
+        im->abi != GL_ABI_F32 && gl_abi_format(im->abi) != s->fmt.id ? other
+        : f64 && !im->f64                                            ? "no binary64 version"
         : im->isa == GL_ISA_NEON && (f64 || !gl_impl_neon_command(im, cmd, sizeof cmd))
             ? "NEON needs qemu-aarch64 and the cross build (make deps)"
         : im->isa != GL_ISA_NEON && !gl_impl_available(im) ? "this CPU lacks its ISA"
@@ -104,6 +114,7 @@ int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet)
     k->impl = im;
     k->f64 = f64;
     k->backward = gl_defn_is_grad(im->defn); /* NEON ones too (no function here) */
+    k->abi = im->abi;
     k->kind = im->isa == GL_ISA_NEON ? GL_SRC_EXEC : GL_SRC_BUILTIN;
     if (im->isa == GL_ISA_NEON) gl_kernel_src_exec(k, cmd);
     return 0;
@@ -125,6 +136,19 @@ int gl_cli_set_backward(const char *cmdname, struct gl_kernel_src *k, int backwa
                             gl_defn_name(k->defn));
     k->backward = backward;
     if (backward) k->defn = gl_defn_grad_of(k->defn);
+    return 0;
+}
+
+int gl_cli_check_abi(const char *cmdname, const struct gl_kernel_src *k, const struct gl_format *f)
+{
+    if (k->abi == GL_ABI_F32) return 0;
+    if (k->backward)
+        return gl_cli_error(cmdname, "--abi %s: 16-bit kernels are forward kernels (no --backward)",
+                            gl_abi_name(k->abi));
+    if (gl_abi_format(k->abi) != f->id)
+        return gl_cli_error(cmdname, "%s takes %s numbers (--abi %s): it needs --format %s, not %s",
+                            k->name, gl_abi_name(k->abi), gl_abi_name(k->abi), gl_abi_name(k->abi),
+                            f->name);
     return 0;
 }
 
@@ -205,6 +229,10 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             if (gl_defn_parse(v, &ext->defn) != 0 || ext->defn > GL_DEFN_SILU_GRAD)
                 return gl_cli_error("sweep", "unknown definition '%s' (exact, tanh, sigmoid, silu)",
                                     v);
+        } else if (!strcmp(o, "--abi")) {
+            if (!ext) return gl_cli_error("sweep", "--abi must follow --lib, --exec or --serve");
+            if (gl_abi_parse(v, &ext->abi) != 0)
+                return gl_cli_error("sweep", "unknown --abi '%s' (f32, bf16, f16)", v);
         } else if (!strcmp(o, "--name")) {
             if (!ext) return gl_cli_error("sweep", "--name must follow --lib, --exec or --serve");
             snprintf(ext->name, sizeof ext->name, "%s", v);
@@ -236,15 +264,21 @@ static int finish_kernels(struct sweep_args *a)
     s->k = NULL;
     s->nk = 0;
     for (int i = 0; i < n; i++) {
-        if (given[i].impl) {
-            gl_cli_add_builtin(s, given[i].impl, 0);
+        const struct gl_impl *im = given[i].impl;
+        if (im && im->abi != GL_ABI_F32 && gl_abi_format(im->abi) != s->fmt.id)
+            return free(given), gl_cli_error("sweep", "%s is a %s kernel: it needs --format %s",
+                                             im->name, gl_abi_name(im->abi), gl_abi_name(im->abi));
+        if (im) {
+            gl_cli_add_builtin(s, im, 0);
             continue;
         }
         struct gl_kernel_src *k = add_kernel(s);
         *k = given[i];
         if (k->defn == GL_DEFN_COUNT)
             return free(given), gl_cli_error("sweep", "%s needs --defn", k->name);
-        if (gl_cli_set_backward("sweep", k, a->backward) != 0) return free(given), 2;
+        if (gl_cli_set_backward("sweep", k, a->backward) != 0 ||
+            gl_cli_check_abi("sweep", k, &s->fmt) != 0)
+            return free(given), 2;
         if (k->kind == GL_SRC_LIB && !k->lib_symbol[0])
             return free(given), gl_cli_error("sweep", "%s needs --symbol", k->name);
         if (s->fmt.id == GL_FMT_F64)
@@ -394,14 +428,20 @@ int gl_cmd_eval_lib(int argc, char **argv)
 {
     int backward = argc > 1 && !strcmp(argv[1], "--backward");
     argc -= backward, argv += backward;
+    enum gl_abi abi = GL_ABI_F32;
+    if (!backward && argc > 2 && !strcmp(argv[1], "--abi")) {
+        if (gl_abi_parse(argv[2], &abi) != 0)
+            return gl_cli_error("__eval-lib", "unknown --abi '%s' (f32, bf16, f16)", argv[2]);
+        argc -= 2, argv += 2;
+    }
     int serve =
         argc == 4 && (!strcmp(argv[1], "--serve-shm") || !strcmp(argv[1], "--serve-layouts"));
     if (!serve && argc != 3 && argc != 7)
-        return gl_cli_error("__eval-lib", "usage: gelulab __eval-lib [--backward] [--serve-shm | "
-                                          "--serve-layouts] PATH SYMBOL [OFFSET SPLIT INPLACE "
-                                          "REPEAT]");
+        return gl_cli_error("__eval-lib",
+                            "usage: gelulab __eval-lib [--backward | --abi bf16|f16] [--serve-shm "
+                            "| --serve-layouts] PATH SYMBOL [OFFSET SPLIT INPLACE REPEAT]");
     struct gl_lib_kernel k;
-    if (gl_lib_kernel_load(&k, argv[1 + serve], argv[2 + serve], backward) != 0) return 2;
+    if (gl_lib_kernel_load(&k, argv[1 + serve], argv[2 + serve], backward, abi) != 0) return 2;
     if (serve)
         return argv[1][8] == 's' ? gl_eval_lib_serve_shm(&k, 3) : gl_eval_lib_serve_layouts(&k);
     struct gl_call_layout lay = {0, 0, 0, 0};

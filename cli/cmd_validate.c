@@ -17,7 +17,7 @@ static const char help[] =
     "                        [--defn exact|tanh|sigmoid|silu] [--format f32|bf16|f16]\n"
     "                        [--max-ulp U] [--max-abs A] [--region core|all]\n"
     "                        [--mode exhaustive|quick] [--probes-only] [--json FILE]\n"
-    "                        [--name NAME] [--timeout S] [--backward]\n"
+    "                        [--name NAME] [--timeout S] [--backward | --abi bf16|f16]\n"
     "\n"
     "Checks one kernel, void SYM(const float *x, float *y, size_t n) from a shared library, an\n"
     "external evaluator (docs/exec-protocol.md; --serve: one that serves requests) or a\n"
@@ -39,6 +39,14 @@ static const char help[] =
     "magnitudes and signs, subnormal, +-0, +-inf and NaN, where dx must be dy f'(x) (dy\n"
     "ignored, added, its sign lost, subnormal dy flushed). Layouts include dx == dy.\n"
     "\n"
+    "--abi bf16|f16: the kernel takes 16-bit numbers, void SYM(const uint16_t *x, uint16_t *y,\n"
+    "size_t n) on bfloat16 or binary16 bits (--exec/--serve: raw little-endian 16-bit values),\n"
+    "swept over all 65536 inputs of that format (the default --format), every NaN payload\n"
+    "included. Diagnoses: specials; nan (every NaN input gives a NaN, a quiet one); rounding\n"
+    "(the wrong results classified: truncation toward zero, double rounding through binary32);\n"
+    "subnormal (inputs and results flushed to zero); definition; layout (offsets in 16-bit\n"
+    "elements).\n"
+    "\n"
     "Default bounds, on the region (default core, [-5, 5]; all: every input):\n"
     "  f32: --max-ulp 4 --max-abs 2e-6;  bf16: 1 ULP, 0.0625;  f16: 1 ULP, 0.0078\n"
     "Default mode: quick for f32 (every 61st of the 2^32 inputs, seconds), exhaustive for\n"
@@ -52,7 +60,7 @@ struct vargs {
     struct gl_sweep s;
     struct gl_kernel_src *k;
     double max_ulp, max_abs;
-    int region_all, mode_given, probes_only, backward;
+    int region_all, mode_given, probes_only, backward, format_given;
     const char *json;
 };
 
@@ -80,7 +88,7 @@ static int parse(int argc, char **argv, struct vargs *a)
                 return gl_cli_error("validate", "no built-in kernel '%s' (see gelulab list)", v);
             if (!gl_impl_available(k->impl))
                 return gl_cli_error("validate", "%s cannot run on this machine", v);
-            k->kind = GL_SRC_BUILTIN, k->defn = k->impl->defn, nsrc++;
+            k->kind = GL_SRC_BUILTIN, k->defn = k->impl->defn, k->abi = k->impl->abi, nsrc++;
             snprintf(k->name, sizeof k->name, "%s", v);
         } else if (!strcmp(o, "--symbol")) {
             snprintf(sym, sizeof sym, "%s", v);
@@ -92,6 +100,10 @@ static int parse(int argc, char **argv, struct vargs *a)
             if (gl_format_parse(v, &a->s.fmt) != 0 || a->s.fmt.id == GL_FMT_MPFR ||
                 a->s.fmt.id == GL_FMT_F64)
                 return gl_cli_error("validate", "unknown format '%s' (f32, bf16, f16)", v);
+            a->format_given = 1;
+        } else if (!strcmp(o, "--abi")) {
+            if (gl_abi_parse(v, &k->abi) != 0)
+                return gl_cli_error("validate", "unknown --abi '%s' (f32, bf16, f16)", v);
         } else if (!strcmp(o, "--max-ulp") || !strcmp(o, "--max-abs")) {
             char *e;
             double d = strtod(v, &e);
@@ -135,9 +147,17 @@ static int parse(int argc, char **argv, struct vargs *a)
     if (k->kind == GL_SRC_BUILTIN && a->backward && !gl_defn_is_grad(k->impl->defn))
         return gl_cli_error("validate", "%s is a forward kernel: not with --backward", k->name);
     if (k->kind == GL_SRC_BUILTIN) a->backward = gl_defn_is_grad(k->impl->defn);
-    if (gl_cli_set_backward("validate", k, a->backward) != 0) return 2;
-    if (a->probes_only && a->s.fmt.id != GL_FMT_F32)
-        return gl_cli_error("validate", "--probes-only checks binary32 calls: not with --format");
+    if (k->kind == GL_SRC_BUILTIN && k->impl->abi != GL_ABI_F32 && k->abi != k->impl->abi)
+        return gl_cli_error("validate", "%s is a %s kernel: --abi %s", k->name,
+                            gl_abi_name(k->impl->abi), gl_abi_name(k->impl->abi));
+    if (k->abi != GL_ABI_F32 && !a->format_given) /* a 16-bit kernel: its own format */
+        gl_format_parse(gl_abi_name(k->abi), &a->s.fmt);
+    if (gl_cli_set_backward("validate", k, a->backward) != 0 ||
+        gl_cli_check_abi("validate", k, &a->s.fmt) != 0)
+        return 2;
+    if (a->probes_only && a->s.fmt.id != gl_abi_format(k->abi))
+        return gl_cli_error("validate", "--probes-only checks the kernel's own calls: not with "
+                                        "--format (a 16-bit kernel: --abi)");
     return 0;
 }
 
@@ -285,7 +305,11 @@ static void write_json(const struct vargs *a, const struct gl_validation *v, int
             " \"mode\": \"%s\", \"inputs\": %llu, \"region\": \"%s\", \"max_ulp_bound\": %.17g, "
             "\"max_abs_bound\": %.17g,\n"
             " \"verdict\": \"%s\",\n \"regions\": {",
-            k->name, gl_defn_name(k->defn), k->backward ? "backward" : "forward", a->s.fmt.name,
+            k->name, gl_defn_name(k->defn),
+            k->backward            ? "backward"
+            : k->abi != GL_ABI_F32 ? gl_abi_name(k->abi)
+                                   : "forward",
+            a->s.fmt.name,
             a->probes_only                     ? "probes"
             : a->s.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive"
                                                : "quick",

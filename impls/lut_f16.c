@@ -1,14 +1,13 @@
 /* fp16 lookup-table GELU, as ggml computes GELU for f32 tensors (ggml_vec_gelu_f32 with
  * GGML_GELU_FP16): x <= -10 gives +0 (sic: ggml's 0.0f, a positive zero), x >= 10 gives x,
  * otherwise x is rounded to binary16 and looked up in a 65 536-entry table of the tanh
- * definition (here correctly rounded to binary16, generated at build time by gen_lut_f16.c).
+ * definition (here correctly rounded to binary16: tanhcr_f16's table, impls/tab16.c).
  * Its error is dominated by the two binary16 roundings (of x and of the result): about 2^-11
  * relative, i.e. ~4 000 binary32 ULPs. */
 #include <stdint.h>
 #include <string.h>
 #include "libm_kernels.h"
-
-extern const uint16_t gl_lut_f16_table[65536];
+#include "tab16.h"
 
 static float f16_bits_to_f32(uint16_t h)
 {
@@ -34,7 +33,7 @@ void gl_k_lut_f16_f32(const float *x, float *y, size_t n)
             _Float16 h = (_Float16)v;
             uint16_t bits;
             memcpy(&bits, &h, sizeof bits);
-            y[i] = f16_bits_to_f32(gl_lut_f16_table[bits]);
+            y[i] = f16_bits_to_f32(gl_tab16_tanh_f16[bits]);
         }
     }
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "gelulab/impl.h"
 #include "libm_kernels.h"
+#include "tab16.h"
 #include "vec_decls.h"
 #include "gl_algo_headers.h" /* without an ISA header: only the contracts */
 
@@ -32,6 +33,14 @@
     }
 #define BWD4(algo, unused)                                                                         \
     BWD(algo, scalar, SCALAR), BWD(algo, avx2, AVX2), BWD(algo, avx512, AVX512), NEON(algo),
+#define TAB16(algo, sfx, ISA)                                                                      \
+    {                                                                                              \
+        .name = #algo "/" #sfx, .isa = GL_ISA_##ISA, .u16 = gl_k_##algo##_##sfx,                   \
+        GL_CONTRACT_##algo                                                                         \
+    }
+#define TAB16_4(algo, table)                                                                       \
+    TAB16(algo, scalar, SCALAR), TAB16(algo, avx2, AVX2), TAB16(algo, avx512, AVX512),             \
+        {.name = #algo "/neon", .isa = GL_ISA_NEON, GL_CONTRACT_##algo},
 #define LIBM(label, fn, f64fn, contract)                                                           \
     {                                                                                              \
         .name = label, .isa = GL_ISA_SCALAR, .f32 = fn, .f64 = f64fn, contract                     \
@@ -50,7 +59,9 @@ static const struct gl_impl impls[] = {
     /* the generic vector kernels (impls/vec/), four ISAs each */
     GL_VEC_ALGOS(VEC4, unused)
     /* the backward kernels (impls/grads.list), four ISAs each */
-    GL_VEC_GRADS(BWD4, unused)};
+    GL_VEC_GRADS(BWD4, unused)
+    /* the 16-bit kernels (impls/tab16.c), four ISAs each */
+    GL_TAB16_KERNELS(TAB16_4)};
 #define N_IMPLS (sizeof impls / sizeof impls[0])
 
 size_t gl_impl_count(void)

@@ -119,8 +119,13 @@ float gl_f16_to_f32(uint16_t h)
 {
     int sign = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
     float v;
+    if (e == 0x1f && m) { /* NaN: the payload kept, shifted (its quiet bit is float's) */
+        uint32_t u = (uint32_t)sign << 31 | 0x7f800000u | (uint32_t)m << 13;
+        memcpy(&v, &u, sizeof v);
+        return v;
+    }
     if (e == 0x1f)
-        v = m ? __builtin_nanf("") : __builtin_inff();
+        v = __builtin_inff();
     else if (e == 0)
         v = (float)m * 0x1p-24f; /* subnormal: exact */
     else
@@ -134,10 +139,35 @@ uint16_t gl_f32_to_f16_exact(float f)
     memcpy(&u, &f, sizeof u);
     uint16_t sign = (uint16_t)((u >> 16) & 0x8000);
     float a = __builtin_fabsf(f);
-    if (a != a) return sign | 0x7e00;
+    if (a != a) /* NaN: the payload's top ten bits (a quiet NaN when they are all zero) */
+        return sign | 0x7c00 | ((u >> 13) & 0x3ff ? (u >> 13) & 0x3ff : 0x200);
     if (a == __builtin_inff()) return sign | 0x7c00;
     if (a < 0x1p-14f) return sign | (uint16_t)(a * 0x1p24f); /* subnormal or zero */
     int e = __builtin_ilogbf(a);
     uint16_t m = (uint16_t)(__builtin_ldexpf(a, 10 - e) - 1024.0f);
     return sign | (uint16_t)((e + 15) << 10) | m;
+}
+
+uint16_t gl_f32_to_bits16(enum gl_format_id f, float v)
+{
+    return f == GL_FMT_BF16 ? gl_f32_to_bf16_exact(v) : gl_f32_to_f16_exact(v);
+}
+
+float gl_bits16_to_f32(enum gl_format_id f, uint16_t h)
+{
+    return f == GL_FMT_BF16 ? gl_bf16_to_f32(h) : gl_f16_to_f32(h);
+}
+
+double gl_round_f32(const struct gl_format *f, float y)
+{
+    if (f->id == GL_FMT_BF16) {
+        if (y != y) return y;
+        uint32_t u;
+        memcpy(&u, &y, 4);
+        u = (u + 0x7fff + ((u >> 16) & 1)) & 0xffff0000u;
+        memcpy(&y, &u, 4);
+        return y;
+    }
+    if (f->id == GL_FMT_F16) return (double)(float)(_Float16)y;
+    return y;
 }

@@ -25,12 +25,20 @@ extern const struct gl_format gl_format_f64, gl_format_f32, gl_format_bf16, gl_f
  * MPFR's default exponent range. Returns 0, or -1 for an unknown name. */
 int gl_format_parse(const char *name, struct gl_format *f);
 
-/* Conversions between the 16-bit formats and float (exact: every bf16 and f16 value is a float). */
+/* Conversions between the 16-bit formats and float (exact: every bf16 and f16 value is a float;
+ * a NaN keeps its sign and payload, signaling or quiet: bit for bit through both ways). */
 float gl_bf16_to_f32(uint16_t h);
 float gl_f16_to_f32(uint16_t h);
 /* Bits of a float that is exactly representable in the 16-bit format (caller guarantees it). */
 uint16_t gl_f32_to_bf16_exact(float f);
 uint16_t gl_f32_to_f16_exact(float f);
+/* The same for format f (GL_FMT_BF16 or GL_FMT_F16) */
+uint16_t gl_f32_to_bits16(enum gl_format_id f, float v);
+float gl_bits16_to_f32(enum gl_format_id f, uint16_t h);
+
+/* y rounded to nearest-even in f (bf16, f16: subnormals and overflow to infinity included; y
+ * itself for f32 and wider) */
+double gl_round_f32(const struct gl_format *f, float y);
 
 /* 2^k as a double, by its bits, for -1074 <= k <= 1023 (subnormals included). */
 static inline double gl_pow2(long k)

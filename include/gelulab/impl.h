@@ -11,13 +11,37 @@
 #define GELULAB_IMPL_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 #include "gelulab/defn.h"
+#include "gelulab/format.h"
 
 typedef void (*gl_kernel_f32)(const float *x, float *y, size_t n);
 typedef void (*gl_kernel_f64)(const double *x, double *y, size_t n);
 /* The backward kernel ABI (docs/design.md, "Kernel ABI"): dx[i] = dy[i] * f'(x[i]) for i < n;
  * any n, unaligned pointers, dx == x or dx == dy allowed. */
 typedef void (*gl_kernel_bwd_f32)(const float *x, const float *dy, float *dx, size_t n);
+
+/* The 16-bit kernel ABI (docs/design.md, "Kernel ABI"): y[i] = f(x[i]) on bfloat16 or binary16
+ * bits, any n, unaligned pointers, x == y allowed. gl_abi says which numbers a kernel takes. */
+typedef void (*gl_kernel_u16)(const uint16_t *x, uint16_t *y, size_t n);
+enum gl_abi { GL_ABI_F32, GL_ABI_BF16, GL_ABI_F16 };
+
+static inline const char *gl_abi_name(enum gl_abi a)
+{
+    return a == GL_ABI_BF16 ? "bf16" : a == GL_ABI_F16 ? "f16" : "f32";
+}
+/* "f32", "bf16" or "f16": 0, or -1 for another name */
+static inline int gl_abi_parse(const char *name, enum gl_abi *a)
+{
+    *a = !strcmp(name, "bf16") ? GL_ABI_BF16 : !strcmp(name, "f16") ? GL_ABI_F16 : GL_ABI_F32;
+    return *a != GL_ABI_F32 || !strcmp(name, "f32") ? 0 : -1;
+}
+/* the format of a 16-bit ABI's numbers (GL_FMT_F32 for the binary32 ABI) */
+static inline enum gl_format_id gl_abi_format(enum gl_abi a)
+{
+    return a == GL_ABI_BF16 ? GL_FMT_BF16 : a == GL_ABI_F16 ? GL_FMT_F16 : GL_FMT_F32;
+}
 
 enum gl_isa { GL_ISA_SCALAR, GL_ISA_AVX2, GL_ISA_AVX512, GL_ISA_NEON, GL_ISA_COUNT };
 
@@ -40,9 +64,12 @@ struct gl_impl {
     gl_kernel_f32 f32;     /* NULL for NEON kernels, run out of process (impls/neon/) */
     gl_kernel_f64 f64;     /* NULL where there is no binary64 version */
     gl_kernel_bwd_f32 bwd; /* a backward kernel (defn is a derivative): f32 and f64 are NULL */
+    gl_kernel_u16 u16;     /* a 16-bit kernel (abi bf16 or f16): f32, f64 and bwd are NULL */
+    enum gl_abi abi;       /* the numbers it takes: GL_ABI_F32 but for 16-bit kernels */
     const char *note;      /* the method, in one line */
     /* Documented bounds against the reference of `defn`, over all 2^32 binary32 inputs (a
-     * backward kernel: with dy = 1, and ulp_core outside the root region, |x - x0| > 1/32): */
+     * backward kernel: with dy = 1, and ulp_core outside the root region, |x - x0| > 1/32; a
+     * 16-bit kernel: over its format's 65 536 inputs, in ULPs of that format): */
     double ulp_core;  /* max ULP error on the core, -5 <= x <= 5, rounded up to 4 digits */
     double abs_all;   /* max absolute error over all finite x */
     const char *tail; /* what it does outside the core, in words */

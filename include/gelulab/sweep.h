@@ -33,6 +33,7 @@ struct gl_kernel_src {
     char lib_symbol[160];       /* GL_SRC_LIB: the kernel's symbol in it ("" not given yet) */
     int f64;                    /* binary64 sweeps: use impl->f64 */
     int backward;               /* a backward kernel (gl_kernel_bwd_f32; defn a derivative) */
+    enum gl_abi abi;            /* a 16-bit kernel (gl_kernel_u16: the sweep's format only) */
     /* results */
     int failed;
     char error[600];
@@ -150,11 +151,16 @@ int gl_child_call_shm(struct gl_child *c, const float *x, const float *dy, float
 struct gl_lib_kernel {
     gl_kernel_f32 fwd;
     gl_kernel_bwd_f32 bwd;
+    gl_kernel_u16 u16; /* a 16-bit kernel (abi): called on the bits of the floats given */
+    enum gl_abi abi;
 };
-int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *symbol, int backward);
+int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *symbol, int backward,
+                       enum gl_abi abi);
 /* k on x[i * stride] (and dy[i * stride] for a backward kernel), i < n, called as layout lay says
  * (NULL: one plain call; see struct gl_call_layout), the results into y; the library worker's
- * calls and gelulab validate's calls of built-in kernels alike. 0, or -1 out of memory. */
+ * calls and gelulab validate's calls of built-in kernels alike. A 16-bit kernel takes the bits
+ * of the floats x (exact in its format: gl_f32_to_bits16) in 16-bit arrays (offsets in 16-bit
+ * elements) and its results come back as floats (gl_bits16_to_f32). 0, or -1 out of memory. */
 struct gl_call_layout;
 int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const float *dy,
                          size_t stride, float *y, size_t n, const struct gl_call_layout *lay);
@@ -179,9 +185,9 @@ struct gl_call_layout {
     int inplace;
     int repeat; /* call twice and keep the second results (a determinism check) */
 };
-/* The library worker (gelulab __eval-lib [--backward] PATH SYMBOL [OFFSET SPLIT INPLACE
- * REPEAT]): float32 in on stdin (a backward kernel: pairs x, dy), out on stdout; lay may be
- * NULL. */
+/* The library worker (gelulab __eval-lib [--backward | --abi bf16|f16] PATH SYMBOL [OFFSET SPLIT
+ * INPLACE REPEAT]): float32 in on stdin (a backward kernel: pairs x, dy), out on stdout (a
+ * 16-bit kernel too: the worker converts); lay may be NULL. */
 int gl_eval_lib_main(const struct gl_lib_kernel *k, const struct gl_call_layout *lay);
 /* The pipe protocol's input of a backward kernel: the pairs x[i], dy[i] (n of them) into pairs */
 void gl_pairs_pack(const float *x, const float *dy, float *pairs, size_t n);
