@@ -622,6 +622,38 @@ static void check16_subnormal(const struct all16 *a, struct gl_validation *v)
             out_sub);
 }
 
+/* The negative tail: the x closest to 0 from which the kernel returns +-0 where the definition
+ * is a normal number of the format (cancellation, as probe_tail finds it in binary32) */
+static void check16_tail(const struct all16 *a, enum gl_defn d, int region_all,
+                         struct gl_validation *v)
+{
+    double tiny = a->fmt->id == GL_FMT_BF16 ? 0x1p-126 : 0x1p-14;
+    int first = -1, lost = 0;
+    for (int i = 0; i < 65536; i++) {
+        double x = a->x[i];
+        if (!(x < 0) || isinf(x) || a->y[i] != 0 || !(fabs(a->yr[i]) >= tiny)) continue;
+        lost++;
+        if (first < 0 || x > a->x[first]) first = i;
+    }
+    if (first < 0) {
+        add(v, "tail", GL_CHECK_PASS, "no zero result where the definition is a normal %s number",
+            a->fmt->name);
+        return;
+    }
+    double x = a->x[first];
+    int in_region = region_all || x >= -5;
+    add(v, "tail", in_region ? GL_CHECK_FAIL : GL_CHECK_WARN,
+        "returns 0 from x = %a (%.4g) down (%d inputs), where GELU is a normal %s number (%a "
+        "there): %s%s",
+        x, x, lost, a->fmt->name, a->yr[first],
+        d == GL_DEFN_EXACT  ? "cancellation in the negative tail (1 + erf(x/sqrt2) computed "
+                              "before the product; x erfc(-x/sqrt2)/2 keeps it)"
+        : d == GL_DEFN_TANH ? "cancellation in the negative tail (1 + tanh(u) computed before "
+                              "the product; x / (1 + exp(-2u)) keeps it)"
+                            : "the sigmoid underflows or is rounded too early",
+        in_region ? "" : "; outside the checked region (--region all to fail on it)");
+}
+
 /* Max ULP of the format against each definition on the finite inputs of [-5, 5] */
 static void check16_definition(const struct all16 *a, enum gl_defn own_d, struct gl_validation *v)
 {
@@ -653,7 +685,7 @@ static void check16_definition(const struct all16 *a, enum gl_defn own_d, struct
 }
 
 static int probe_all16(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
-                       struct gl_validation *v)
+                       int region_all, struct gl_validation *v)
 {
     struct all16 *a = malloc(sizeof *a);
     if (!a) return add(v, "nan", GL_CHECK_FAIL, "out of memory"), v->crashed = 1, -1;
@@ -664,6 +696,7 @@ static int probe_all16(const struct gl_sweep *s, const struct gl_kernel_src *k, 
     check16_nan(a, v);
     check16_rounding(a, k->defn, v);
     check16_subnormal(a, v);
+    check16_tail(a, k->defn, region_all, v);
     check16_definition(a, k->defn, v);
     free(a);
     return 0;
@@ -675,8 +708,9 @@ int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, 
     /* one worker for all the probes' calls of a library or serving kernel (a library's start-up,
      * PyTorch's, can take most of a second) */
     struct gl_child ch = {-1, -1, -1, 1, -1, NULL, 0};
-    int rc = k->abi != GL_ABI_F32 ? probe_specials(s, k, &ch, v) || probe_all16(s, k, &ch, v) ||
-                                        probe_layout(s, k, &ch, v)
+    int rc = k->abi != GL_ABI_F32
+                 ? probe_specials(s, k, &ch, v) || probe_all16(s, k, &ch, region_all, v) ||
+                       probe_layout(s, k, &ch, v)
              : k->backward
                  ? probe_specials_grad(s, k, &ch, v) || probe_tail_grad(s, k, &ch, region_all, v) ||
                        probe_definition(s, k, &ch, v) || probe_precision(s, k, &ch, v) ||

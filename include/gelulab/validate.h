@@ -1,8 +1,10 @@
 /* gelulab — validation of one kernel (gelulab validate): the engine's sweep against bounds, plus
  * probes for the bugs kernel authors hit: special values, cancellation in the negative tail, a
  * definition other than the one claimed, precision lost through a narrower format, results that
- * depend on length, position, in-place use or the call. Library kernels run in child
- * processes (a crash or hang is an error naming the inputs); built-ins in process. */
+ * depend on length, position, in-place use or the call; for a 16-bit kernel, over all 65 536
+ * inputs of its format, NaN handling, truncation, double rounding, flushed subnormals. Library
+ * kernels run in child processes (a crash or hang is an error naming the inputs); built-ins in
+ * process. */
 #ifndef GELULAB_VALIDATE_H
 #define GELULAB_VALIDATE_H
 
@@ -12,7 +14,8 @@ enum gl_check_status { GL_CHECK_PASS, GL_CHECK_WARN, GL_CHECK_FAIL, GL_CHECK_SKI
 
 struct gl_check {
     const char *name; /* "max-ulp", "max-abs", "nonfinite", "range", "specials", "tail",
-                         "definition", "precision", "layout" */
+                         "definition", "precision", "layout"; backward kernels "max-scaled",
+                         "dy"; 16-bit kernels "nan", "rounding", "subnormal" */
     enum gl_check_status status;
     char text[600]; /* plain words, worst inputs as C %a */
 };
