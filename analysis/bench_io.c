@@ -96,6 +96,8 @@ static void set_label(struct gl_bench_row *r, const struct gl_json *e)
     label_field(label ? label->text : NULL, "defn=", r->defn, sizeof r->defn);
     label_field(label ? label->text : NULL, "isa=", r->isa, sizeof r->isa);
     label_field(label ? label->text : NULL, "lib=", r->lib, sizeof r->lib);
+    label_field(label ? label->text : NULL, "fmt=", r->fmt, sizeof r->fmt);
+    if (!strcmp(r->fmt, "-")) r->fmt[0] = '\0'; /* not a 16-bit case */
     r->index = index ? (int)gl_json_num(index) : 0;
 }
 
@@ -257,7 +259,9 @@ static size_t case_list(const struct gl_bench *b, const struct gl_bench_row **fi
 static void print_ratios(const struct gl_bench *b, const struct gl_bench_row *const *cases,
                          size_t nc, const size_t *sizes, size_t ns, const char *base)
 {
-    printf("\nelements/s as a ratio to %s (same run):\n%-20s", base, "case");
+    int mem = !strcmp(base, "memcpy");
+    printf("\nelements/s as a ratio to %s%s (same run):\n%-20s", base,
+           mem ? " (16-bit cases: to memcpy16)" : "", "case");
     for (size_t s = 0; s < ns; s++) {
         char sn[16];
         gl_bench_size_name(sizes[s], sn, sizeof sn);
@@ -267,8 +271,9 @@ static void print_ratios(const struct gl_bench *b, const struct gl_bench_row *co
     for (size_t c = 0; c < nc; c++) {
         printf("%-20s", cases[c]->name);
         for (size_t s = 0; s < ns; s++) {
+            const char *to = mem && cases[c]->fmt[0] ? "memcpy16" : base;
             const struct gl_bench_row *r = gl_bench_find(b, cases[c]->name, sizes[s]),
-                                      *q = gl_bench_find(b, base, sizes[s]);
+                                      *q = gl_bench_find(b, to, sizes[s]);
             if (r && q && q->eps_median > 0)
                 printf(" %8.3f", r->eps_median / q->eps_median);
             else

@@ -9,7 +9,7 @@
 #include "gelulab/impl.h"
 #include "peers.h"
 
-#define MAX_CASES 128
+#define MAX_CASES 256
 
 static struct gl_bench_case cases[MAX_CASES];
 static size_t n_cases;
@@ -26,12 +26,27 @@ static struct gl_bench_case *add(const char *name, const char *kind, const char 
     return c;
 }
 
-/* the registry's forward kernels, or its backward ones */
+/* the registry's 16-bit kernels */
+static void add_registry16(void)
+{
+    for (size_t i = 0; i < gl_impl_count(); i++) {
+        const struct gl_impl *k = gl_impl_get(i);
+        if (k->abi == GL_ABI_F32) continue;
+        const char *skip = k->isa == GL_ISA_NEON   ? "NEON: runs only under emulation here"
+                           : !gl_impl_available(k) ? "ISA not supported by this CPU"
+                                                   : NULL;
+        struct gl_bench_case *c =
+            add(k->name, "gelulab16", gl_defn_name(k->defn), gl_isa_name(k->isa), NULL, skip, NULL);
+        c->u16 = skip ? NULL : k->u16, c->fmt = gl_abi_name(k->abi);
+    }
+}
+
+/* the registry's forward binary32 kernels, or its backward ones */
 static void add_registry(int backward)
 {
     for (size_t i = 0; i < gl_impl_count(); i++) {
         const struct gl_impl *k = gl_impl_get(i);
-        if (gl_defn_is_grad(k->defn) != backward) continue;
+        if (gl_defn_is_grad(k->defn) != backward || k->abi != GL_ABI_F32) continue;
         const char *skip = k->isa == GL_ISA_NEON   ? "NEON: runs only under emulation here"
                            : !gl_impl_available(k) ? "ISA not supported by this CPU"
                                                    : NULL;
@@ -49,7 +64,7 @@ static void add_peers(int backward)
     size_t n;
     const struct gl_peer *p = gl_peers(&n);
     for (size_t i = 0; i < n && i < 48; i++) {
-        if (!p[i].bwd != !backward) continue;
+        if (!p[i].bwd != !backward || p[i].u16) continue;
         const char *skip = gl_peer_skip(&p[i], why[i], sizeof why[i]);
         if (!skip && p[i].serve) /* Node and a pipe in the loop: its speed means nothing */
             skip = "accuracy only: evaluated by a serving command through a pipe, not timed";
@@ -57,6 +72,20 @@ static void add_peers(int backward)
             add(p[i].name, backward ? "peer-bwd" : "peer", p[i].defn, p[i].isa,
                 skip ? NULL : p[i].fn, skip, skip ? NULL : p[i].prepare);
         c->library = p[i].library, c->compare = p[i].compare, c->bwd = skip ? NULL : p[i].bwd;
+    }
+}
+
+/* the 16-bit peers */
+static void add_peers16(void)
+{
+    static char why[48][200];
+    size_t n;
+    const struct gl_peer *p = gl_peers(&n);
+    for (size_t i = 0; i < n && i < 48; i++) {
+        if (!p[i].u16) continue;
+        const char *skip = gl_peer_skip(&p[i], why[i], sizeof why[i]);
+        struct gl_bench_case *c = add(p[i].name, "peer16", p[i].defn, p[i].isa, NULL, skip, NULL);
+        c->library = p[i].library, c->u16 = skip ? NULL : p[i].u16, c->fmt = p[i].fmt;
     }
 }
 
@@ -71,6 +100,12 @@ const struct gl_bench_case *gl_bench_cases(size_t *n)
             gl_base_relu_bwd_vec;
         add_registry(1);
         add_peers(1);
+        struct gl_bench_case *c = add("memcpy16", "baseline16", "-", "libc", NULL, NULL, NULL);
+        c->u16 = gl_base_memcpy16, c->fmt = "bf16";
+        c = add("relu16", "baseline16", "relu", "auto", NULL, NULL, NULL);
+        c->u16 = gl_base_relu16, c->fmt = "bf16";
+        add_registry16();
+        add_peers16();
     }
     *n = n_cases;
     return cases;

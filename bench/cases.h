@@ -3,15 +3,18 @@
  *
  * A case is a function y[i] = f(x[i]), i < n, with the registry's kernel ABI, or a backward
  * case dx[i] = dy[i] f'(x[i]) (kinds gelulab-bwd, peer-bwd, baseline-bwd: two input streams,
- * one output). Baselines: memcpy (the bandwidth limit: the same bytes read and written as any
- * kernel), relu-vec (a vectorised ReLU, the cheapest activation) and relu-bwd-vec (ReLU's
- * backward, dx = x > 0 ? dy : 0: the backward pass's traffic at the least cost). Peers: the table
+ * one output), or a 16-bit case (kinds gelulab16, peer16, baseline16: the 16-bit kernel ABI on
+ * bfloat16 or binary16 bits). Baselines: memcpy (the bandwidth limit: the same bytes read and
+ * written as any kernel), relu-vec (a vectorised ReLU, the cheapest activation), relu-bwd-vec
+ * (ReLU's backward, dx = x > 0 ? dy : 0: the backward pass's traffic at the least cost), and in
+ * 16 bits memcpy16 and relu16 (half the bytes). Peers: the table
  * of bench/peers.c. A case that cannot run here (ISA missing, library not found at build time, NEON
  * under emulation) is listed with the reason and skipped. */
 #ifndef GELULAB_BENCH_CASES_H
 #define GELULAB_BENCH_CASES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -19,6 +22,8 @@ extern "C" {
 
 typedef void (*gl_bench_fn)(const float *x, float *y, size_t n);
 typedef void (*gl_bench_bwd_fn)(const float *x, const float *dy, float *dx, size_t n);
+/* a 16-bit case (kinds gelulab16, peer16, baseline16): bfloat16 or binary16 bits in and out */
+typedef void (*gl_bench_u16_fn)(const uint16_t *x, uint16_t *y, size_t n);
 
 struct gl_bench_case {
     char name[64];    /* "erf/avx2", "memcpy", "sleef-erf/avx2", "onednn-gelu_erf" */
@@ -31,12 +36,17 @@ struct gl_bench_case {
     void (*prepare)(size_t n); /* called once per size before timing (oneDNN: the primitive) */
     const char *library;       /* peers: who provides it ("oneDNN"); NULL otherwise */
     const char *compare;       /* the peer that ratios are to: its column title; else NULL */
+    gl_bench_u16_fn u16;       /* a 16-bit case (fn and bwd NULL) */
+    const char *fmt;           /* a 16-bit case's format: "bf16" or "f16" (its inputs); NULL */
 };
 
 /* The baselines (baselines.c): memcpy (the bandwidth limit) and a vectorised ReLU */
 void gl_base_memcpy(const float *x, float *y, size_t n);
 void gl_base_relu_vec(const float *x, float *y, size_t n);
 void gl_base_relu_bwd_vec(const float *x, const float *dy, float *dx, size_t n);
+/* 16 bits: memcpy of n 16-bit values, and ReLU on bfloat16 or binary16 bits (negative -> +0) */
+void gl_base_memcpy16(const uint16_t *x, uint16_t *y, size_t n);
+void gl_base_relu16(const uint16_t *x, uint16_t *y, size_t n);
 
 /* All cases, in report order; the count in *n. */
 const struct gl_bench_case *gl_bench_cases(size_t *n);

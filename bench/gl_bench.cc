@@ -1,7 +1,7 @@
 // gelulab-bench: the Google Benchmark shim (the only C++ file in gelulab; docs/design.md,
 // "Benchmarks"). It registers one benchmark per case of bench/cases.h and array size, and
 // reports elements/s (items_per_second), bytes/s (n floats read + n written; a backward case:
-// x and dy read, dx written) and
+// x and dy read, dx written; a 16-bit case: n 16-bit values read and n written) and
 // cycles_per_elem (time-stamp-counter cycles per element: the TSC ticks at a constant
 // reference rate, not the core's clock).
 //
@@ -60,22 +60,46 @@ void progress(const gl_bench_case *c, size_t n)
 // relative placement for every case and run (otherwise malloc decides, and placements where
 // y - x is a multiple of 4 KiB, or just above x, make loads wait on stores that only seem to
 // alias, and make memcpy's `rep movsb` slow on some cores: a 25x swing seen on AMD Zen 3).
-// A backward case's dy follows y, likewise half a page after a page boundary: dy = x/8.
+// A backward case's dy follows y, likewise half a page after a page boundary: dy = x/8. The
+// 16-bit cases' inputs (x rounded to bfloat16 and to binary16, nearest-even) and results follow,
+// the first at a page boundary, each next one 2 KiB past the end of the one before (the same
+// placement for every case and run).
+uint16_t to_bf16(float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, sizeof u);
+    return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+}
+
+uint16_t to_f16(float v)
+{
+    _Float16 h = (_Float16)v;
+    uint16_t u;
+    memcpy(&u, &h, sizeof u);
+    return u;
+}
+
 struct buffers {
     float *base, *x, *y, *dy;
+    uint16_t *xb, *xh, *y16; // bfloat16 and binary16 inputs, 16-bit results
     explicit buffers(size_t n)
     {
         size_t pad = (n + 1023) / 1024 * 1024; // floats: whole pages
-        base = static_cast<float *>(aligned_alloc(4096, (3 * pad + 2048) * sizeof(float)));
+        base = static_cast<float *>(aligned_alloc(4096, (5 * pad + 4096) * sizeof(float)));
         if (!base) {
             fprintf(stderr, "gelulab-bench: out of memory for %zu floats\n", n);
             exit(2);
         }
         x = base, y = base + pad + 512, dy = base + 2 * pad + 1536;
+        xb = reinterpret_cast<uint16_t *>(base + 3 * pad + 2048);
+        xh = xb + pad + 1024; // pad 16-bit elements (n or more), then 2 KiB
+        y16 = xh + pad + 1024;
         std::vector<float> v = inputs(n);
         memcpy(x, v.data(), n * sizeof(float));
         memset(y, 0, n * sizeof(float));
         for (size_t i = 0; i < n; i++) dy[i] = v[i] * 0.125f;
+        for (size_t i = 0; i < n; i++) xb[i] = to_bf16(v[i]), xh[i] = to_f16(v[i]);
+        memset(y16, 0, n * sizeof *y16);
     }
     ~buffers() { free(base); }
     buffers(const buffers &) = delete;
@@ -95,10 +119,13 @@ buffers &buffers_of(size_t n)
 }
 
 // One call of the case on the buffers
-inline void call_case(const gl_bench_case *c, const float *xp, const float *dyp, float *yp,
-                      size_t n)
+inline void call_case(const gl_bench_case *c, const buffers &b, size_t n)
 {
-    if (c->bwd)
+    const float *xp = b.x, *dyp = b.dy;
+    float *yp = b.y;
+    if (c->u16)
+        c->u16(strcmp(c->fmt, "f16") ? b.xb : b.xh, b.y16, n);
+    else if (c->bwd)
         c->bwd(xp, dyp, yp, n);
     else
         c->fn(xp, yp, n);
@@ -108,24 +135,26 @@ void run_case(benchmark::State &state, const gl_bench_case *c, size_t n, size_t 
 {
     progress(c, n);
     buffers &b = buffers_of(n);
-    float *xp = b.x, *yp = b.y, *dyp = b.dy;
     if (c->prepare) c->prepare(n);
-    call_case(c, xp, dyp, yp, n);
+    call_case(c, b, n);
     unsigned long long t0 = gl_bench_tsc();
     for (auto _ : state) {
-        call_case(c, xp, dyp, yp, n);
-        benchmark::DoNotOptimize(yp);
+        call_case(c, b, n);
+        benchmark::DoNotOptimize(b.y);
+        benchmark::DoNotOptimize(b.y16);
         benchmark::ClobberMemory();
     }
     unsigned long long t1 = gl_bench_tsc();
     double elems = (double)state.iterations() * (double)n;
     state.SetItemsProcessed((int64_t)elems);
-    state.SetBytesProcessed((int64_t)(elems * (c->bwd ? 3 : 2) * sizeof(float)));
+    state.SetBytesProcessed(
+        (int64_t)(elems * (c->u16 ? 2 * sizeof(uint16_t) : (c->bwd ? 3 : 2) * sizeof(float))));
     state.counters["cycles_per_elem"] = benchmark::Counter((double)(t1 - t0) / elems);
     state.counters["n"] = benchmark::Counter((double)n);
     state.counters["case_index"] = benchmark::Counter((double)index); // the table's order
     std::string label = std::string("kind=") + c->kind + " defn=" + c->defn + " isa=" + c->isa;
     if (c->library) label += std::string(" lib=") + c->library;
+    if (c->fmt) label += std::string(" fmt=") + c->fmt;
     state.SetLabel(label);
 }
 
@@ -140,7 +169,8 @@ int usage(FILE *f)
 {
     fprintf(f, "usage: gelulab-bench [--sizes=N,N,...] [--list] [Google Benchmark options]\n"
                "Throughput of gelulab's kernels, baselines (memcpy, relu-vec) and peers (SLEEF,\n"
-               "oneDNN, ...), and of the backward kernels, peers and baseline (relu-bwd-vec),\n"
+               "oneDNN, ...), of the backward kernels, peers and baseline (relu-bwd-vec), and\n"
+               "of the 16-bit kernels and peers beside memcpy16 and relu16,\n"
                "pinned to one CPU, 5 repetitions by default. Typical use:\n"
                "  gelulab-bench --benchmark_out=bench.json --benchmark_out_format=json\n"
                "then 'gelulab bench-table bench.json'. Google Benchmark's own options:\n"
@@ -206,8 +236,8 @@ int main(int argc, char **argv)
         const gl_bench_case *c = &cases[i];
         if (list)
             printf("%-24s %-12s %-10s %-7s %s\n", c->name, c->kind, c->defn, c->isa,
-                   c->fn || c->bwd ? "runs" : c->skip);
-        if (!c->fn && !c->bwd) {
+                   c->fn || c->bwd || c->u16 ? "runs" : c->skip);
+        if (!c->fn && !c->bwd && !c->u16) {
             if (!list) fprintf(stderr, "gelulab-bench: skipped %s: %s\n", c->name, c->skip);
             continue;
         }

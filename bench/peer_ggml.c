@@ -10,12 +10,21 @@
  * the graph computed with one thread, the output copied to y, as a caller whose data is not in
  * a ggml tensor does. ggml_gelu's binary32 path reads a table of GELU at every binary16 value
  * (x rounded to binary16; GGML_GELU_FP16), ggml_gelu_erf computes erf, ggml_gelu_quick is
- * x sigma(1.702 x) (also through a binary16 table). */
+ * x sigma(1.702 x) (also through a binary16 table).
+ *
+ * In 16 bits (the 16-bit kernel ABI): ggml_gelu and ggml_gelu_erf on binary16 and bfloat16
+ * tensors (GGML_TYPE_F16, GGML_TYPE_BF16), the caller's bits copied in and out. Whether this
+ * ggml computes them is asked once per format in a child process (ggml aborts on a type an op
+ * lacks): the check says why a peer does not run. */
 #include <dirent.h>
 #include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include "peers.h"
 
@@ -35,6 +44,7 @@ static struct ggml_api { /* harness state (like cli/): the loaded library */
     void (*free)(void *ctx);
     void *(*new_tensor_1d)(void *ctx, int type, int64_t ne0);
     float *(*get_data_f32)(const void *t);
+    void *(*get_data)(const void *t);
     void *(*new_graph)(void *ctx);
     void (*build_forward_expand)(void *graph, void *t);
     int (*compute)(void *ctx, void *graph, int n_threads);
@@ -49,6 +59,8 @@ struct ggml_graph_state {
     size_t n;
 };
 static struct ggml_graph_state graphs[3];
+enum { GGML_TYPE_F32 = 0, GGML_TYPE_F16 = 1, GGML_TYPE_BF16 = 30 }; /* ggml.h's enum ggml_type */
+static struct ggml_graph_state graphs16[2][2];                      /* [bf16][op: gelu, gelu_erf] */
 
 /* the CPU variant with the highest ggml_backend_score, dlopen'ed (RTLD_GLOBAL: its symbols) */
 static void *best_cpu_variant(void)
@@ -101,6 +113,7 @@ static void load(void)
     }
     SYM(base, init, "ggml_init") SYM(base, free, "ggml_free");
     SYM(base, new_tensor_1d, "ggml_new_tensor_1d") SYM(base, get_data_f32, "ggml_get_data_f32");
+    SYM(base, get_data, "ggml_get_data");
     SYM(base, new_graph, "ggml_new_graph");
     SYM(base, build_forward_expand, "ggml_build_forward_expand");
     SYM(base, op[OP_GELU], "ggml_gelu") SYM(base, op[OP_GELU_ERF], "ggml_gelu_erf");
@@ -115,18 +128,88 @@ const char *gl_peer_ggml_check(void)
     return api.why[0] ? api.why : NULL;
 }
 
-static void ggml_prepare(int op, size_t n)
+/* the graph of op on n elements of type `type` in g */
+static void graph_prepare(struct ggml_graph_state *g, int op, int type, size_t n)
 {
-    struct ggml_graph_state *g = &graphs[op];
     if (gl_peer_ggml_check() || (g->ctx && g->n == n)) return;
     if (g->ctx) api.free(g->ctx);
     struct ggml_init_params p = {2 * n * sizeof(float) + (16u << 20), NULL, false};
     g->ctx = api.init(p);
-    g->in = api.new_tensor_1d(g->ctx, 0 /* GGML_TYPE_F32 */, (int64_t)n);
+    g->in = api.new_tensor_1d(g->ctx, type, (int64_t)n);
     g->out = api.op[op](g->ctx, g->in);
     g->graph = api.new_graph(g->ctx);
     api.build_forward_expand(g->graph, g->out);
     g->n = n;
+}
+
+static void ggml_prepare(int op, size_t n)
+{
+    graph_prepare(&graphs[op], op, GGML_TYPE_F32, n);
+}
+
+static void ggml_run16(int bf16, int op, const uint16_t *x, uint16_t *y, size_t n)
+{
+    if (!n) return;
+    struct ggml_graph_state *g = &graphs16[bf16][op];
+    graph_prepare(g, op, bf16 ? GGML_TYPE_BF16 : GGML_TYPE_F16, n);
+    if (!g->ctx) { /* not loadable: NaN results */
+        for (size_t i = 0; i < n; i++) y[i] = 0x7fff;
+        return;
+    }
+    memcpy(api.get_data(g->in), x, n * sizeof *x);
+    api.compute(g->ctx, g->graph, 1);
+    memcpy(y, api.get_data(g->out), n * sizeof *y);
+}
+
+/* NULL when ggml computes both ops on tensors of that format (tried in a child: ggml aborts on
+ * a type an op lacks), else why not */
+static const char *check16(int bf16)
+{
+    static char why[2][160];
+    static int done[2];
+    if (gl_peer_ggml_check()) return gl_peer_ggml_check();
+    if (done[bf16]++) return why[bf16][0] ? why[bf16] : NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);  /* ggml's abort message and backtrace (gdb, on */
+        if (fd >= 0) dup2(fd, 1), dup2(fd, 2); /* stdout): the check says it in one line */
+        setenv("GGML_NO_BACKTRACE", "1", 1);
+        uint16_t x[4] = {0x3c00, 0x4000, 0xbc00, 0}, y[4];
+        for (int op = 0; op < 2; op++) ggml_run16(bf16, op, x, y, 4);
+        _exit(0);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+        snprintf(why[bf16], sizeof why[bf16],
+                 "ggml %s has no CPU GELU on %s tensors (it aborts there)", GGML_VERSION,
+                 bf16 ? "bf16" : "f16");
+    return why[bf16][0] ? why[bf16] : NULL;
+}
+
+const char *gl_peer_ggml_check_f16(void)
+{
+    return check16(0);
+}
+const char *gl_peer_ggml_check_bf16(void)
+{
+    return check16(1);
+}
+void gl_peer_ggml_gelu_f16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    ggml_run16(0, OP_GELU, x, y, n);
+}
+void gl_peer_ggml_gelu_erf_f16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    ggml_run16(0, OP_GELU_ERF, x, y, n);
+}
+void gl_peer_ggml_gelu_bf16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    ggml_run16(1, OP_GELU, x, y, n);
+}
+void gl_peer_ggml_gelu_erf_bf16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    ggml_run16(1, OP_GELU_ERF, x, y, n);
 }
 
 static void ggml_run(int op, const float *x, float *y, size_t n)

@@ -5,7 +5,12 @@
  * OMP_NUM_THREADS=1 (gl_bench.cc re-executes itself with it; make report sweeps it so). The
  * primitive for the current size is built by prepare, outside the timed loop (a call with
  * another size builds it first: sweeps call with chunks of any size); the call sets the data
- * handles and executes, as an application calling oneDNN per tensor does. */
+ * handles and executes, as an application calling oneDNN per tensor does.
+ *
+ * In 16 bits (the 16-bit kernel ABI), the same forward primitive on bf16 or f16 memory (oneDNN
+ * computes in f32 and rounds the result to the memory's type); whether this oneDNN has it on
+ * this CPU is asked once, by creating its primitive descriptor (the check says why not). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <oneapi/dnnl/dnnl.h>
@@ -19,6 +24,7 @@ struct onednn_state { /* harness state (like cli/): one primitive per algorithm 
     size_t n;
 };
 static struct onednn_state st_erf, st_tanh, st_erf_bwd, st_tanh_bwd;
+static struct onednn_state st16[2][2]; /* [f16][tanh]: the 16-bit primitives */
 
 static void check(dnnl_status_t s, const char *what)
 {
@@ -46,7 +52,8 @@ static dnnl_primitive_desc_t eltwise_pd(struct onednn_state *st, dnnl_alg_kind_t
     return pd;
 }
 
-static void prepare_pass(struct onednn_state *st, dnnl_alg_kind_t alg, size_t n, int backward)
+static void prepare_typed(struct onednn_state *st, dnnl_alg_kind_t alg, size_t n, int backward,
+                          dnnl_data_type_t type)
 {
     if (!st->engine) {
         check(dnnl_engine_create(&st->engine, dnnl_cpu, 0), "engine");
@@ -60,7 +67,7 @@ static void prepare_pass(struct onednn_state *st, dnnl_alg_kind_t alg, size_t n,
     }
     dnnl_memory_desc_t md;
     dnnl_dims_t dims = {(dnnl_dim_t)n};
-    check(dnnl_memory_desc_init_by_tag(&md, 1, dims, dnnl_f32, dnnl_a), "memory desc");
+    check(dnnl_memory_desc_init_by_tag(&md, 1, dims, type, dnnl_a), "memory desc");
     dnnl_primitive_desc_t pd = eltwise_pd(st, alg, &md, backward);
     check(dnnl_primitive_create(&st->prim, pd), "primitive");
     dnnl_primitive_desc_destroy(pd);
@@ -71,20 +78,95 @@ static void prepare_pass(struct onednn_state *st, dnnl_alg_kind_t alg, size_t n,
     st->n = n;
 }
 
+static void prepare_pass(struct onednn_state *st, dnnl_alg_kind_t alg, size_t n, int backward)
+{
+    prepare_typed(st, alg, n, backward, dnnl_f32);
+}
+
 static void prepare(struct onednn_state *st, dnnl_alg_kind_t alg, size_t n)
 {
     prepare_pass(st, alg, n, 0);
+}
+
+static void execute(struct onednn_state *st, const void *x, void *y)
+{
+    dnnl_memory_set_data_handle(st->src, (void *)x);
+    dnnl_memory_set_data_handle(st->dst, y);
+    dnnl_exec_arg_t args[2] = {{DNNL_ARG_SRC, st->src}, {DNNL_ARG_DST, st->dst}};
+    check(dnnl_primitive_execute(st->prim, st->stream, 2, args), "execute");
+    dnnl_stream_wait(st->stream);
 }
 
 static void run(struct onednn_state *st, dnnl_alg_kind_t alg, const float *x, float *y, size_t n)
 {
     if (!n) return;
     prepare(st, alg, n); /* nothing to do when the benchmark prepared this size */
-    dnnl_memory_set_data_handle(st->src, (void *)x);
-    dnnl_memory_set_data_handle(st->dst, y);
-    dnnl_exec_arg_t args[2] = {{DNNL_ARG_SRC, st->src}, {DNNL_ARG_DST, st->dst}};
-    check(dnnl_primitive_execute(st->prim, st->stream, 2, args), "execute");
-    dnnl_stream_wait(st->stream);
+    execute(st, x, y);
+}
+
+static void run16(int f16, int tanh, const uint16_t *x, uint16_t *y, size_t n)
+{
+    if (!n) return;
+    prepare_typed(&st16[f16][tanh], tanh ? dnnl_eltwise_gelu_tanh : dnnl_eltwise_gelu_erf, n, 0,
+                  f16 ? dnnl_f16 : dnnl_bf16);
+    execute(&st16[f16][tanh], x, y);
+}
+
+/* NULL when oneDNN has forward GELU (both forms) on memory of that type here, else why not */
+static const char *check16(dnnl_data_type_t type, const char *name)
+{
+    static char why[2][120];
+    char *w = why[type == dnnl_f16];
+    dnnl_engine_t engine;
+    dnnl_memory_desc_t md;
+    dnnl_dims_t dims = {64};
+    if (dnnl_engine_create(&engine, dnnl_cpu, 0) != dnnl_success)
+        return snprintf(w, 120, "oneDNN: no CPU engine"), w;
+    dnnl_memory_desc_init_by_tag(&md, 1, dims, type, dnnl_a);
+    for (int t = 0; t < 2 && !w[0]; t++) {
+        dnnl_eltwise_desc_t d;
+        dnnl_primitive_desc_t pd;
+        dnnl_eltwise_forward_desc_init(&d, dnnl_forward_inference,
+                                       t ? dnnl_eltwise_gelu_tanh : dnnl_eltwise_gelu_erf, &md, 0.f,
+                                       0.f);
+        dnnl_status_t s = dnnl_primitive_desc_create(&pd, &d, NULL, engine, NULL);
+        if (s == dnnl_success)
+            dnnl_primitive_desc_destroy(pd);
+        else
+            snprintf(w, 120, "oneDNN has no %s eltwise GELU on this CPU: %s", name,
+                     s == dnnl_unimplemented ? "unimplemented" : "not created");
+    }
+    dnnl_engine_destroy(engine);
+    return w[0] ? w : NULL;
+}
+
+const char *gl_peer_onednn_check_bf16(void)
+{
+    static int done;
+    static const char *r;
+    return done++ ? r : (r = check16(dnnl_bf16, "bf16"));
+}
+const char *gl_peer_onednn_check_f16(void)
+{
+    static int done;
+    static const char *r;
+    return done++ ? r : (r = check16(dnnl_f16, "f16"));
+}
+void gl_peer_onednn_gelu_erf_bf16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    run16(0, 0, x, y, n);
+}
+void gl_peer_onednn_gelu_tanh_bf16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    run16(0, 1, x, y, n);
+}
+void gl_peer_onednn_gelu_erf_f16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    run16(1, 0, x, y, n);
+}
+void gl_peer_onednn_gelu_tanh_f16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    run16(1, 1, x, y, n);
 }
 
 static void run_bwd(struct onednn_state *st, dnnl_alg_kind_t alg, const float *x, const float *dy,

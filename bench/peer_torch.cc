@@ -9,16 +9,57 @@
  * approximate="tanh" is always ATen's. The mkldnn switch is global state of libtorch: each call
  * sets it. The backward pass, at::gelu_backward_out (the backward kernel ABI: grad_output dy,
  * self x, grad_input dx), takes the same paths: oneDNN's eltwise backward for "none" with
- * mkldnn on, ATen's GeluBackwardKernel otherwise. */
+ * mkldnn on, ATen's GeluBackwardKernel otherwise.
+ *
+ * In 16 bits (the 16-bit kernel ABI), at::gelu_out on bfloat16 and half tensors over the
+ * caller's bits, approximate "none" and "tanh", mkldnn left on (its default): what a model kept
+ * in those formats gets. Whether this build has the kernel for a format is asked once (a call
+ * on two elements, its exception caught): the check says why a peer does not run. */
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <torch/csrc/api/include/torch/version.h>
 #include <cstdio>
+#include <cstring>
 #include "peers.h"
 
 static at::Tensor wrap(const float *p, size_t n)
 {
     return at::from_blob(const_cast<float *>(p), {static_cast<int64_t>(n)}, at::kFloat);
+}
+
+static at::Tensor wrap16(const uint16_t *p, size_t n, at::ScalarType t)
+{
+    return at::from_blob(const_cast<uint16_t *>(p), {static_cast<int64_t>(n)}, t);
+}
+
+static void torch_gelu16(const uint16_t *x, uint16_t *y, size_t n, const char *approximate,
+                         at::ScalarType t)
+{
+    static bool one_thread = (at::set_num_threads(1), true);
+    (void)one_thread;
+    at::globalContext().setUserEnabledMkldnn(true);
+    at::Tensor out = wrap16(y, n, t);
+    at::gelu_out(out, wrap16(x, n, t), approximate);
+}
+
+extern "C" const char *gl_peer_torch_check(void);
+
+/* NULL when this libtorch has GELU on CPU tensors of type t (both forms), else why not */
+static const char *torch_check16(at::ScalarType t, char *why, size_t len)
+{
+    const char *v = gl_peer_torch_check();
+    if (v) return v;
+    uint16_t x[2] = {0x3f80, 0x4000}, y[2];
+    try {
+        torch_gelu16(x, y, 2, "none", t);
+        torch_gelu16(x, y, 2, "tanh", t);
+    } catch (const std::exception &e) {
+        std::snprintf(why, len, "PyTorch 1.13 has no CPU GELU for %s: %.120s",
+                      t == at::kHalf ? "half" : "bfloat16", e.what());
+        why[std::strcspn(why, "\n")] = '\0'; /* its first line: "... not implemented for ..." */
+        return why;
+    }
+    return nullptr;
 }
 
 static void torch_gelu(const float *x, float *y, size_t n, const char *approximate, bool mkldnn)
@@ -54,6 +95,40 @@ void gl_peer_torch_gelu_bwd_aten(const float *x, const float *dy, float *dx, siz
 void gl_peer_torch_gelu_tanh_bwd(const float *x, const float *dy, float *dx, size_t n)
 {
     torch_gelu_bwd(x, dy, dx, n, "tanh", true);
+}
+
+void gl_peer_torch_gelu_bf16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    torch_gelu16(x, y, n, "none", at::kBFloat16);
+}
+
+void gl_peer_torch_gelu_tanh_bf16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    torch_gelu16(x, y, n, "tanh", at::kBFloat16);
+}
+
+void gl_peer_torch_gelu_f16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    torch_gelu16(x, y, n, "none", at::kHalf);
+}
+
+void gl_peer_torch_gelu_tanh_f16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    torch_gelu16(x, y, n, "tanh", at::kHalf);
+}
+
+const char *gl_peer_torch_check_bf16(void)
+{
+    static char why[200];
+    static const char *r = torch_check16(at::kBFloat16, why, sizeof why);
+    return r;
+}
+
+const char *gl_peer_torch_check_f16(void)
+{
+    static char why[200];
+    static const char *r = torch_check16(at::kHalf, why, sizeof why);
+    return r;
 }
 
 void gl_peer_torch_gelu(const float *x, float *y, size_t n)

@@ -25,6 +25,13 @@ void gl_peer_onednn_gelu_erf_bwd(const float *x, const float *dy, float *dx, siz
 void gl_peer_onednn_gelu_tanh_bwd(const float *x, const float *dy, float *dx, size_t n)
     __attribute__((weak));
 void gl_peer_onednn_prepare_erf_bwd(size_t n) __attribute__((weak));
+/* and eltwise forward on bf16 and f16 memory (the 16-bit kernel ABI) */
+void gl_peer_onednn_gelu_erf_bf16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
+void gl_peer_onednn_gelu_tanh_bf16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
+void gl_peer_onednn_gelu_erf_f16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
+void gl_peer_onednn_gelu_tanh_f16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
+const char *gl_peer_onednn_check_bf16(void) __attribute__((weak));
+const char *gl_peer_onednn_check_f16(void) __attribute__((weak));
 void gl_peer_onednn_prepare_tanh_bwd(size_t n) __attribute__((weak));
 /* peer_torch.cc: at::gelu_out, one thread; exact through oneDNN (mkldnn on, the default) or
  * ATen's own kernel (mkldnn off), tanh always ATen's */
@@ -39,6 +46,13 @@ void gl_peer_torch_gelu_bwd_aten(const float *x, const float *dy, float *dx, siz
 void gl_peer_torch_gelu_tanh_bwd(const float *x, const float *dy, float *dx, size_t n)
     __attribute__((weak));
 const char *gl_peer_torch_check(void) __attribute__((weak));
+/* and at::gelu_out on bfloat16 and half tensors (the 16-bit kernel ABI) */
+void gl_peer_torch_gelu_bf16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
+void gl_peer_torch_gelu_tanh_bf16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
+void gl_peer_torch_gelu_f16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
+void gl_peer_torch_gelu_tanh_f16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
+const char *gl_peer_torch_check_bf16(void) __attribute__((weak));
+const char *gl_peer_torch_check_f16(void) __attribute__((weak));
 /* peer_eigen.cc, compiled twice (-mavx; -mavx2 -mfma): tf.nn.gelu's ops over Eigen's erf/tanh */
 void gl_peer_eigen_gelu_avx(const float *x, float *y, size_t n) __attribute__((weak));
 void gl_peer_eigen_gelu_tanh_avx(const float *x, float *y, size_t n) __attribute__((weak));
@@ -55,6 +69,13 @@ void gl_peer_ggml_prepare_gelu(size_t n) __attribute__((weak));
 void gl_peer_ggml_prepare_gelu_erf(size_t n) __attribute__((weak));
 void gl_peer_ggml_prepare_gelu_quick(size_t n) __attribute__((weak));
 const char *gl_peer_ggml_check(void) __attribute__((weak));
+/* and ggml_gelu, ggml_gelu_erf on binary16 and bfloat16 tensors (the 16-bit kernel ABI) */
+void gl_peer_ggml_gelu_f16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
+void gl_peer_ggml_gelu_erf_f16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
+void gl_peer_ggml_gelu_bf16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
+void gl_peer_ggml_gelu_erf_bf16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
+const char *gl_peer_ggml_check_f16(void) __attribute__((weak));
+const char *gl_peer_ggml_check_bf16(void) __attribute__((weak));
 /* ort_eval.mjs: ONNX Runtime's operators in Node (GL_ORT_SERVE: node, the script, --serve and
  * the npm folder, set by CMake when it found them), a serving command per operator */
 #ifdef GL_ORT_SERVE
@@ -82,15 +103,21 @@ static const char *ort_check(void)
 
 #define PEER(name, defn, isa, lib, module, pkg, fn, prepare, compare, check)                       \
     {                                                                                              \
-        name, defn, isa, lib, pkg, fn, #fn, module, prepare, compare, NULL, check, NULL            \
+        name, defn, isa, lib, pkg, fn, #fn, module, prepare, compare, NULL, check, NULL, NULL,     \
+            NULL                                                                                   \
     }
 #define PEER_BWD(name, defn, isa, lib, module, pkg, bwd, prepare, check)                           \
     {                                                                                              \
-        name, defn, isa, lib, pkg, NULL, #bwd, module, prepare, NULL, NULL, check, bwd             \
+        name, defn, isa, lib, pkg, NULL, #bwd, module, prepare, NULL, NULL, check, bwd, NULL, NULL \
+    }
+#define PEER16(name, defn, fmt, isa, lib, module, pkg, u16, check)                                 \
+    {                                                                                              \
+        name, defn, isa, lib, pkg, NULL, #u16, module, NULL, NULL, NULL, check, NULL, u16, fmt     \
     }
 #define SERVED(name, defn, lib, pkg, cmd)                                                          \
     {                                                                                              \
-        name, defn, "auto", lib, pkg, NULL, "-", NULL, NULL, NULL, cmd, ort_check, NULL            \
+        name, defn, "auto", lib, pkg, NULL, "-", NULL, NULL, NULL, cmd, ort_check, NULL, NULL,     \
+            NULL                                                                                   \
     }
 
 /* isa: "jit" (oneDNN generates code) and "auto" (the library picks its code path at run time)
@@ -150,6 +177,33 @@ static const struct gl_peer peers[] = {
              "Debian libtorch-dev", gl_peer_torch_gelu_bwd_aten, NULL, gl_peer_torch_check),
     PEER_BWD("torch-1.13-gelu-tanh-bwd", "tanh_grad", "auto", "PyTorch", "torch",
              "Debian libtorch-dev", gl_peer_torch_gelu_tanh_bwd, NULL, gl_peer_torch_check),
+    /* 16 bits: bfloat16 and binary16 in and out (the 16-bit kernel ABI) */
+    PEER16("torch-1.13-gelu-bf16", "exact", "bf16", "auto", "PyTorch", "torch",
+           "Debian libtorch-dev", gl_peer_torch_gelu_bf16, gl_peer_torch_check_bf16),
+    PEER16("torch-1.13-gelu-tanh-bf16", "tanh", "bf16", "auto", "PyTorch", "torch",
+           "Debian libtorch-dev", gl_peer_torch_gelu_tanh_bf16, gl_peer_torch_check_bf16),
+    PEER16("onednn-gelu_erf-bf16", "exact", "bf16", "jit", "oneDNN", "onednn", "Debian libdnnl-dev",
+           gl_peer_onednn_gelu_erf_bf16, gl_peer_onednn_check_bf16),
+    PEER16("onednn-gelu_tanh-bf16", "tanh", "bf16", "jit", "oneDNN", "onednn", "Debian libdnnl-dev",
+           gl_peer_onednn_gelu_tanh_bf16, gl_peer_onednn_check_bf16),
+    PEER16("ggml-0.23-gelu-bf16", "tanh", "bf16", "auto", "ggml", "ggml",
+           "npm @node-llama-cpp/linux-x64@3.21.1", gl_peer_ggml_gelu_bf16, gl_peer_ggml_check_bf16),
+    PEER16("ggml-0.23-gelu-erf-bf16", "exact", "bf16", "auto", "ggml", "ggml",
+           "npm @node-llama-cpp/linux-x64@3.21.1", gl_peer_ggml_gelu_erf_bf16,
+           gl_peer_ggml_check_bf16),
+    PEER16("torch-1.13-gelu-f16", "exact", "f16", "auto", "PyTorch", "torch", "Debian libtorch-dev",
+           gl_peer_torch_gelu_f16, gl_peer_torch_check_f16),
+    PEER16("torch-1.13-gelu-tanh-f16", "tanh", "f16", "auto", "PyTorch", "torch",
+           "Debian libtorch-dev", gl_peer_torch_gelu_tanh_f16, gl_peer_torch_check_f16),
+    PEER16("onednn-gelu_erf-f16", "exact", "f16", "jit", "oneDNN", "onednn", "Debian libdnnl-dev",
+           gl_peer_onednn_gelu_erf_f16, gl_peer_onednn_check_f16),
+    PEER16("onednn-gelu_tanh-f16", "tanh", "f16", "jit", "oneDNN", "onednn", "Debian libdnnl-dev",
+           gl_peer_onednn_gelu_tanh_f16, gl_peer_onednn_check_f16),
+    PEER16("ggml-0.23-gelu-f16", "tanh", "f16", "auto", "ggml", "ggml",
+           "npm @node-llama-cpp/linux-x64@3.21.1", gl_peer_ggml_gelu_f16, gl_peer_ggml_check_f16),
+    PEER16("ggml-0.23-gelu-erf-f16", "exact", "f16", "auto", "ggml", "ggml",
+           "npm @node-llama-cpp/linux-x64@3.21.1", gl_peer_ggml_gelu_erf_f16,
+           gl_peer_ggml_check_f16),
 };
 
 const struct gl_peer *gl_peers(size_t *n)
@@ -175,7 +229,7 @@ static int cpu_has(const char *isa)
 const char *gl_peer_skip(const struct gl_peer *p, char *buf, size_t len)
 {
     const char *why;
-    if (!p->fn && !p->serve && !p->bwd)
+    if (!p->fn && !p->serve && !p->bwd && !p->u16)
         snprintf(buf, len, "%s not found at build time (%s; make deps)", p->library, p->package);
     else if (!cpu_has(p->isa))
         snprintf(buf, len, "ISA not supported by this CPU");

@@ -6,8 +6,9 @@
  * `make report` all take the list from that table.
  *
  * A peer's function has the kernel ABI (y[i] = f(x[i]), any n, unaligned), or for a backward
- * peer (oneDNN's eltwise backward, PyTorch's gelu_backward) the backward one. Its declaration, in
- * peers.c beside its entry, is weak: a peer whose library CMake did not find is not compiled,
+ * peer (oneDNN's eltwise backward, PyTorch's gelu_backward) the backward one, or for a 16-bit
+ * peer (PyTorch, oneDNN and ggml on bfloat16 or binary16 tensors) the 16-bit one. Its declaration,
+ * in peers.c beside its entry, is weak: a peer whose library CMake did not find is not compiled,
  * its function is NULL, and the table says why it is skipped. A peer reachable only from
  * another runtime (ONNX Runtime through Node) is a serving command instead (`gelulab sweep
  * --serve`, docs/exec-protocol.md): measured for accuracy, not timed. The C++ libraries
@@ -15,6 +16,7 @@
 #ifndef GELULAB_BENCH_PEERS_H
 #define GELULAB_BENCH_PEERS_H
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,6 +24,7 @@ extern "C" {
 
 typedef void (*gl_peer_fn)(const float *x, float *y, size_t n);
 typedef void (*gl_peer_bwd_fn)(const float *x, const float *dy, float *dx, size_t n);
+typedef void (*gl_peer_u16_fn)(const uint16_t *x, uint16_t *y, size_t n);
 
 struct gl_peer {
     const char *name;    /* "onednn-gelu_erf": library, function and, if several, ISA */
@@ -41,6 +44,9 @@ struct gl_peer {
                                  * time loads and is the version the peer's name says */
     gl_peer_bwd_fn bwd;         /* a backward peer (defn a derivative; fn NULL): dx = dy f'(x), the
                                  * backward kernel ABI; symbol names it */
+    gl_peer_u16_fn u16;         /* a 16-bit peer (fn NULL): the 16-bit kernel ABI on the bits of
+                                 * fmt; symbol names it */
+    const char *fmt;            /* a 16-bit peer's format: "bf16" or "f16"; NULL otherwise */
 };
 
 /* The table, in report order; the count in *n. */

@@ -9,7 +9,8 @@
 #include "gelulab/impl.h"
 
 static const char list_help[] =
-    "usage: gelulab list [--peers [--lib PATH] [--sweep-args | --tsv] [--backward]] [--help]\n"
+    "usage: gelulab list [--peers [--lib PATH] [--sweep-args | --tsv]\n"
+    "                    [--backward | --format bf16|f16]] [--help]\n"
     "\n"
     "Prints every built-in kernel: name (algorithm/ISA), the definition it implements, family,\n"
     "ISA, whether it can run here (yes; no: the CPU lacks the ISA; qemu: NEON, run under\n"
@@ -30,12 +31,23 @@ static const char list_help[] =
     "                 defn, isa, library, package, runs, note), as make report keeps it\n"
     "                 (data/peers.tsv, docs/report-format.md).\n"
     "  --backward     with --sweep-args or --tsv: the backward peers (dx = dy f'(x); swept by\n"
-    "                 gelulab sweep --backward) instead of the forward ones\n";
+    "                 gelulab sweep --backward) instead of the forward ones\n"
+    "  --format F     with --sweep-args or --tsv: the 16-bit peers of F (bf16 or f16: the\n"
+    "                 16-bit kernel ABI; their sweep arguments hold --abi F) instead of the\n"
+    "                 binary32 ones\n";
 
 typedef const struct gl_peer *(*peers_fn)(size_t *n);
 typedef const char *(*skip_fn)(const struct gl_peer *p, char *buf, size_t len);
 
-static int list_peers(const char *lib, int sweep_args, int tsv, int backward)
+/* whether peer p is listed: the backward ones with --backward, the 16-bit ones of format fmt
+ * with --format fmt, else the binary32 forward ones */
+static int listed(const struct gl_peer *p, int backward, const char *fmt)
+{
+    if (fmt) return p->u16 && !strcmp(p->fmt, fmt);
+    return !p->u16 && !p->bwd == !backward;
+}
+
+static int list_peers(const char *lib, int sweep_args, int tsv, int backward, const char *fmt)
 {
     char path[4200];
     if (!lib) {
@@ -57,18 +69,19 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward)
     snprintf(dir, sizeof dir, "%s", dirname(tmp));
     for (size_t i = 0; sweep_args && i < n; i++) {
         char why[200];
-        if (skip(&p[i], why, sizeof why) || !p[i].bwd != !backward) continue;
+        if (skip(&p[i], why, sizeof why) || !listed(&p[i], backward, fmt)) continue;
         if (p[i].serve)
             printf("--serve\t%s", p[i].serve);
         else
             printf("--lib\t%s/libgelulab-peer-%s.so\t--symbol\t%s", dir, p[i].module, p[i].symbol);
+        if (p[i].u16) printf("\t--abi\t%s", p[i].fmt);
         printf("\t--defn\t%s\t--name\t%s\n", p[i].defn, p[i].name);
     }
     if (sweep_args) return 0;
     if (tsv) printf("name\tdefn\tisa\tlibrary\tpackage\truns\tnote\n");
     for (size_t i = 0; tsv && i < n; i++) {
         char why[200];
-        if (!p[i].bwd != !backward) continue;
+        if (!listed(&p[i], backward, fmt)) continue;
         const char *no = skip(&p[i], why, sizeof why);
         printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p[i].name, p[i].defn, p[i].isa, p[i].library,
                p[i].package, no ? "no" : "yes",
@@ -78,12 +91,12 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward)
                               : "-");
     }
     if (tsv) return 0;
-    printf("%-27s %-10s %-6s %-12s %-4s %-28s %s\n", "name", "defn", "isa", "library", "runs",
+    printf("%-27s %-10s %-6s %-12s %-4s %-30s %s\n", "name", "defn", "isa", "library", "runs",
            "symbol", "note");
     for (size_t i = 0; i < n; i++) {
         char why[200];
         const char *no = skip(&p[i], why, sizeof why);
-        printf("%-27s %-10s %-6s %-12s %-4s %-28s %s\n", p[i].name, p[i].defn, p[i].isa,
+        printf("%-27s %-10s %-6s %-12s %-4s %-30s %s\n", p[i].name, p[i].defn, p[i].isa,
                p[i].library, no ? "no" : "yes", p[i].symbol,
                no             ? no
                : p[i].compare ? "compare"
@@ -95,7 +108,7 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward)
 int gl_cmd_list(int argc, char **argv)
 {
     int peers = 0, sweep_args = 0, tsv = 0, backward = 0;
-    const char *lib = NULL;
+    const char *lib = NULL, *fmt = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(list_help, stdout);
@@ -108,21 +121,28 @@ int gl_cmd_list(int argc, char **argv)
             tsv = 1;
         } else if (!strcmp(argv[i], "--backward")) {
             backward = 1;
+        } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+            fmt = argv[++i];
+            if (strcmp(fmt, "bf16") && strcmp(fmt, "f16"))
+                return gl_cli_error("list", "--format %s: the 16-bit peers are bf16 or f16", fmt);
         } else if (!strcmp(argv[i], "--lib") && i + 1 < argc) {
             lib = argv[++i];
         } else {
             return gl_cli_error("list", "unknown argument '%s' (see gelulab list --help)", argv[i]);
         }
     }
-    if ((lib || sweep_args || tsv || backward) && !peers)
+    if ((lib || sweep_args || tsv || backward || fmt) && !peers)
         return gl_cli_error("list", "%s goes with --peers",
                             lib          ? "--lib"
                             : sweep_args ? "--sweep-args"
                             : tsv        ? "--tsv"
+                            : fmt        ? "--format"
                                          : "--backward");
-    if (backward && !sweep_args && !tsv)
-        return gl_cli_error("list", "--backward goes with --sweep-args or --tsv");
-    if (peers) return list_peers(lib, sweep_args, tsv, backward);
+    if ((backward || fmt) && !sweep_args && !tsv)
+        return gl_cli_error("list", "%s goes with --sweep-args or --tsv",
+                            backward ? "--backward" : "--format");
+    if (backward && fmt) return gl_cli_error("list", "--backward and --format: no such peers");
+    if (peers) return list_peers(lib, sweep_args, tsv, backward, fmt);
     printf("%-16s %-8s %-8s %-7s %-9s %12s %10s  %s\n", "name", "defn", "family", "isa",
            "available", "ulp[-5,5]", "abs(all)", "method");
     for (size_t i = 0; i < gl_impl_count(); i++) {
@@ -132,8 +152,10 @@ int gl_cmd_list(int argc, char **argv)
                                 ? (gl_impl_neon_command(k, cmd, sizeof cmd) ? "qemu" : "no-qemu")
                             : gl_impl_available(k) ? "yes"
                                                    : "no";
-        printf("%-16s %-8s %-8s %-7s %-9s %12.4g %10.3g  %s\n", k->name, gl_defn_name(k->defn),
-               k->family, gl_isa_name(k->isa), avail, k->ulp_core, k->abs_all, k->note);
+        printf("%-16s %-8s %-8s %-7s %-9s %12.4g %10.3g  %s%s%s\n", k->name, gl_defn_name(k->defn),
+               k->family, gl_isa_name(k->isa), avail, k->ulp_core, k->abs_all,
+               k->abi != GL_ABI_F32 ? gl_abi_name(k->abi) : "",
+               k->abi != GL_ABI_F32 ? " in and out (ULP of that format): " : "", k->note);
     }
     return 0;
 }

@@ -13,6 +13,7 @@ struct gl_bench_row {
     char name[64];                    /* case: "erf/avx2", "memcpy", "onednn-gelu_erf" */
     char kind[16], defn[16], isa[16]; /* from the benchmark's label */
     char lib[32];                     /* peers: the library that provides it ("oneDNN") */
+    char fmt[8];                      /* 16-bit cases: "bf16" or "f16" (their inputs); "" */
     size_t n;                         /* floats per call */
     int index;                        /* the case's place in gelulab-bench's list */
     int reps;
@@ -40,8 +41,8 @@ const struct gl_bench_row *gl_bench_find(const struct gl_bench *b, const char *n
 size_t gl_bench_sizes(const struct gl_bench *b, size_t *sizes, size_t max);
 /* "4Ki", "16Mi" or the number */
 void gl_bench_size_name(size_t n, char *buf, size_t len);
-/* Prints the tables (medians in Melem/s per size, CV, cycles/element, ratios to memcpy and to
- * the comparison peer of the same run, when the file names one). */
+/* Prints the tables (medians in Melem/s per size, CV, cycles/element, ratios to memcpy (16-bit
+ * cases: to memcpy16) and to the comparison peer of the same run, when the file names one). */
 void gl_bench_print(const struct gl_bench *b, const char *path);
 
 #endif
