@@ -94,7 +94,9 @@ static void put_acc(FILE *f, const struct gl_acc *a)
         fprintf(f, "%s\"%s\": ", r ? ",\n          " : "", gl_region_names[r]);
         put_stats(f, &a->region[r]);
     }
-    fputs("},\n        \"hist\": [", f);
+    fputs("},\n        \"nan_x\": ", f);
+    put_stats(f, &a->nan_x);
+    fputs(",\n        \"hist\": [", f);
     for (int i = 0; i < GL_HIST_BINS; i++)
         fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)a->hist[i]);
     fputs("],\n        \"top\": [", f);
@@ -327,6 +329,7 @@ static int get_acc(const struct gl_json *j, struct gl_acc *a)
     get_stats(all, &a->all);
     for (int r = 0; r < GL_REGIONS; r++)
         get_stats(gl_json_get(reg, gl_region_names[r]), &a->region[r]);
+    get_stats(gl_json_get(j, "nan_x"), &a->nan_x); /* absent from earlier files: none */
     for (int i = 0; i < GL_HIST_BINS; i++) a->hist[i] = gl_json_u64(&hist->items[i]);
     a->ntop = (int)top->n;
     for (size_t i = 0; i < top->n; i++) get_worst(&top->items[i], &a->top[i]);

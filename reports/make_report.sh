@@ -23,7 +23,8 @@ fi
 # the peers that run here, from the table built into libgelulab-peers.so: one line of sweep
 # arguments each (`gelulab list --peers --sweep-args`: --lib/--serve ... --defn D --name N)
 peers=() npeers=0 bpeers=() nbpeers=0 L=$BUILD/libgelulab-peers.so
-rm -rf "$D/validate" "$D/peers.tsv"
+pbf16=() pf16=() n16=0 # the 16-bit peers of each format (--abi F in their arguments)
+rm -rf "$D/validate" "$D/peers.tsv" "$D/peers16.tsv"
 if [ -f "$L" ]; then
     while IFS=$'\t' read -r -a a; do
         peers+=("${a[@]}") npeers=$((npeers + 1))
@@ -31,15 +32,23 @@ if [ -f "$L" ]; then
     while IFS=$'\t' read -r -a a; do # the backward peers (dx = dy f'(x))
         bpeers+=("${a[@]}") nbpeers=$((nbpeers + 1))
     done < <("$G" list --peers --lib "$L" --sweep-args --backward)
+    while IFS=$'\t' read -r -a a; do pbf16+=("${a[@]}") n16=$((n16 + 1)); done \
+        < <("$G" list --peers --lib "$L" --sweep-args --format bf16)
+    while IFS=$'\t' read -r -a a; do pf16+=("${a[@]}") n16=$((n16 + 1)); done \
+        < <("$G" list --peers --lib "$L" --sweep-args --format f16)
     "$G" list --peers --lib "$L" --tsv >"$D/peers.tsv"
+    { "$G" list --peers --lib "$L" --tsv --format bf16
+      "$G" list --peers --lib "$L" --tsv --format f16 | tail -n +2; } >"$D/peers16.tsv"
 fi
 
 stage 1 "binary32 sweep of every built-in kernel and $npeers peers, $mode"
 OMP_NUM_THREADS=1 "$G" sweep --all "${f32_args[@]}" "${peers[@]}" --format f32 --mode "$mode" \
     --progress --out "$D/f32.json" >"$D/f32.txt"
-stage 2 "bfloat16 and binary16 sweeps (all 65536 inputs), built-in kernels and peers"
-"$G" sweep --all "${f32_args[@]}" "${peers[@]}" --format bf16 --out "$D/bf16.json" >"$D/bf16.txt"
-"$G" sweep --all "${f32_args[@]}" "${peers[@]}" --format f16 --out "$D/f16.json" >"$D/f16.txt"
+stage 2 "bfloat16 and binary16 sweeps (all 65536 inputs), built-in kernels, peers and $n16 16-bit peers"
+"$G" sweep --all "${f32_args[@]}" "${peers[@]}" "${pbf16[@]}" --format bf16 --out "$D/bf16.json" \
+    >"$D/bf16.txt"
+"$G" sweep --all "${f32_args[@]}" "${peers[@]}" "${pf16[@]}" --format f16 --out "$D/f16.json" \
+    >"$D/f16.txt"
 stage 3 "binary64 sampled sweep ($mode)"
 "$G" sweep --all --format f64 --mode "$mode" --progress --out "$D/f64.json" >"$D/f64.txt"
 stage 4 "backward pass: binary32 sweep (dy = 1) of the backward kernels and $nbpeers backward peers, $mode"
@@ -74,7 +83,9 @@ while IFS=$'\t' read -r -a a; do
     probe "${a[@]}" &
     running=$((running + 1))
 done < <([ -f "$L" ] && { "$G" list --peers --lib "$L" --sweep-args
-    "$G" list --peers --lib "$L" --sweep-args --backward | sed 's/^/--backward\t/'; }
+    "$G" list --peers --lib "$L" --sweep-args --backward | sed 's/^/--backward\t/'
+    "$G" list --peers --lib "$L" --sweep-args --format bf16
+    "$G" list --peers --lib "$L" --sweep-args --format f16; }
     # our backward kernels, the widest build of each that runs here
     "$G" list | awk '$2 ~ /_grad$/ && $5 == "yes" { split($1, a, "/"); w[a[1]] = $1 }
                      END { for (k in w) printf "--impl\t%s\n", w[k] }' | sort)

@@ -38,6 +38,8 @@ struct rep {
     size_t sizes[REP_MAXSIZES], nsizes, pareto_size;
     struct rep_peer *peers; /* IN/peers.tsv (absent: none) */
     int npeers;
+    struct rep_peer *peers16; /* IN/peers16.tsv: the 16-bit peers (absent: none) */
+    int npeers16;
     struct gl_sweep bwd; /* IN/bwd.json, the backward pass (have_bwd 0: absent) */
     int have_bwd;
 };
@@ -73,10 +75,15 @@ int rep_peers_load(struct rep *r, char *err, size_t errlen);
 void rep_peers_free(struct rep *r);
 const struct rep_peer *rep_peer_find(const struct rep *r, const char *name);
 void rep_peers_md(FILE *f, const struct rep *r);
+/* "- **NAME** (LIBRARY, claims D): its FAIL and WARN diagnoses" (nothing when not diagnosed) */
+void rep_peer_diagnoses(FILE *f, const struct rep_peer *p);
 int rep_markdown(struct rep *r, char *err, size_t errlen);
 /* the backward pass (reports/report_backward.c): IN/bwd.json when present, its charts, its
  * section of REPORT.md */
 int rep_backward_load(struct rep *r, char *err, size_t errlen);
 int rep_backward_charts(const struct rep *r, char *err, size_t errlen);
 void rep_backward_md(FILE *f, const struct rep *r);
+/* the native 16-bit kernels and peers (reports/report_16.c): their section of REPORT.md, from
+ * the bf16 and f16 sweeps' kernels with a 16-bit ABI, the benchmark and IN/peers16.tsv */
+void rep_native16_md(FILE *f, const struct rep *r);
 #endif

@@ -201,14 +201,18 @@ static void md_formats(FILE *f, const struct rep *r)
                "GELU, %% correctly rounded.\n\n"
                "| kernel | bf16 own | bf16 exact | bf16 %% CR | f16 own | f16 exact | f16 %% CR "
                "|\n|---|---|---|---|---|---|---|\n");
-    for (int i = 0; i < r->bf16.nk && i < r->f16.nk; i++) {
-        const struct gl_acc *b = r->bf16.k[i].acc[0], *be = r->bf16.k[i].acc[1];
-        const struct gl_acc *h = r->f16.k[i].acc[0], *he = r->f16.k[i].acc[1];
-        fprintf(f, "| %s%s%s | %.3g | %.3g | %.2f | %.3g | %.3g | %.2f |\n", r->bf16.k[i].name,
+    for (int i = 0; i < r->bf16.nk; i++) { /* the binary32 kernels, in both sweeps */
+        const struct gl_kernel_src *kb = &r->bf16.k[i], *kh = NULL;
+        for (int j = 0; j < r->f16.nk && !kh; j++)
+            if (!strcmp(r->f16.k[j].name, kb->name)) kh = &r->f16.k[j];
+        if (kb->abi != GL_ABI_F32 || !kh || kh->abi != GL_ABI_F32) continue;
+        const struct gl_acc *b = kb->acc[0], *be = kb->acc[1], *h = kh->acc[0], *he = kh->acc[1];
+        fprintf(f, "| %s%s%s | %.3g | %.3g | %.2f | %.3g | %.3g | %.2f |\n", kb->name,
                 mark(&r->bf16), mark(&r->f16), b->all.max_ulp, be->all.max_ulp,
                 pct(b->all.correctly_rounded, b->all.n), h->all.max_ulp, he->all.max_ulp,
                 pct(h->all.correctly_rounded, h->all.n));
     }
+    rep_native16_md(f, r);
     fprintf(
         f,
         "\n## binary64 (sampled)\n\n%llu inputs: 256 per binade and sign, dense on [-10, 10], then "

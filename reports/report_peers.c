@@ -1,5 +1,6 @@
 /* The peers in the report (reports/report_int.h): the peer table as built (IN/peers.tsv, from
- * `gelulab list --peers --tsv`), each peer's diagnoses (IN/validate/NAME.json, from `gelulab
+ * `gelulab list --peers --tsv`; the 16-bit peers' IN/peers16.tsv, --format bf16 and f16), each
+ * peer's diagnoses (IN/validate/NAME.json, from `gelulab
  * validate --probes-only`), and the section "What the frameworks compute", written from those
  * files and the sweeps' statistics and traits only. */
 #include <math.h>
@@ -28,17 +29,20 @@ static void load_validate(const struct rep *r, struct rep_peer *p)
     free(text);
 }
 
-int rep_peers_load(struct rep *r, char *err, size_t errlen)
+/* IN/FILE (a table of gelulab list --peers --tsv) into *peers (at most 64 rows), with each
+ * peer's diagnoses */
+static int load_table(const struct rep *r, const char *file, struct rep_peer **peers, int *npeers,
+                      char *err, size_t errlen)
 {
     char path[1200], line[1200];
-    snprintf(path, sizeof path, "%s/peers.tsv", r->in);
+    snprintf(path, sizeof path, "%s/%s", r->in, file);
     FILE *f = fopen(path, "r");
     if (!f) return 0; /* optional: without it, peers are known from the benchmark only */
-    r->peers = calloc(64, sizeof *r->peers);
-    while (fgets(line, sizeof line, f) && r->npeers < 64) {
+    *peers = calloc(64, sizeof **peers);
+    while (fgets(line, sizeof line, f) && *npeers < 64) {
         line[strcspn(line, "\n")] = '\0';
         if (!strncmp(line, "name\t", 5)) continue; /* the header */
-        struct rep_peer *p = &r->peers[r->npeers];
+        struct rep_peer *p = &(*peers)[*npeers];
         char *field[7], *s = line;
         int n = 0;
         for (; n < 7 && s; n++) {
@@ -62,17 +66,25 @@ int rep_peers_load(struct rep *r, char *err, size_t errlen)
         p->runs = !strcmp(field[5], "yes");
         snprintf(p->note, sizeof p->note, "%s", field[6]);
         load_validate(r, p);
-        r->npeers++;
+        (*npeers)++;
     }
     fclose(f);
     return 0;
+}
+
+int rep_peers_load(struct rep *r, char *err, size_t errlen)
+{
+    return load_table(r, "peers.tsv", &r->peers, &r->npeers, err, errlen) ||
+           load_table(r, "peers16.tsv", &r->peers16, &r->npeers16, err, errlen);
 }
 
 void rep_peers_free(struct rep *r)
 {
     for (int i = 0; i < r->npeers; i++)
         if (r->peers[i].validate) gl_json_free(r->peers[i].validate);
-    free(r->peers);
+    for (int i = 0; i < r->npeers16; i++)
+        if (r->peers16[i].validate) gl_json_free(r->peers16[i].validate);
+    free(r->peers), free(r->peers16);
 }
 
 const struct rep_peer *rep_peer_find(const struct rep *r, const char *name)
@@ -185,26 +197,28 @@ static void md_peer_table(FILE *f, const struct rep *r)
     }
 }
 
+void rep_peer_diagnoses(FILE *f, const struct rep_peer *p)
+{
+    const struct gl_json *checks = p->validate ? gl_json_get(p->validate, "checks") : NULL;
+    if (!checks) return;
+    fprintf(f, "- **%s** (%s, claims %s):", p->name, p->library, p->defn);
+    int any = 0;
+    for (size_t c = 0; c < checks->n; c++) {
+        const char *st = rep_str(gl_json_get(&checks->items[c], "status"));
+        if (strcmp(st, "FAIL") && strcmp(st, "WARN")) continue;
+        fprintf(f, "%s %s `%s`: %s", any++ ? ";" : "", st,
+                rep_str(gl_json_get(&checks->items[c], "name")),
+                rep_str(gl_json_get(&checks->items[c], "text")));
+    }
+    fprintf(f, "%s\n", any ? "." : " every probe passes.");
+}
+
 /* each peer's FAIL and WARN diagnoses, in gelulab validate's words */
 static void md_peer_diagnoses(FILE *f, const struct rep *r)
 {
     fprintf(f, "\nWhat `gelulab validate --probes-only` says of each (its FAIL and WARN lines; "
                "`data/validate/`):\n\n");
-    for (int i = 0; i < r->npeers; i++) {
-        const struct rep_peer *p = &r->peers[i];
-        const struct gl_json *checks = p->validate ? gl_json_get(p->validate, "checks") : NULL;
-        if (!checks) continue;
-        fprintf(f, "- **%s** (%s, claims %s):", p->name, p->library, p->defn);
-        int any = 0;
-        for (size_t c = 0; c < checks->n; c++) {
-            const char *st = rep_str(gl_json_get(&checks->items[c], "status"));
-            if (strcmp(st, "FAIL") && strcmp(st, "WARN")) continue;
-            fprintf(f, "%s %s `%s`: %s", any++ ? ";" : "", st,
-                    rep_str(gl_json_get(&checks->items[c], "name")),
-                    rep_str(gl_json_get(&checks->items[c], "text")));
-        }
-        fprintf(f, "%s\n", any ? "." : " every probe passes.");
-    }
+    for (int i = 0; i < r->npeers; i++) rep_peer_diagnoses(f, &r->peers[i]);
 }
 
 /* peers of one library claiming one definition whose results differ: the call path matters */

@@ -18,12 +18,15 @@ if "$G" list --peers --lib "$P" 2>/dev/null | grep -q '^onednn-gelu_erf .* yes  
   PEER="--lib $P --symbol gl_peer_onednn_gelu_erf --defn exact --name onednn-gelu_erf"
 fi
 OMP_NUM_THREADS=1 "$G" sweep $K $PEER --format f32 --mode quick --shard 1/64 --out "$D/f32.json" >/dev/null 2>&1
-"$G" sweep $K --format bf16 --out "$D/bf16.json" >/dev/null 2>&1
-"$G" sweep $K --format f16 --out "$D/f16.json" >/dev/null 2>&1
+"$G" sweep $K --impl cr_bf16/scalar --format bf16 --out "$D/bf16.json" >/dev/null 2>&1
+"$G" sweep $K --impl cr_f16/scalar --format f16 --out "$D/f16.json" >/dev/null 2>&1
+if [ -n "$PEER" ]; then # the 16-bit peer table, as make report keeps it
+  { "$G" list --peers --lib "$P" --tsv --format bf16; "$G" list --peers --lib "$P" --tsv --format f16 | tail -n +2; } >"$D/peers16.tsv"
+fi
 "$G" sweep --impl erfc-stable --impl relu --format f64 --mode quick --shard 1/16 --out "$D/f64.json" >/dev/null 2>&1
 "$G" facts --out "$D" --meta commit=test --meta date=today >/dev/null 2>"$T/ferr"
 check "facts exits 0" "[ $? -eq 0 ]"
-"$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-gelu_erf)/' \
+"$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-gelu_erf|memcpy16|relu16|cr_bf16/scalar|cr_f16/scalar)/' \
      --benchmark_repetitions=2 --benchmark_min_time=0.0001 --benchmark_min_warmup_time=0 \
      --benchmark_out="$D/bench.json" --benchmark_out_format=json >/dev/null 2>&1
 
@@ -46,6 +49,16 @@ check "summary has a row per kernel, marked as from an incomplete sweep (a 1/64 
 check "the incomplete sweeps named: f32.json (1 of 64 shards), f64.json" \
       "grep -q '^\*\*Incomplete sweep\*\*: .f32.json. covers 1 of 68 chunks (missing: chunks \[1, 68))' '$O/REPORT.md' &&
        grep -q '^\*\*Incomplete sweep\*\*: .f64.json. covers' '$O/REPORT.md' && ! grep -q 'Incomplete sweep.*bf16' '$O/REPORT.md'"
+check "native 16-bit section: a row per 16-bit kernel, correctly rounded, throughput beside memcpy16" \
+      "grep -q '^### Native 16-bit kernels' '$O/REPORT.md' &&
+       grep -qE '^\| cr_bf16/scalar \| bf16 \| exact \| 0.5 \| 0.5 \| 100.00 \| 0 \| 254 of 254 \| 0 \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \|$' '$O/REPORT.md' &&
+       grep -qE '^\| cr_f16/scalar \| f16 \| exact \| 0.5 \| 0.5 \| 100.00 \| 0 \| 2046 of 2046 \| 0 \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \|$' '$O/REPORT.md'"
+check "the binary32 table of the 16-bit sweeps leaves the 16-bit kernels out" \
+      "! grep -qE '^\| cr_(b)?f16/scalar \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| ' '$O/REPORT.md' && grep -qE '^\| erf/scalar \| 0.5 \| 0.5 \| ' '$O/REPORT.md'"
+if [ -n "$PEER" ]; then
+  check "16-bit peers that do not run here are named with the reason" \
+        "! grep -q ' no ' '$D/peers16.tsv' || grep -q '^Not measured here: ' '$O/REPORT.md'"
+fi
 check "claims: GELU(-1) from the reference" "grep -q '| GELU(−1) ≈ −0.159 | -0.15865525393145' '$O/REPORT.md'"
 check "claims: the minimum of GELU" "grep -q 'minimum -0.169971' '$O/REPORT.md'"
 check "special values: relu(NaN) is flagged" "grep -E '^\| relu \|' '$O/REPORT.md' | head -n 3 | grep -q '\*\*0\*\*'"
@@ -67,7 +80,7 @@ if [ -n "$PEER" ]; then
   BPEER="--lib $P --symbol gl_peer_onednn_gelu_erf_bwd --defn exact --name onednn-gelu_erf-bwd"
 fi
 OMP_NUM_THREADS=1 "$G" sweep --backward $BK $BPEER --mode quick --shard 48/64 --out "$D/bwd.json" >/dev/null 2>&1
-"$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-gelu_erf|relu-bwd-vec|grad_accurate/scalar|grad_fast/scalar|onednn-gelu_erf-bwd)/' \
+"$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-gelu_erf|memcpy16|relu16|cr_bf16/scalar|cr_f16/scalar|relu-bwd-vec|grad_accurate/scalar|grad_fast/scalar|onednn-gelu_erf-bwd)/' \
      --benchmark_repetitions=2 --benchmark_min_time=0.0001 --benchmark_min_warmup_time=0 \
      --benchmark_out="$D/bench.json" --benchmark_out_format=json >/dev/null 2>&1
 "$G" report --in "$D" --out "$O" 2>"$T/err"
