@@ -5,6 +5,10 @@
 #   make bench    deps + build + throughput benchmarks: build/bench/bench.json and a table
 #   make report   deps + build + sweeps + benchmarks + charts: build/report/REPORT.md (QUICK=1)
 #   make publish  copy the last full report into docs/report/<cpu>/ and index it (README links)
+#   make install  deps + build + install libgelulab, gelulab.h, gelulab, pkg-config and CMake
+#                 files, docs under PREFIX (default /usr/local), staged under DESTDIR if set
+#   make deb      deps + build + build/gelulab_VERSION_ARCH.deb (CPack; apt-get install ./it)
+#   make header   rewrite include/gelulab.h from the kernel contracts (lib/gen_header.c)
 #   make clean    remove build/
 SAN      ?= 0
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
@@ -14,17 +18,18 @@ CMAKE_FLAGS ?=
 # Debian packages: what the build needs, and what later parts use (peers, NEON cross build).
 DEPS_PKGS := cmake make gcc g++ libmpfr-dev libgmp-dev libbenchmark-dev gnuplot-nox sollya \
              libsleef-dev libdnnl-dev libtorch-dev libeigen3-dev \
-             qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross python3
+             qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross python3 \
+             pkg-config dpkg-dev
 # Peers from the npm registry (bench/peers.c), pinned, into build/npm without install scripts;
 # Node.js and npm from Debian when the machine has none. Optional: make test passes without them.
 NPM_PKGS  := onnxruntime-node@1.30.0 @node-llama-cpp/linux-x64@3.21.1
 NPM_DIR   := build/npm
 
-.PHONY: all build deps deps-npm test bench report publish clean help coeffs
+.PHONY: all build deps deps-npm test bench report publish clean help coeffs install deb header
 all: build
 
 help:
-	@sed -n '2,10p' Makefile | grep '^#' | sed 's/^# \{0,1\}//'
+	@sed -n '2,14p' Makefile | grep '^#' | sed 's/^# \{0,1\}//'
 
 deps:
 	@missing=""; for p in $(DEPS_PKGS); do \
@@ -68,6 +73,17 @@ build: deps $(BUILD)/CMakeCache.txt
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+PREFIX ?= /usr/local
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+
+deb: build
+	cd $(BUILD) && cpack -G DEB >cpack.log || { cat cpack.log; exit 1; }
+	@ls $(BUILD)/gelulab_*.deb
+
+header: build
+	cp $(BUILD)/lib/gelulab.h include/gelulab.h
 
 # Google Benchmark's console log goes to build/bench/console.txt; the table to the terminal and
 # build/bench/table.txt. BENCH_ARGS passes options to gelulab-bench (e.g. --sizes=4096).

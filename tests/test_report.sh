@@ -17,7 +17,10 @@ PEER=""
 if "$G" list --peers --lib "$P" 2>/dev/null | grep -q '^onednn-gelu_erf .* yes  *gl_peer_onednn_gelu_erf '; then
   PEER="--lib $P --symbol gl_peer_onednn_gelu_erf --defn exact --name onednn-gelu_erf"
 fi
-OMP_NUM_THREADS=1 "$G" sweep $K $PEER --format f32 --mode quick --shard 1/64 --out "$D/f32.json" >/dev/null 2>&1
+LIBSO=$(dirname "$B")/libgelulab.so # the library's entry point, swept as make report does
+LIBK=""
+[ -f "$LIBSO" ] && LIBK="--impl fast/scalar --lib $LIBSO --symbol gl_gelu_fast --defn exact --name lib/fast"
+OMP_NUM_THREADS=1 GELULAB_ISA=scalar "$G" sweep $K $PEER $LIBK --format f32 --mode quick --shard 1/64 --out "$D/f32.json" >/dev/null 2>&1
 "$G" sweep $K --impl cr_bf16/scalar --format bf16 --out "$D/bf16.json" >/dev/null 2>&1
 "$G" sweep $K --impl cr_f16/scalar --format f16 --out "$D/f16.json" >/dev/null 2>&1
 if [ -n "$PEER" ]; then # the 16-bit peer table, as make report keeps it
@@ -26,7 +29,7 @@ fi
 "$G" sweep --impl erfc-stable --impl relu --format f64 --mode quick --shard 1/16 --out "$D/f64.json" >/dev/null 2>&1
 "$G" facts --out "$D" --meta commit=test --meta date=today >/dev/null 2>"$T/ferr"
 check "facts exits 0" "[ $? -eq 0 ]"
-"$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-gelu_erf|memcpy16|relu16|cr_bf16/scalar|cr_f16/scalar)/' \
+GELULAB_ISA=scalar "$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-gelu_erf|memcpy16|relu16|cr_bf16/scalar|cr_f16/scalar|fast/scalar|lib/fast)/' \
      --benchmark_repetitions=2 --benchmark_min_time=0.0001 --benchmark_min_warmup_time=0 \
      --benchmark_out="$D/bench.json" --benchmark_out_format=json >/dev/null 2>&1
 
@@ -58,6 +61,11 @@ check "the binary32 table of the 16-bit sweeps leaves the 16-bit kernels out" \
 if [ -n "$PEER" ]; then
   check "16-bit peers that do not run here are named with the reason" \
         "! grep -q ' no ' '$D/peers16.tsv' || grep -q '^Not measured here: ' '$O/REPORT.md'"
+fi
+if [ -n "$LIBK" ]; then
+  check "libgelulab section: gl_gelu_fast against the build it runs, the same bits" \
+        "grep -q '^## libgelulab: the kernels as a library' '$O/REPORT.md' &&
+         grep -qE '^\| gl_gelu_fast \| fast/scalar \| [0-9]+ \| [0-9]+ \| [0-9.]+ \| yes \|$' '$O/REPORT.md'"
 fi
 check "claims: GELU(-1) from the reference" "grep -q '| GELU(−1) ≈ −0.159 | -0.15865525393145' '$O/REPORT.md'"
 check "claims: the minimum of GELU" "grep -q 'minimum -0.169971' '$O/REPORT.md'"

@@ -1,0 +1,120 @@
+/* libgelulab: the entry points of include/gelulab.h. Each runs the build of its kernel that fits
+ * this CPU best (AVX-512, AVX2 with FMA, or scalar on x86-64; NEON on AArch64), chosen once, on
+ * the first call of any entry point (pthread_once: thread-safe), or forced by the environment
+ * variable GELULAB_ISA (scalar, avx2, avx512, neon) for tests and bug reports; gl_gelu_isa()
+ * says which one runs. Every build of a kernel gives the same bits (impls/README.md), so the
+ * choice changes the speed, never the results.
+ *
+ * Exceptions, measured: the 16-bit table kernels run their scalar build on x86-64 unless the CPU
+ * has AVX-512 (on Zen 3 the AVX2 gather is 1.7x slower than plain loads: impls/tab16.c); a forced
+ * GELULAB_ISA applies to them too. Only the gl_gelu_* functions are exported (the library is
+ * compiled with hidden visibility; lib/CMakeLists.txt). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gelulab.h"
+#include "api.h"
+#include "tab16.h"
+#include "vec_decls.h"
+
+#define GL_API __attribute__((visibility("default")))
+
+enum { ISA_SCALAR, ISA_AVX2, ISA_AVX512, ISA_NEON, N_ISA };
+static const char *const isa_names[N_ISA] = {"scalar", "avx2", "avx512", "neon"};
+
+typedef void (*fwd_fn)(const float *, float *, size_t);
+typedef void (*bwd_fn)(const float *, const float *, float *, size_t);
+typedef void (*u16_fn)(const uint16_t *, uint16_t *, size_t);
+
+/* the builds of each kernel, by ISA (NULL: not in this library) */
+#if defined(__x86_64__)
+#define BUILDS(algo)                                                                               \
+    {                                                                                              \
+        gl_k_##algo##_scalar, gl_k_##algo##_avx2, gl_k_##algo##_avx512, NULL                       \
+    }
+#elif defined(__aarch64__)
+#define BUILDS(algo)                                                                               \
+    {                                                                                              \
+        NULL, NULL, NULL, gl_k_##algo##_neon                                                       \
+    }
+#endif
+#define ENUM(api, algo, what)    API_##api,
+#define FWD_ROW(api, algo, what) [API_##api] = BUILDS(algo),
+enum { GL_LIB_FORWARD(ENUM) N_FWD };
+enum { GL_LIB_BACKWARD(ENUM) N_BWD };
+enum { GL_LIB_16(ENUM) N_U16 };
+static const fwd_fn fwd[N_FWD][N_ISA] = {GL_LIB_FORWARD(FWD_ROW)};
+static const bwd_fn bwd[N_BWD][N_ISA] = {GL_LIB_BACKWARD(FWD_ROW)};
+static const u16_fn u16[N_U16][N_ISA] = {GL_LIB_16(FWD_ROW)};
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int isa, isa16; /* set once by choose(): the ISA of the vector kernels, of the tables */
+
+static int supported(int i)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    return i == ISA_SCALAR ||
+           (i == ISA_AVX2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) ||
+           (i == ISA_AVX512 && __builtin_cpu_supports("avx512f") &&
+            __builtin_cpu_supports("avx512dq"));
+#else
+    return i == ISA_NEON;
+#endif
+}
+
+static void choose(void)
+{
+    isa = ISA_SCALAR;
+    for (int i = 0; i < N_ISA; i++)
+        if (supported(i)) isa = i; /* the widest */
+    isa16 = isa == ISA_AVX2 ? ISA_SCALAR : isa;
+    const char *want = getenv("GELULAB_ISA");
+    if (!want || !*want) return;
+    for (int i = 0; i < N_ISA; i++)
+        if (!strcmp(want, isa_names[i]) && supported(i)) {
+            isa = isa16 = i;
+            return;
+        }
+    fprintf(stderr, "gelulab: GELULAB_ISA=%s: %s; using %s\n", want,
+            strcmp(want, "scalar") && strcmp(want, "avx2") && strcmp(want, "avx512") &&
+                    strcmp(want, "neon")
+                ? "not an ISA (scalar, avx2, avx512, neon)"
+                : "not supported by this CPU (or not in this library)",
+            isa_names[isa]);
+}
+
+GL_API const char *gl_gelu_isa(void)
+{
+    pthread_once(&once, choose);
+    return isa_names[isa];
+}
+
+GL_API const char *gl_gelu_isa_16(void)
+{
+    pthread_once(&once, choose);
+    return isa_names[isa16];
+}
+
+#define FWD_DEF(api, algo, what)                                                                   \
+    GL_API void gl_gelu_##api(const float *x, float *y, size_t n)                                  \
+    {                                                                                              \
+        pthread_once(&once, choose);                                                               \
+        fwd[API_##api][isa](x, y, n);                                                              \
+    }
+#define BWD_DEF(api, algo, what)                                                                   \
+    GL_API void gl_gelu_##api(const float *x, const float *dy, float *dx, size_t n)                \
+    {                                                                                              \
+        pthread_once(&once, choose);                                                               \
+        bwd[API_##api][isa](x, dy, dx, n);                                                         \
+    }
+#define U16_DEF(api, algo, what)                                                                   \
+    GL_API void gl_gelu_##api(const uint16_t *x, uint16_t *y, size_t n)                            \
+    {                                                                                              \
+        pthread_once(&once, choose);                                                               \
+        u16[API_##api][isa16](x, y, n);                                                            \
+    }
+GL_LIB_FORWARD(FWD_DEF)
+GL_LIB_BACKWARD(BWD_DEF)
+GL_LIB_16(U16_DEF)

@@ -1,0 +1,78 @@
+#!/bin/sh
+# make install, staged: everything it names lands under DESTDIR (libraries with their soname,
+# the header, the gelulab command, the pkg-config file, the CMake package, the docs); the shared
+# library exports the gl_gelu_* entry points alone; examples/consumer, outside the build, builds
+# against the staged tree with pkg-config and with CMake (and statically) and each build passes:
+# every function within its documented bound of `gelulab ref`, under every ISA this CPU runs.
+# Usage: test_install.sh BUILD_DIR SOURCE_DIR
+set -u
+B=$1 S=$2
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
+DESTDIR=$T/stage cmake --install "$B" --prefix /usr >"$T/install.log" 2>&1
+check "cmake --install into DESTDIR exits 0" "[ $? -eq 0 ]"
+P=$T/stage/usr
+LIB=$P/$(sed -n 's/^CMAKE_INSTALL_LIBDIR:PATH=//p' "$B/CMakeCache.txt")
+[ "$LIB" = "$P/" ] && LIB=$P/lib
+for f in "$LIB/libgelulab.so" "$LIB/libgelulab.a" "$P/include/gelulab.h" "$P/bin/gelulab" \
+         "$LIB/pkgconfig/gelulab.pc" "$LIB/cmake/gelulab/gelulabConfig.cmake" \
+         "$LIB/cmake/gelulab/gelulabConfigVersion.cmake" "$P/share/doc/gelulab/README.md"; do
+  check "installed: ${f#$T/stage}" "[ -e '$f' ]"
+done
+check "the soname carries the major version (libgelulab.so.0)" \
+      "readelf -d '$LIB/libgelulab.so' | grep -q 'SONAME.*\[libgelulab.so.0\]' && [ -e '$LIB/libgelulab.so.0' ]"
+EXPORTS=$(nm -D --defined-only "$LIB/libgelulab.so" | awk '$2 ~ /^[TDBR]$/ {print $3}' | sort)
+check "exports: the gl_gelu_* entry points only ($(echo "$EXPORTS" | wc -l) symbols)" \
+      "[ -n \"\$EXPORTS\" ] && ! echo \"\$EXPORTS\" | grep -qv '^gl_gelu_'"
+check "the installed gelulab command runs from the stage" \
+      "LD_LIBRARY_PATH='$LIB' '$P/bin/gelulab' ref --hex -- 1 | grep -qx '0x1.aec4bep-1'"
+
+cp -r "$S/examples/consumer" "$T/src"
+# pkg-config: the .pc file locates the tree from where it lies
+PKG_CONFIG_PATH=$LIB/pkgconfig make -C "$T/src" consumer >"$T/pc.log" 2>&1
+check "consumer builds with pkg-config" "[ $? -eq 0 ]" || cat "$T/pc.log"
+LD_LIBRARY_PATH=$LIB "$T/src/consumer" "$P/bin/gelulab" >"$T/run_pc.txt" 2>&1
+check "consumer (pkg-config) passes: 13 functions within their bounds" \
+      "[ $? -eq 0 ] && grep -q '^ok: 0 of 13 functions outside their bound' '$T/run_pc.txt'" || cat "$T/run_pc.txt"
+check "pkg-config build links the shared library" \
+      "LD_LIBRARY_PATH='$LIB' ldd '$T/src/consumer' | grep -q 'libgelulab.so.0 => $LIB'"
+# CMake: find_package(gelulab) from the stage
+cmake -S "$T/src" -B "$T/cb" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release >"$T/cm.log" 2>&1 &&
+  cmake --build "$T/cb" >>"$T/cm.log" 2>&1
+check "consumer builds with CMake (find_package(gelulab))" "[ $? -eq 0 ]" || cat "$T/cm.log"
+LD_LIBRARY_PATH=$LIB "$T/cb/consumer" "$P/bin/gelulab" >"$T/run_cm.txt" 2>&1
+check "consumer (CMake) passes" "[ $? -eq 0 ] && grep -q '^ok: 0 of 13' '$T/run_cm.txt'" || cat "$T/run_cm.txt"
+# static: libgelulab.a needs no LTO plugin and nothing but libpthread and libm
+cc -O2 -I"$P/include" -o "$T/static" "$T/src/consumer.c" "$LIB/libgelulab.a" -lpthread -lm >"$T/st.log" 2>&1
+check "consumer links statically (libgelulab.a)" "[ $? -eq 0 ]" || cat "$T/st.log"
+"$T/static" "$P/bin/gelulab" >"$T/run_st.txt" 2>&1
+check "consumer (static) passes" "[ $? -eq 0 ] && grep -q '^ok: 0 of 13' '$T/run_st.txt'" || cat "$T/run_st.txt"
+# every ISA this CPU runs, forced; one it does not run or does not know is refused in one line
+for isa in scalar avx2 avx512; do
+  GELULAB_ISA=$isa LD_LIBRARY_PATH=$LIB "$T/cb/consumer" "$P/bin/gelulab" >"$T/isa.txt" 2>"$T/isa.err"
+  rc=$?
+  if grep -q "run the $isa build" "$T/isa.txt"; then
+    check "GELULAB_ISA=$isa: that build runs, every function within its bound" "[ $rc -eq 0 ]"
+  else
+    check "GELULAB_ISA=$isa: not on this CPU, said in one line, the best build runs" \
+          "[ $rc -eq 0 ] && [ \$(wc -l <'$T/isa.err') -eq 1 ] && grep -q 'GELULAB_ISA=$isa: not supported by this CPU' '$T/isa.err'"
+  fi
+done
+GELULAB_ISA=sse9 LD_LIBRARY_PATH=$LIB "$T/cb/consumer" "$P/bin/gelulab" >/dev/null 2>"$T/isa.err"
+check "GELULAB_ISA=sse9: not an ISA, said in one line" \
+      "[ \$(wc -l <'$T/isa.err') -eq 1 ] && grep -q 'GELULAB_ISA=sse9: not an ISA' '$T/isa.err'"
+# make deb: the package (CPack), its dependencies, and its files extracted and run
+if command -v dpkg-deb >/dev/null && [ -f "$B/CPackConfig.cmake" ]; then
+  (cd "$T" && cpack --config "$B/CPackConfig.cmake" -G DEB -B "$T/deb" >"$T/cpack.log" 2>&1)
+  DEB=$(ls "$T"/deb/gelulab_*.deb 2>/dev/null | head -n 1)
+  check "cpack builds gelulab_VERSION_ARCH.deb" "[ -n '$DEB' ]" || cat "$T/cpack.log"
+  check "the package depends on libmpfr6 and libgmp10 (dpkg-shlibdeps)" \
+        "dpkg-deb -f '$DEB' Depends | grep -q libmpfr6 && dpkg-deb -f '$DEB' Depends | grep -q libgmp10"
+  dpkg-deb -x "$DEB" "$T/x"
+  check "its gelulab and libgelulab run from the unpacked package" \
+        "'$T/x/usr/bin/gelulab' ref --hex -- 1 | grep -qx '0x1.aec4bep-1' &&
+         LD_LIBRARY_PATH='$T/x/usr/lib' '$T/src/consumer' '$T/x/usr/bin/gelulab' | grep -q '^ok: 0 of 13'"
+fi
+exit $fail
