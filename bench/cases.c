@@ -1,11 +1,14 @@
-/* gelulab benchmark cases (bench/cases.h): registry kernels, baselines, peers (bench/peers.c).
+/* gelulab benchmark cases (bench/cases.h): registry kernels, baselines, peers (bench/peers.c),
+ * and libgelulab's entry points (lib/).
  * The bench program is a harness like cli/: the case list is this file's static state, and the
  * oneDNN primitive of the current size peer_onednn.c's. */
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../lib/api.h"
 #include "cases.h"
+#include "gelulab.h"
 #include "gelulab/impl.h"
 #include "peers.h"
 
@@ -75,6 +78,30 @@ static void add_peers(int backward)
     }
 }
 
+/* libgelulab's entry points as users call them, dispatch included (lib/api.h: lib/API runs the
+ * kernel ALGO's build that gl_gelu_isa() names) */
+static void add_library(void)
+{
+    static char isa[16], isa16[16];
+    snprintf(isa, sizeof isa, "%s", gl_gelu_isa());
+    snprintf(isa16, sizeof isa16, "%s", gl_gelu_isa_16());
+#define LIB_FWD(api, algo, what)                                                                   \
+    add("lib/" #api, "lib", gl_defn_name(gl_impl_find(#algo "/scalar")->defn), isa, gl_gelu_##api, \
+        NULL, NULL);
+#define LIB_BWD(api, algo, what)                                                                   \
+    add("lib/" #api, "lib-bwd", gl_defn_name(gl_impl_find(#algo "/scalar")->defn), isa, NULL,      \
+        NULL, NULL)                                                                                \
+        ->bwd = gl_gelu_##api;
+#define LIB_U16(api, algo, what)                                                                   \
+    c = add("lib/" #api, "lib16", gl_defn_name(gl_impl_find(#algo "/scalar")->defn), isa16, NULL,  \
+            NULL, NULL);                                                                           \
+    c->u16 = gl_gelu_##api, c->fmt = gl_abi_name(gl_impl_find(#algo "/scalar")->abi);
+    struct gl_bench_case *c;
+    GL_LIB_FORWARD(LIB_FWD)
+    GL_LIB_BACKWARD(LIB_BWD)
+    GL_LIB_16(LIB_U16)
+}
+
 /* the 16-bit peers */
 static void add_peers16(void)
 {
@@ -96,6 +123,7 @@ const struct gl_bench_case *gl_bench_cases(size_t *n)
         add("relu-vec", "baseline", "relu", "auto", gl_base_relu_vec, NULL, NULL);
         add_registry(0);
         add_peers(0);
+        add_library();
         add("relu-bwd-vec", "baseline-bwd", "relu_grad", "auto", NULL, NULL, NULL)->bwd =
             gl_base_relu_bwd_vec;
         add_registry(1);

@@ -7,7 +7,8 @@
  * bfloat16 or binary16 bits). Baselines: memcpy (the bandwidth limit: the same bytes read and
  * written as any kernel), relu-vec (a vectorised ReLU, the cheapest activation), relu-bwd-vec
  * (ReLU's backward, dx = x > 0 ? dy : 0: the backward pass's traffic at the least cost), and in
- * 16 bits memcpy16 and relu16 (half the bytes). Peers: the table
+ * 16 bits memcpy16 and relu16 (half the bytes). libgelulab's entry points as users call them,
+ * dispatch included (kinds lib, lib-bwd, lib16; named lib/API, their isa the build they run). Peers: the table
  * of bench/peers.c. A case that cannot run here (ISA missing, library not found at build time, NEON
  * under emulation) is listed with the reason and skipped. */
 #ifndef GELULAB_BENCH_CASES_H

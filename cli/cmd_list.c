@@ -4,13 +4,16 @@
 #include <libgen.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "../bench/peers.h"
+#include "../lib/api.h"
 #include "cli.h"
 #include "gelulab/impl.h"
 
 static const char list_help[] =
     "usage: gelulab list [--peers [--lib PATH] [--sweep-args | --tsv]\n"
     "                    [--backward | --format bf16|f16]] [--help]\n"
+    "       gelulab list --library [--lib PATH] [--sweep-args [--backward | --format F]]\n"
     "\n"
     "Prints every built-in kernel: name (algorithm/ISA), the definition it implements, family,\n"
     "ISA, whether it can run here (yes; no: the CPU lacks the ISA; qemu: NEON, run under\n"
@@ -32,6 +35,11 @@ static const char list_help[] =
     "                 (data/peers.tsv, docs/report-format.md).\n"
     "  --backward     with --sweep-args or --tsv: the backward peers (dx = dy f'(x); swept by\n"
     "                 gelulab sweep --backward) instead of the forward ones\n"
+    "  --library      libgelulab's entry points (include/gelulab.h) instead: function, the\n"
+    "                 kernel it runs, its definition, ABI, bound and method; with --sweep-args\n"
+    "                 the arguments that sweep them from the library as users call them\n"
+    "                 (--lib PATH, default libgelulab.so beside gelulab; named lib/NAME): the\n"
+    "                 binary32 forward ones, --backward ones, or the 16-bit ones of --format F\n"
     "  --format F     with --sweep-args or --tsv: the 16-bit peers of F (bf16 or f16: the\n"
     "                 16-bit kernel ABI; their sweep arguments hold --abi F) instead of the\n"
     "                 binary32 ones\n";
@@ -105,9 +113,52 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward, co
     return 0;
 }
 
+/* libgelulab's entry points (lib/api.h) and the kernels they run, or with sweep_args the sweep
+ * arguments that measure them as a user calls them (--lib LIB --symbol gl_gelu_API ... --name
+ * lib/API): the binary32 forward ones, the backward ones, or the 16-bit ones of format fmt */
+static int list_library(const char *lib, int sweep_args, int backward, const char *fmt)
+{
+    char path[4200], self[4096];
+    if (!lib) {
+        snprintf(self, sizeof self, "%s", gl_cli_self_exe());
+        snprintf(path, sizeof path, "%s/libgelulab.so", dirname(self));
+        lib = path;
+    }
+    if (sweep_args && access(lib, R_OK) != 0)
+        return gl_cli_error("list", "no library %s (--lib PATH: libgelulab.so)", lib);
+#define LIB_ROW(api, algo, what, kind) {"gl_gelu_" #api, "lib/" #api, #algo, kind},
+    static const struct {
+        const char *symbol, *name, *algo;
+        int kind; /* 0 forward, 1 backward, 2 16-bit */
+    } rows[] = {
+#define F(a, b, c) LIB_ROW(a, b, c, 0)
+#define B(a, b, c) LIB_ROW(a, b, c, 1)
+#define H(a, b, c) LIB_ROW(a, b, c, 2)
+        GL_LIB_FORWARD(F) GL_LIB_BACKWARD(B) GL_LIB_16(H)};
+    if (!sweep_args)
+        printf("%-24s %-16s %-10s %-5s %12s  %s\n", "function", "kernel", "defn", "abi",
+               "ulp[-5,5]", "method");
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char k[64];
+        snprintf(k, sizeof k, "%s/scalar", rows[i].algo);
+        const struct gl_impl *im = gl_impl_find(k);
+        if (!sweep_args) {
+            printf("%-24s %-16s %-10s %-5s %12.4g  %s\n", rows[i].symbol, rows[i].algo,
+                   gl_defn_name(im->defn), gl_abi_name(im->abi), im->ulp_core, im->note);
+            continue;
+        }
+        int want = fmt ? 2 : backward ? 1 : 0;
+        if (rows[i].kind != want || (fmt && strcmp(gl_abi_name(im->abi), fmt))) continue;
+        printf("--lib\t%s\t--symbol\t%s", lib, rows[i].symbol);
+        if (fmt) printf("\t--abi\t%s", fmt);
+        printf("\t--defn\t%s\t--name\t%s\n", gl_defn_name(im->defn), rows[i].name);
+    }
+    return 0;
+}
+
 int gl_cmd_list(int argc, char **argv)
 {
-    int peers = 0, sweep_args = 0, tsv = 0, backward = 0;
+    int peers = 0, library = 0, sweep_args = 0, tsv = 0, backward = 0;
     const char *lib = NULL, *fmt = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -115,6 +166,8 @@ int gl_cmd_list(int argc, char **argv)
             return 0;
         } else if (!strcmp(argv[i], "--peers")) {
             peers = 1;
+        } else if (!strcmp(argv[i], "--library")) {
+            library = 1;
         } else if (!strcmp(argv[i], "--sweep-args")) {
             sweep_args = 1;
         } else if (!strcmp(argv[i], "--tsv")) {
@@ -130,6 +183,14 @@ int gl_cmd_list(int argc, char **argv)
         } else {
             return gl_cli_error("list", "unknown argument '%s' (see gelulab list --help)", argv[i]);
         }
+    }
+    if (library) {
+        if (peers || tsv) return gl_cli_error("list", "--library: not with --peers or --tsv");
+        if ((backward || fmt) && !sweep_args)
+            return gl_cli_error("list", "%s goes with --sweep-args",
+                                backward ? "--backward" : "--format");
+        if (backward && fmt) return gl_cli_error("list", "--backward and --format: no such entry");
+        return list_library(lib, sweep_args, backward, fmt);
     }
     if ((lib || sweep_args || tsv || backward || fmt) && !peers)
         return gl_cli_error("list", "%s goes with --peers",

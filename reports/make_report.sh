@@ -24,6 +24,17 @@ fi
 # arguments each (`gelulab list --peers --sweep-args`: --lib/--serve ... --defn D --name N)
 peers=() npeers=0 bpeers=() nbpeers=0 L=$BUILD/libgelulab-peers.so
 pbf16=() pf16=() n16=0 # the 16-bit peers of each format (--abi F in their arguments)
+# libgelulab's entry points, swept from the library as users call them (dispatch included)
+libf=() libb=() libbf16=() libf16=()
+if [ -f "$BUILD/libgelulab.so" ]; then
+    lib_args() { # ARRAY [--backward | --format F]
+        local -n arr=$1
+        while IFS=$'\t' read -r -a a; do arr+=("${a[@]}"); done \
+            < <("$G" list --library --lib "$BUILD/libgelulab.so" --sweep-args "${@:2}")
+    }
+    lib_args libf; lib_args libb --backward; lib_args libbf16 --format bf16
+    lib_args libf16 --format f16
+fi
 rm -rf "$D/validate" "$D/peers.tsv" "$D/peers16.tsv"
 if [ -f "$L" ]; then
     while IFS=$'\t' read -r -a a; do
@@ -42,17 +53,17 @@ if [ -f "$L" ]; then
 fi
 
 stage 1 "binary32 sweep of every built-in kernel and $npeers peers, $mode"
-OMP_NUM_THREADS=1 "$G" sweep --all "${f32_args[@]}" "${peers[@]}" --format f32 --mode "$mode" \
+OMP_NUM_THREADS=1 "$G" sweep --all "${f32_args[@]}" "${peers[@]}" "${libf[@]}" --format f32 --mode "$mode" \
     --progress --out "$D/f32.json" >"$D/f32.txt"
 stage 2 "bfloat16 and binary16 sweeps (all 65536 inputs), built-in kernels, peers and $n16 16-bit peers"
-"$G" sweep --all "${f32_args[@]}" "${peers[@]}" "${pbf16[@]}" --format bf16 --out "$D/bf16.json" \
+"$G" sweep --all "${f32_args[@]}" "${peers[@]}" "${pbf16[@]}" "${libbf16[@]}" --format bf16 --out "$D/bf16.json" \
     >"$D/bf16.txt"
-"$G" sweep --all "${f32_args[@]}" "${peers[@]}" "${pf16[@]}" --format f16 --out "$D/f16.json" \
+"$G" sweep --all "${f32_args[@]}" "${peers[@]}" "${pf16[@]}" "${libf16[@]}" --format f16 --out "$D/f16.json" \
     >"$D/f16.txt"
 stage 3 "binary64 sampled sweep ($mode)"
 "$G" sweep --all --format f64 --mode "$mode" --progress --out "$D/f64.json" >"$D/f64.txt"
 stage 4 "backward pass: binary32 sweep (dy = 1) of the backward kernels and $nbpeers backward peers, $mode"
-OMP_NUM_THREADS=1 "$G" sweep --backward --all "${f32_args[@]}" "${bpeers[@]}" --format f32 \
+OMP_NUM_THREADS=1 "$G" sweep --backward --all "${f32_args[@]}" "${bpeers[@]}" "${libb[@]}" --format f32 \
     --mode "$mode" --progress --out "$D/bwd.json" >"$D/bwd.txt"
 stage 5 "reference facts, special values, error curves; the peers' diagnoses"
 pkg() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "not installed"; }

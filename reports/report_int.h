@@ -86,4 +86,6 @@ void rep_backward_md(FILE *f, const struct rep *r);
 /* the native 16-bit kernels and peers (reports/report_16.c): their section of REPORT.md, from
  * the bf16 and f16 sweeps' kernels with a 16-bit ABI, the benchmark and IN/peers16.tsv */
 void rep_native16_md(FILE *f, const struct rep *r);
+/* libgelulab's entry points against the builds they run (reports/report_lib.c) */
+void rep_library_md(FILE *f, const struct rep *r);
 #endif

@@ -319,6 +319,7 @@ int rep_markdown(struct rep *r, char *err, size_t errlen)
     md_header(f, r);
     md_summary(f, r);
     md_pareto(f, r);
+    rep_library_md(f, r);
     rep_peers_md(f, r);
     md_charts(f, r);
     md_specials(f, r);
