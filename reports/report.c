@@ -116,15 +116,28 @@ static void pareto(struct rep *r)
 {
     for (int i = 0; i < r->nrk; i++) {
         struct rep_kernel *a = &r->rk[i];
-        a->pareto = a->cyc > 0;
+        a->pareto = a->cyc > 0 && !rep_lib_entry(a->k); /* an entry point: its build stands */
         for (int j = 0; j < r->nrk && a->pareto; j++) {
             const struct rep_kernel *b = &r->rk[j];
-            if (j == i || b->cyc <= 0) continue;
+            if (j == i || b->cyc <= 0 || rep_lib_entry(b->k)) continue;
             if (b->cyc <= a->cyc && rep_core_exact(b) <= rep_core_exact(a) &&
                 (b->cyc < a->cyc || rep_core_exact(b) < rep_core_exact(a)))
                 a->pareto = 0;
         }
     }
+}
+
+int rep_lib_entry(const struct gl_kernel_src *k)
+{
+    return k->kind == GL_SRC_LIB && !strncmp(k->name, "lib/", 4);
+}
+
+int rep_same_as(const struct gl_sweep *s, int k)
+{
+    int lib = rep_lib_entry(&s->k[k]);
+    for (int j = 0; j < (lib ? s->nk : k); j++)
+        if (j != k && !rep_lib_entry(&s->k[j]) && rep_same_bits(&s->k[k], &s->k[j])) return j;
+    return -1;
 }
 
 static void derive(struct rep *r)
@@ -150,13 +163,13 @@ static void derive(struct rep *r)
         for (size_t s = 0; s < r->nsizes; s++) k->eps[s] = rep_eps(r, k->k->name, r->sizes[s]);
         k->cyc = rep_cyc(r, k->k->name, r->pareto_size);
         size_t len = strcspn(k->k->name, "/");
-        for (int j = 0; j < i && k->k->name[len] == '/'; j++)
+        for (int j = 0; j < i && k->k->name[len] == '/' && !rep_lib_entry(k->k); j++)
             if (!strncmp(r->f32.k[j].name, k->k->name, len + 1)) k->twin = 1;
-        k->same_as = -1;
-        for (int j = 0; j < i && k->same_as < 0; j++)
-            if (rep_same_bits(k->k, &r->f32.k[j]))
-                k->same_as = r->rk[j].same_as >= 0 ? r->rk[j].same_as : j;
+        k->same_as = rep_same_as(&r->f32, i);
         if (k->same_as >= 0) k->twin = 1;
+        /* a library entry point (swept before the built-ins) is the twin of the build it runs,
+         * never the lead of its group: curves and Pareto points stay under the kernel's name */
+        if (rep_lib_entry(k->k)) k->family = "library", k->twin = 1, k->isa = b ? b->isa : "-";
     }
     pareto(r);
 }

@@ -21,12 +21,10 @@ int rep_backward_load(struct rep *r, char *err, size_t errlen)
     return r->have_bwd ? gl_sweep_read(&r->bwd, p, err, errlen) : 0;
 }
 
-/* the first earlier kernel of bwd.json with the same results (traits' hash), or -1 */
+/* the kernel of bwd.json whose results k repeats (rep_same_as), or -1 */
 static int same_as(const struct rep *r, int k)
 {
-    for (int j = 0; j < k; j++)
-        if (rep_same_bits(&r->bwd.k[k], &r->bwd.k[j])) return j;
-    return -1;
+    return rep_same_as(&r->bwd, k);
 }
 
 static double cycles(const struct rep *r, const char *name)
@@ -46,7 +44,7 @@ static int cheaper_twin(const struct rep *r, int k, double c)
 {
     for (int j = 0; j < r->bwd.nk; j++) {
         double cj = cycles(r, r->bwd.k[j].name);
-        if (j != k && cj > 0 && (cj < c || (cj == c && j < k)) &&
+        if (j != k && cj > 0 && (cj < c || (cj == c && j < k)) && !rep_lib_entry(&r->bwd.k[j]) &&
             rep_same_bits(&r->bwd.k[k], &r->bwd.k[j]))
             return 1;
     }
@@ -60,7 +58,7 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
     int n = 0;
     for (int k = 0; k < r->bwd.nk; k++) {
         double c = cycles(r, r->bwd.k[k].name), e = scaled_all(r, &r->bwd.k[k]);
-        if (c <= 0 || cheaper_twin(r, k, c)) continue;
+        if (c <= 0 || rep_lib_entry(&r->bwd.k[k]) || cheaper_twin(r, k, c)) continue;
         fprintf(out, "%.6g,%.6g,%s,%d\n", c, e > 1e-3 ? e : 1e-3, r->bwd.k[k].name,
                 r->bwd.k[k].kind != GL_SRC_BUILTIN);
         n++;
@@ -194,6 +192,7 @@ static void md_diagnoses(FILE *f, const struct rep *r)
         for (char *c = name; *c; c++) *c = *c == '/' ? '_' : *c;
         snprintf(p, sizeof p, "%s/validate/%s.json", r->in, name);
         if (ks->kind == GL_SRC_BUILTIN && stat(p, &st) != 0) continue; /* not probed: a twin */
+        if (rep_lib_entry(ks)) continue; /* the library's: its kernel's diagnoses stand */
         char *text = gl_json_read_file(p, err, sizeof err);
         struct gl_json *v = text ? gl_json_parse(text, err, sizeof err) : NULL;
         free(text);

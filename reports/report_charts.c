@@ -286,8 +286,8 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     FILE *out = rep_open(r, "charts/pareto.dat", err, errlen);
     if (!out) return -1;
     int idx[256], n = 0;
-    for (int i = 0; i < r->nrk && n < 256; i++)
-        if (r->rk[i].cyc > 0) idx[n++] = i;
+    for (int i = 0; i < r->nrk && n < 256; i++) /* the library's entry points: their builds */
+        if (r->rk[i].cyc > 0 && !rep_lib_entry(r->rk[i].k)) idx[n++] = i;
     for (int i = 0; i < n; i++) { /* sort by cost */
         for (int j = i; j > 0 && r->rk[idx[j]].cyc < r->rk[idx[j - 1]].cyc; j--) {
             int t = idx[j];

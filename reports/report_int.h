@@ -54,6 +54,12 @@ double rep_cyc(const struct rep *r, const char *name, size_t n);
 /* 1 when kernels a and b of one sweep gave bit-identical results (same definition, same hash of
  * the results in the traits) */
 int rep_same_bits(const struct gl_kernel_src *a, const struct gl_kernel_src *b);
+/* 1 for a libgelulab entry point swept through --lib (make report names them lib/API) */
+int rep_lib_entry(const struct gl_kernel_src *k);
+/* the kernel of sweep s whose results kernel k repeats: the first earlier one with the same
+ * bits, never an entry point of the library (an entry point repeats the build it runs, which
+ * the sweep lists after it); -1 when none */
+int rep_same_as(const struct gl_sweep *s, int k);
 /* The libraries of the peers, distinct, in order: from the peer table when the input has one
  * (the swept peers), else from the benchmark's "lib=" labels: "oneDNN, SLEEF"; "none" when it
  * has no peer. */

@@ -30,8 +30,11 @@ check "the installed gelulab command runs from the stage" \
       "LD_LIBRARY_PATH='$LIB' '$P/bin/gelulab' ref --hex -- 1 | grep -qx '0x1.aec4bep-1'"
 
 cp -r "$S/examples/consumer" "$T/src"
+# a sanitizer build's library loads into programs built with the sanitizers only
+SAN=""
+grep -Eqi '^GL_SANITIZE:BOOL=(ON|1|TRUE|YES)$' "$B/CMakeCache.txt" && SAN="-fsanitize=address,undefined"
 # pkg-config: the .pc file locates the tree from where it lies
-PKG_CONFIG_PATH=$LIB/pkgconfig make -C "$T/src" consumer >"$T/pc.log" 2>&1
+PKG_CONFIG_PATH=$LIB/pkgconfig make -C "$T/src" CFLAGS="-O2 -Wall -Wextra $SAN" consumer >"$T/pc.log" 2>&1
 check "consumer builds with pkg-config" "[ $? -eq 0 ]" || cat "$T/pc.log"
 LD_LIBRARY_PATH=$LIB "$T/src/consumer" "$P/bin/gelulab" >"$T/run_pc.txt" 2>&1
 check "consumer (pkg-config) passes: 13 functions within their bounds" \
@@ -39,13 +42,14 @@ check "consumer (pkg-config) passes: 13 functions within their bounds" \
 check "pkg-config build links the shared library" \
       "LD_LIBRARY_PATH='$LIB' ldd '$T/src/consumer' | grep -q 'libgelulab.so.0 => $LIB'"
 # CMake: find_package(gelulab) from the stage
-cmake -S "$T/src" -B "$T/cb" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release >"$T/cm.log" 2>&1 &&
+cmake -S "$T/src" -B "$T/cb" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_C_FLAGS="$SAN" >"$T/cm.log" 2>&1 &&
   cmake --build "$T/cb" >>"$T/cm.log" 2>&1
 check "consumer builds with CMake (find_package(gelulab))" "[ $? -eq 0 ]" || cat "$T/cm.log"
 LD_LIBRARY_PATH=$LIB "$T/cb/consumer" "$P/bin/gelulab" >"$T/run_cm.txt" 2>&1
 check "consumer (CMake) passes" "[ $? -eq 0 ] && grep -q '^ok: 0 of 13' '$T/run_cm.txt'" || cat "$T/run_cm.txt"
 # static: libgelulab.a needs no LTO plugin and nothing but libpthread and libm
-cc -O2 -I"$P/include" -o "$T/static" "$T/src/consumer.c" "$LIB/libgelulab.a" -lpthread -lm >"$T/st.log" 2>&1
+cc -O2 $SAN -I"$P/include" -o "$T/static" "$T/src/consumer.c" "$LIB/libgelulab.a" -lpthread -lm >"$T/st.log" 2>&1
 check "consumer links statically (libgelulab.a)" "[ $? -eq 0 ]" || cat "$T/st.log"
 "$T/static" "$P/bin/gelulab" >"$T/run_st.txt" 2>&1
 check "consumer (static) passes" "[ $? -eq 0 ] && grep -q '^ok: 0 of 13' '$T/run_st.txt'" || cat "$T/run_st.txt"
