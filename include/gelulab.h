@@ -16,10 +16,10 @@
  *
  * Dispatch: each function runs the build of its kernel that fits this CPU best (x86-64:
  * AVX-512, AVX2 with FMA, scalar; AArch64: NEON), chosen once, on the first call; every
- * build gives the same bits. GELULAB_ISA=scalar|avx2|avx512|neon in the environment forces
- * one (a build this CPU cannot run is refused with a line on stderr). The 16-bit functions
- * read a table of all 65 536 results: on an AVX2 CPU their scalar build, which is faster
- * there than the AVX2 gather. */
+ * build gives the same bits (a NaN result's sign aside). GELULAB_ISA=scalar|avx2|avx512|
+ * neon in the environment forces one (a build this CPU cannot run is refused with a line on
+ * stderr). The 16-bit functions read a table of all 65 536 results: on an AVX2 CPU their
+ * scalar build, which is faster there than the AVX2 gather. */
 #ifndef GELULAB_H
 #define GELULAB_H
 

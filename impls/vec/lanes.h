@@ -64,6 +64,17 @@ static inline V vsel(VI m, V a, V b) /* m ? a : b, lane by lane */
 {
     return vfloat((vbits(a) & m) | (vbits(b) & ~m));
 }
+/* a + c on the lanes' integers, wrapping as the vector ISAs do (a NaN's bits reach INT32_MAX:
+ * the plain scalar int would overflow, undefined in C) */
+static inline VI vaddi(VI a, int32_t c)
+{
+#ifdef GL_ISA_PLAIN
+    return (VI)((uint32_t)a + (uint32_t)c);
+#else
+    return a + c;
+#endif
+}
+
 static inline V vsel_sign(V s, V a, V b) /* a where s has its sign bit set (-0 too), else b */
 {
 #ifdef GL_ISA_SEL_SIGN

@@ -51,7 +51,7 @@ static inline V gelu_fast(V x)
     V R = fast_R(tc);
     /* xc 2^n, exact; 2^n from kd's low bits, in unsigned lanes (the shift drops kd's high bits;
      * a NaN payload in kd only changes a factor that multiplies a NaN) */
-    V xs = xc * vfloat(vshl_u(vbits(kd) + 127, 23));
+    V xs = xc * vfloat(vshl_u(vaddi(vbits(kd), 127), 23));
     V xr = xs * R, p = vfma(xr, q, xr);
     return vsel_sign(x, p, x - p);
 }

@@ -53,7 +53,7 @@ static inline V grad_fast_f(V x)
     V m = vfma(d, q, d);        /* (1 + q) D */
     /* E D = (m 2^(n+64)) 2^-64: the first product exact, the second rounds once (into the
      * subnormals where E D is one); 2^(n+64) from kd's low bits (n >= -163), as gelu-fast */
-    V ed = (m * vfloat(vshl_u(vbits(kd) + (127 + 64), 23))) * 0x1p-64f;
+    V ed = (m * vfloat(vshl_u(vaddi(vbits(kd), 127 + 64), 23))) * 0x1p-64f;
     return vsel_sign(x, ed, 1.0f - ed);
 }
 GL_DEFINE_BWD_KERNEL(grad_fast, grad_fast_f)
