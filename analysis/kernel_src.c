@@ -62,8 +62,9 @@ static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
     const char *env = "";
 #endif
     char bwd[32]; /* the worker's kind of kernel: backward, 16-bit or (none) binary32 forward */
-    snprintf(bwd, sizeof bwd, "%s%s", k->backward ? " --backward" : "",
-             k->abi != GL_ABI_F32 ? k->abi == GL_ABI_BF16 ? " --abi bf16" : " --abi f16" : "");
+    snprintf(bwd, sizeof bwd, "%s%s%s", k->backward ? " --backward" : "",
+             k->abi != GL_ABI_F32 ? " --abi " : "",
+             k->abi != GL_ABI_F32 ? gl_abi_name(k->abi) : "");
     if (!lay)
         snprintf(buf, len, "exec env %s'%s' __eval-lib%s --serve%s '%s' '%s'", env, s->self_exe,
                  bwd, layouts ? "-layouts" : "-shm", k->lib_path, k->lib_symbol);

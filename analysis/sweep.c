@@ -40,6 +40,15 @@ static void bits_fields(const struct gl_format *f, uint64_t b, int *sign, int *e
     }
 }
 
+/* An input as the kernels get it: from its bits in the 16-bit formats, so that NaN payloads
+ * (signaling ones too) reach them bit for bit; x itself rounded otherwise */
+static float input_f32(const struct gl_sweep *s, uint64_t bits, double x)
+{
+    return s->fmt.id == GL_FMT_BF16 || s->fmt.id == GL_FMT_F16
+               ? gl_bits16_to_f32(s->fmt.id, (uint16_t)bits)
+               : (float)x;
+}
+
 /* ---- per-thread work ---- */
 
 /* Built-in kernels run on blocks of SUB inputs inside a chunk: the reference, the kernel's
@@ -331,10 +340,8 @@ static void load_block(struct gl_sweep *s, struct chunk_buf *b, const int *need,
     for (int d = 0; d < GL_DEFN_COUNT; d++)
         for (uint64_t i = 0; need[d] && i < n; i++)
             gl_sw_reference(s, d, b->x[i], &b->yr[d][i], &b->r[d][i]);
-    for (uint64_t i = 0; i < n; i++) b->xf[i] = (float)b->x[i], b->xd[i] = b->x[i];
-    if (s->fmt.id == GL_FMT_BF16 || s->fmt.id == GL_FMT_F16) /* NaN payloads kept, bit for bit */
-        for (uint64_t i = 0; i < n; i++)
-            b->xf[i] = gl_bits16_to_f32(s->fmt.id, (uint16_t)b->bits[i]);
+    for (uint64_t i = 0; i < n; i++)
+        b->xf[i] = input_f32(s, b->bits[i], b->x[i]), b->xd[i] = b->x[i];
     gl_sw_prepare(s, b, need, n);
     b->nmemo = 0;
 }
@@ -387,10 +394,7 @@ static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint6
     for (int k = 0; k < s->nk; k++) ext |= is_external(&s->k[k]) && !s->k[k].failed;
     if (ext) {
         gl_sweep_chunk_inputs(s, c, b->cx, b->cbits);
-        for (uint64_t i = 0; i < n; i++)
-            b->cxf[i] = s->fmt.id == GL_FMT_BF16 || s->fmt.id == GL_FMT_F16
-                            ? gl_bits16_to_f32(s->fmt.id, (uint16_t)b->cbits[i])
-                            : (float)b->cx[i];
+        for (uint64_t i = 0; i < n; i++) b->cxf[i] = input_f32(s, b->cbits[i], b->cx[i]);
     }
     for (int k = 0; k < s->nk; k++) {
         struct gl_kernel_src *ks = &s->k[k];

@@ -302,9 +302,8 @@ int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *sy
     return 0;
 }
 
-/* A 16-bit kernel on the bits of x[i * stride], i < n, into h16 (2n + 1 elements: the inputs,
- * then the results), called as lay says (offsets in 16-bit elements; in place: y == x); the
- * results to y as floats */
+/* A 16-bit kernel on the bits of x[i * stride], i < n, in fresh 16-bit buffers, called as lay
+ * says (offsets in 16-bit elements; in place: y == x); the results to y as floats */
 static int lib_kernel_u16(const struct gl_lib_kernel *k, const float *x, size_t stride, float *y,
                           size_t n, const struct gl_call_layout *lay)
 {

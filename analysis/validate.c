@@ -543,6 +543,12 @@ static void check16_nan(const struct all16 *a, struct gl_validation *v)
         add(v, "nan", GL_CHECK_PASS, "all %d NaN inputs (every payload) give a quiet NaN", nan_in);
 }
 
+/* the smallest normal number of the 16-bit format f: 2^(emin_sub + p - 1) */
+static double min_normal16(const struct gl_format *f)
+{
+    return gl_pow2(f->emin_sub + f->prec - 1);
+}
+
 /* the value of the format next to y toward zero (y finite, nonzero) */
 static double toward_zero16(const struct gl_format *f, double y)
 {
@@ -558,11 +564,10 @@ static void check16_rounding(const struct all16 *a, enum gl_defn d, struct gl_va
     double first_x = 0;
     for (int i = 0; i < 65536; i++) {
         double y = a->y[i], yr = a->yr[i];
-        if (!isfinite(a->x[i]) || !isfinite(yr) || yr == 0) continue;
+        if (!isfinite(a->x[i]) || !isfinite(yr) || yr == 0 || y == yr) continue;
         double side = (a->r[i].hi - yr) + a->r[i].lo;
         double rz = (side < 0) == (yr > 0) && side != 0 ? toward_zero16(a->fmt, yr) : yr;
         double rr = gl_round_f32(a->fmt, (float)gl_ref_f32(d, a->x[i], &gl_format_f32, NULL));
-        if (y == yr) continue;
         if (!wrong++) first_x = a->x[i];
         trunc += y == rz, twice += y == rr;
     }
@@ -592,7 +597,7 @@ static void check16_rounding(const struct all16 *a, enum gl_defn d, struct gl_va
  * that underflows elsewhere keeps its subnormals) */
 static void check16_subnormal(const struct all16 *a, struct gl_validation *v)
 {
-    double tiny = a->fmt->id == GL_FMT_BF16 ? 0x1p-126 : 0x1p-14, least = gl_pow2(a->fmt->emin_sub);
+    double tiny = min_normal16(a->fmt), least = gl_pow2(a->fmt->emin_sub);
     int in_sub = 0, daz = 0, out_sub = 0, ftz = 0, kept = 0;
     for (int i = 0; i < 65536; i++) {
         double x = a->x[i], y = a->y[i], yr = a->yr[i];
@@ -627,7 +632,7 @@ static void check16_subnormal(const struct all16 *a, struct gl_validation *v)
 static void check16_tail(const struct all16 *a, enum gl_defn d, int region_all,
                          struct gl_validation *v)
 {
-    double tiny = a->fmt->id == GL_FMT_BF16 ? 0x1p-126 : 0x1p-14;
+    double tiny = min_normal16(a->fmt);
     int first = -1, lost = 0;
     for (int i = 0; i < 65536; i++) {
         double x = a->x[i];

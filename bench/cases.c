@@ -29,52 +29,47 @@ static struct gl_bench_case *add(const char *name, const char *kind, const char 
     return c;
 }
 
-/* the registry's 16-bit kernels */
-static void add_registry16(void)
+/* which of the registry's kernels and of the peers a pass adds */
+enum { FORWARD, BACKWARD, BITS16 };
+
+static int of_pass(int pass, int backward, int u16)
 {
+    return u16 ? pass == BITS16 : pass == (backward ? BACKWARD : FORWARD);
+}
+
+/* the registry's forward binary32 kernels, its backward ones, or its 16-bit ones */
+static void add_registry(int pass)
+{
+    static const char *const kinds[] = {"gelulab", "gelulab-bwd", "gelulab16"};
     for (size_t i = 0; i < gl_impl_count(); i++) {
         const struct gl_impl *k = gl_impl_get(i);
-        if (k->abi == GL_ABI_F32) continue;
+        if (!of_pass(pass, gl_defn_is_grad(k->defn), k->abi != GL_ABI_F32)) continue;
         const char *skip = k->isa == GL_ISA_NEON   ? "NEON: runs only under emulation here"
                            : !gl_impl_available(k) ? "ISA not supported by this CPU"
                                                    : NULL;
-        struct gl_bench_case *c =
-            add(k->name, "gelulab16", gl_defn_name(k->defn), gl_isa_name(k->isa), NULL, skip, NULL);
-        c->u16 = skip ? NULL : k->u16, c->fmt = gl_abi_name(k->abi);
+        struct gl_bench_case *c = add(k->name, kinds[pass], gl_defn_name(k->defn),
+                                      gl_isa_name(k->isa), skip ? NULL : k->f32, skip, NULL);
+        c->bwd = skip ? NULL : k->bwd, c->u16 = skip ? NULL : k->u16;
+        if (k->abi != GL_ABI_F32) c->fmt = gl_abi_name(k->abi);
     }
 }
 
-/* the registry's forward binary32 kernels, or its backward ones */
-static void add_registry(int backward)
+/* the forward peers, the backward ones, or the 16-bit ones */
+static void add_peers(int pass)
 {
-    for (size_t i = 0; i < gl_impl_count(); i++) {
-        const struct gl_impl *k = gl_impl_get(i);
-        if (gl_defn_is_grad(k->defn) != backward || k->abi != GL_ABI_F32) continue;
-        const char *skip = k->isa == GL_ISA_NEON   ? "NEON: runs only under emulation here"
-                           : !gl_impl_available(k) ? "ISA not supported by this CPU"
-                                                   : NULL;
-        struct gl_bench_case *c =
-            add(k->name, backward ? "gelulab-bwd" : "gelulab", gl_defn_name(k->defn),
-                gl_isa_name(k->isa), skip ? NULL : k->f32, skip, NULL);
-        c->bwd = skip ? NULL : k->bwd;
-    }
-}
-
-/* the forward peers, or the backward ones */
-static void add_peers(int backward)
-{
+    static const char *const kinds[] = {"peer", "peer-bwd", "peer16"};
     static char why[48][200];
     size_t n;
     const struct gl_peer *p = gl_peers(&n);
     for (size_t i = 0; i < n && i < 48; i++) {
-        if (!p[i].bwd != !backward || p[i].u16) continue;
+        if (!of_pass(pass, p[i].bwd != NULL, p[i].u16 != NULL)) continue;
         const char *skip = gl_peer_skip(&p[i], why[i], sizeof why[i]);
         if (!skip && p[i].serve) /* Node and a pipe in the loop: its speed means nothing */
             skip = "accuracy only: evaluated by a serving command through a pipe, not timed";
-        struct gl_bench_case *c =
-            add(p[i].name, backward ? "peer-bwd" : "peer", p[i].defn, p[i].isa,
-                skip ? NULL : p[i].fn, skip, skip ? NULL : p[i].prepare);
+        struct gl_bench_case *c = add(p[i].name, kinds[pass], p[i].defn, p[i].isa,
+                                      skip ? NULL : p[i].fn, skip, skip ? NULL : p[i].prepare);
         c->library = p[i].library, c->compare = p[i].compare, c->bwd = skip ? NULL : p[i].bwd;
+        c->u16 = skip ? NULL : p[i].u16, c->fmt = p[i].fmt;
     }
 }
 
@@ -82,9 +77,7 @@ static void add_peers(int backward)
  * kernel ALGO's build that gl_gelu_isa() names) */
 static void add_library(void)
 {
-    static char isa[16], isa16[16];
-    snprintf(isa, sizeof isa, "%s", gl_gelu_isa());
-    snprintf(isa16, sizeof isa16, "%s", gl_gelu_isa_16());
+    const char *isa = gl_gelu_isa(), *isa16 = gl_gelu_isa_16(); /* static strings */
 #define LIB_FWD(api, algo, what)                                                                   \
     add("lib/" #api, "lib", gl_defn_name(gl_impl_find(#algo "/scalar")->defn), isa, gl_gelu_##api, \
         NULL, NULL);
@@ -102,38 +95,24 @@ static void add_library(void)
     GL_LIB_16(LIB_U16)
 }
 
-/* the 16-bit peers */
-static void add_peers16(void)
-{
-    static char why[48][200];
-    size_t n;
-    const struct gl_peer *p = gl_peers(&n);
-    for (size_t i = 0; i < n && i < 48; i++) {
-        if (!p[i].u16) continue;
-        const char *skip = gl_peer_skip(&p[i], why[i], sizeof why[i]);
-        struct gl_bench_case *c = add(p[i].name, "peer16", p[i].defn, p[i].isa, NULL, skip, NULL);
-        c->library = p[i].library, c->u16 = skip ? NULL : p[i].u16, c->fmt = p[i].fmt;
-    }
-}
-
 const struct gl_bench_case *gl_bench_cases(size_t *n)
 {
     if (!n_cases) {
         add("memcpy", "baseline", "-", "libc", gl_base_memcpy, NULL, NULL);
         add("relu-vec", "baseline", "relu", "auto", gl_base_relu_vec, NULL, NULL);
-        add_registry(0);
-        add_peers(0);
+        add_registry(FORWARD);
+        add_peers(FORWARD);
         add_library();
         add("relu-bwd-vec", "baseline-bwd", "relu_grad", "auto", NULL, NULL, NULL)->bwd =
             gl_base_relu_bwd_vec;
-        add_registry(1);
-        add_peers(1);
+        add_registry(BACKWARD);
+        add_peers(BACKWARD);
         struct gl_bench_case *c = add("memcpy16", "baseline16", "-", "libc", NULL, NULL, NULL);
         c->u16 = gl_base_memcpy16, c->fmt = "bf16";
         c = add("relu16", "baseline16", "relu", "auto", NULL, NULL, NULL);
         c->u16 = gl_base_relu16, c->fmt = "bf16";
-        add_registry16();
-        add_peers16();
+        add_registry(BITS16);
+        add_peers(BITS16);
     }
     *n = n_cases;
     return cases;

@@ -94,12 +94,10 @@ int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet)
 {
     char cmd[1024];
     int f64 = s->fmt.id == GL_FMT_F64;
-    char other[80];
-    snprintf(other, sizeof other, "a %s kernel: swept with --format %s only", gl_abi_name(im->abi),
-             gl_abi_name(im->abi));
-    const char *why =
-        im->abi != GL_ABI_F32 && gl_abi_format(im->abi) != s->fmt.id ? other
-        : f64 && !im->f64                                            ? "no binary64 version"
+    const char *why = /* a built-in of another 16-bit format: --all's (--impl is refused before) */
+        im->abi != GL_ABI_F32 && gl_abi_format(im->abi) != s->fmt.id
+            ? "a 16-bit kernel of another format"
+        : f64 && !im->f64 ? "no binary64 version"
         : im->isa == GL_ISA_NEON && (f64 || !gl_impl_neon_command(im, cmd, sizeof cmd))
             ? "NEON needs qemu-aarch64 and the cross build (make deps)"
         : im->isa != GL_ISA_NEON && !gl_impl_available(im) ? "this CPU lacks its ISA"
