@@ -1,6 +1,6 @@
 /* The accuracy engine (include/gelulab/sweep.h): chunks, threads, kernels of every source,
  * reference shared per chunk. The input spaces are in sweep_space.c, the binary64 local search
- * in sweep_search.c, kernels in child processes in sweep_child.c and kernel_src.c.
+ * and hunt in sweep_search.c, kernels in child processes in sweep_child.c and kernel_src.c.
  *
  * The reference is the fast certified path with its MPFR fallback (binary64: MPFR).
  * Statistics are gathered per chunk; a kernel whose results on a chunk are bit-identical to an
@@ -458,6 +458,7 @@ static void process_chunk(struct worker *w, struct chunk_buf *b, uint64_t c)
         if (b->role[k] != NOT_RUN) b->role[k] = b->role[k] == DIVERGED ? DIRECT : DONE;
     }
     chunk_pass(w, b, c, n, 1 << DIRECT); /* the followers that differed from their lead */
+    if (s->fmt.id == GL_FMT_F64) gl_sw_search_chunk(s, b, w->acc, c, n);
     pthread_mutex_lock(w->lock);
     for (int k = 0; k < s->nk; k++) s->k[k].chunks_ok += b->role[k] != NOT_RUN;
     pthread_mutex_unlock(w->lock);
@@ -584,8 +585,7 @@ int gl_sweep_run(struct gl_sweep *s)
     }
     struct gl_progress prog;
     char what[64];
-    snprintf(what, sizeof what, "sweep %s %s", s->fmt.name,
-             s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick");
+    snprintf(what, sizeof what, "sweep %s %s", s->fmt.name, gl_sweep_mode_name(s->mode));
     gl_progress_start(&prog, s->progress, what, "chunks", c_hi - c_lo);
     gl_progress_wait(&prog, &done, s->stop);
     for (int t = 0; t < nt; t++) {
@@ -603,7 +603,6 @@ int gl_sweep_run(struct gl_sweep *s)
     free(twin_of);
     free(twinned);
     s->interrupted = s->stop && *s->stop;
-    if (s->fmt.id == GL_FMT_F64 && s->shard_n == 1 && !s->interrupted) gl_sw_local_search(s);
     int failed = 0;
     for (int k = 0; k < s->nk; k++) {
         if (s->k[k].defn == gl_defn_exact_of(s->k[k].defn)) *s->k[k].acc[1] = *s->k[k].acc[0];

@@ -76,7 +76,9 @@ void gl_sw_prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uin
 void gl_sw_results(const struct gl_sweep *s, struct chunk_buf *b, uint64_t n);
 /* b->y against definition d into a */
 void gl_sw_accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, struct chunk_buf *b);
-/* the binary64 local search (sweep_search.c) */
-void gl_sw_local_search(struct gl_sweep *s);
+/* binary64: the search from each kernel's worst input of chunk c of n inputs (one block), the
+ * local search or the hunt's climb (sweep_search.c), into the worker's statistics acc */
+void gl_sw_search_chunk(struct gl_sweep *s, struct chunk_buf *b, struct gl_acc **acc, uint64_t c,
+                        uint64_t n);
 
 #endif

@@ -235,7 +235,10 @@ int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t
         return -1;
     }
     fprintf(f, "{\"schema\": \"%s\",\n \"format\": \"%s\",\n \"mode\": \"%s\",\n", SCHEMA,
-            s->fmt.name, s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick");
+            s->fmt.name, gl_sweep_mode_name(s->mode));
+    if (s->mode == GL_SWEEP_HUNT)
+        fprintf(f, " \"hunt\": {\"per_stratum\": %llu, \"exponents\": [%d, %d]},\n",
+                (unsigned long long)s->hunt_per, s->hunt_lo, s->hunt_hi);
     fprintf(f, " \"inputs\": %llu,\n \"chunk_size\": %llu,\n \"chunks\": %llu,\n \"chunks_done\": ",
             (unsigned long long)s->n_inputs, (unsigned long long)s->chunk_size,
             (unsigned long long)s->n_chunks);
@@ -373,6 +376,16 @@ static int read_kernel(const struct gl_json *kj, struct gl_kernel_src *k)
     return get_acc(own, k->acc[0]) || get_acc(ex, k->acc[1]) ? -1 : 0;
 }
 
+/* "hunt": {"per_stratum": M, "exponents": [LO, HI]} */
+static int read_hunt(struct gl_sweep *s, const struct gl_json *h)
+{
+    const struct gl_json *e = h ? gl_json_get(h, "exponents") : NULL;
+    if (!e || e->type != GL_JSON_ARR || e->n != 2) return -1;
+    s->hunt_per = gl_json_u64(gl_json_get(h, "per_stratum"));
+    s->hunt_lo = (int)gl_json_num(&e->items[0]), s->hunt_hi = (int)gl_json_num(&e->items[1]);
+    return gl_sweep_hunt_check(s->hunt_per, s->hunt_lo, s->hunt_hi);
+}
+
 static int read_doc(struct gl_sweep *s, const struct gl_json *doc, char *err, size_t errlen)
 {
     const struct gl_json *schema = gl_json_get(doc, "schema"), *fmt = gl_json_get(doc, "format"),
@@ -383,7 +396,11 @@ static int read_doc(struct gl_sweep *s, const struct gl_json *doc, char *err, si
     if (!fmt || gl_format_parse(fmt->text, &s->fmt) != 0 || !mode || !done || !ks ||
         ks->type != GL_JSON_ARR)
         return snprintf(err, errlen, "missing or bad format, mode, chunks_done or kernels"), -1;
-    s->mode = !strcmp(mode->text, "quick") ? GL_SWEEP_QUICK : GL_SWEEP_EXHAUSTIVE;
+    s->mode = !strcmp(mode->text, "quick")  ? GL_SWEEP_QUICK
+              : !strcmp(mode->text, "hunt") ? GL_SWEEP_HUNT
+                                            : GL_SWEEP_EXHAUSTIVE;
+    if (s->mode == GL_SWEEP_HUNT && read_hunt(s, gl_json_get(doc, "hunt")) != 0)
+        return snprintf(err, errlen, "a hunt without a valid \"hunt\" object"), -1;
     s->use_fast_ref = 1;
     gl_sweep_layout(s);
     if (gl_json_u64(gl_json_get(doc, "chunks")) != s->n_chunks)
@@ -428,6 +445,10 @@ int gl_sweep_merge(struct gl_sweep *into, const struct gl_sweep *from, char *err
 {
     if (strcmp(into->fmt.name, from->fmt.name) || into->mode != from->mode || into->nk != from->nk)
         return snprintf(err, errlen, "different format, mode or kernel list"), -1;
+    if (into->mode == GL_SWEEP_HUNT &&
+        (into->hunt_per != from->hunt_per || into->hunt_lo != from->hunt_lo ||
+         into->hunt_hi != from->hunt_hi))
+        return snprintf(err, errlen, "hunts of different --per-stratum or --exponents"), -1;
     for (int k = 0; k < into->nk; k++)
         if (strcmp(into->k[k].name, from->k[k].name) || into->k[k].defn != from->k[k].defn ||
             into->k[k].backward != from->k[k].backward || into->k[k].abi != from->k[k].abi)

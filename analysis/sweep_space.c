@@ -5,7 +5,12 @@
  *                   value; their result is rounded to the format, nearest-even)  chunks of 4096
  *   f64             per sign and exponent field (4094 strata) PER inputs with hashed mantissas
  *                   (PER = 256 exhaustive, 16 quick), then D uniform on [-10, 10] (2^20 / 2^16);
- *                   then, unsharded only, local search (sweep_search.c). */
+ *                   each chunk then followed by a local search (sweep_search.c).
+ *   f64 hunt        per stratum of --exponents LO:HI (sign major within a binade: stratum j is
+ *                   sign j & 1 of binade LO + j / 2) PER inputs (--per-stratum) with mantissas
+ *                   hashed from the stratum and the input's rank in it, so that a stratum gets
+ *                   the same inputs whatever the range; chunks of min(PER, 4096) inputs, one
+ *                   stratum or a part of one each; each chunk then searched (sweep_search.c). */
 #include <string.h>
 #include "gelulab/sweep.h"
 
@@ -19,9 +24,20 @@ static uint64_t mix(uint64_t h) /* splitmix64 finaliser */
     return h ^ (h >> 31);
 }
 
+const char *gl_sweep_mode_name(enum gl_sweep_mode m)
+{
+    return m == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : m == GL_SWEEP_QUICK ? "quick" : "hunt";
+}
+
 static uint64_t f64_per(const struct gl_sweep *s)
 {
     return s->mode == GL_SWEEP_EXHAUSTIVE ? 256 : 16;
+}
+
+int gl_sweep_hunt_check(uint64_t per, int lo, int hi)
+{
+    int per_ok = per >= 1 && (per <= 4096 || (per % 4096 == 0 && per <= (1ull << 40)));
+    return per_ok && -1023 <= lo && lo <= hi && hi <= 1023 ? 0 : -1;
 }
 
 void gl_sweep_layout(struct gl_sweep *s)
@@ -32,6 +48,11 @@ void gl_sweep_layout(struct gl_sweep *s)
         s->chunk_size = 1u << 20;
         break;
     case GL_FMT_F64:
+        if (s->mode == GL_SWEEP_HUNT) {
+            s->n_inputs = 2 * (uint64_t)(s->hunt_hi - s->hunt_lo + 1) * s->hunt_per;
+            s->chunk_size = s->hunt_per < 4096 ? s->hunt_per : 4096;
+            break;
+        }
         s->n_inputs =
             F64_STRATA * f64_per(s) + (s->mode == GL_SWEEP_EXHAUSTIVE ? 1u << 20 : 1u << 16);
         s->chunk_size = 4096;
@@ -62,8 +83,17 @@ static double bits_to_value(const struct gl_format *f, uint64_t bits)
     }
 }
 
+static uint64_t f64_hunt_bits(const struct gl_sweep *s, uint64_t i)
+{
+    uint64_t j = i / s->hunt_per, rank = i % s->hunt_per;
+    uint64_t sign = j & 1, field = (uint64_t)(s->hunt_lo + 1023) + j / 2;
+    uint64_t h = mix((field << 1 | sign) << 40 ^ rank ^ 0x68756e74ull << 44);
+    return sign << 63 | field << 52 | (h & 0xfffffffffffffull);
+}
+
 static uint64_t f64_input_bits(const struct gl_sweep *s, uint64_t i)
 {
+    if (s->mode == GL_SWEEP_HUNT) return f64_hunt_bits(s, i);
     uint64_t per = f64_per(s), h = mix(i);
     if (i < F64_STRATA * per) {
         uint64_t stratum = i / per;

@@ -1,5 +1,6 @@
 /* gelulab sweep — measure kernels against the reference over an input space; gelulab merge —
  * combine shard result files; gelulab __eval-lib — the shared-library worker (internal). */
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +17,17 @@ static void on_sigint(int sig)
     interrupted = 1;
 }
 
+/* The CPUs this process may run on (its affinity: taskset, cgroups, a Slurm allocation) */
+static int usable_cpus(void)
+{
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
 static const char sweep_help[] =
-    "usage: gelulab sweep [--format f32|bf16|f16|f64] [--mode exhaustive|quick]\n"
+    "usage: gelulab sweep [--format f32|bf16|f16|f64] [--mode exhaustive|quick|hunt]\n"
     "                     (--impl NAME ... | --all | --lib PATH --symbol SYM --defn D |\n"
     "                      --exec 'CMD' --defn D | --serve 'CMD' --defn D) ...\n"
     "                     [--backward] [--threads N] [--shard K/N]\n"
@@ -33,6 +43,12 @@ static const char sweep_help[] =
     "  --mode M       exhaustive (default): all 2^32 f32 patterns, all 65536 bf16/f16 values,\n"
     "                 f64: 256 inputs per binade and sign + 2^20 uniform on [-10, 10] + local\n"
     "                 search around the worst; quick: every 61st f32 pattern, f64: 16 per binade\n"
+    "                 and sign + 2^16; hunt (f64): the worst-case hunt, below\n"
+    "  --per-stratum M  hunt: inputs sampled per binade and sign (default 4096; at most 4096,\n"
+    "                 or a multiple of it), each chunk of 4096 followed by a 208-input climb per\n"
+    "                 kernel from its worst (docs/design.md, \"Worst-case hunt\")\n"
+    "  --exponents LO:HI  hunt: the binades 2^LO .. 2^HI of both signs (default -1023:1023,\n"
+    "                 -1023 standing for the subnormals); shards split them in order\n"
     "  --impl NAME    a built-in kernel (see gelulab list); repeatable\n"
     "  --all          every built-in kernel this machine can run (NEON under qemu-aarch64,\n"
     "                 except in exhaustive f32 sweeps, where emulation would take hours)\n"
@@ -63,7 +79,8 @@ static const char sweep_help[] =
     "                 ULP error is unbounded: the scaled error (absolute, in ulps of 1 =\n"
     "                 ulp(max|f'|)) is printed beside it\n"
     "  --name NAME    the label of the preceding --lib/--exec/--serve kernel in the results\n"
-    "  --threads N    worker threads (default: all cores)\n"
+    "  --threads N    worker threads (default: the CPUs this process may run on, which\n"
+    "                 taskset, cgroups and Slurm restrict)\n"
     "  --shard K/N    run only the K-th of N equal parts (merge them with gelulab merge)\n"
     "  --timeout S    seconds a child process may take per chunk (default 120)\n"
     "  --mpfr-reference  pure MPFR reference instead of the fast certified path (slow; checks)\n"
@@ -71,8 +88,9 @@ static const char sweep_help[] =
     "  --out FILE     write FILE (JSON, docs/result-format.md), FILE.binades.csv, FILE.hist.csv\n"
     "\n"
     "A kernel that crashes, fails or hangs is reported with the inputs of its chunk and\n"
-    "stops there; the others go on. Ctrl-C stops after the running chunks and writes what was\n"
-    "finished. Exit: 0; 2 usage error or a kernel failed; 130 interrupted.\n";
+    "stops there; the others go on. Ctrl-C (or SIGTERM: a scheduler's time limit) stops after the\n"
+    "running chunks and writes what was finished. Exit: 0; 2 usage error or a kernel failed; 130 "
+    "interrupted.\n";
 
 struct sweep_args {
     struct gl_sweep s;
@@ -198,9 +216,23 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             if (gl_format_parse(v, &s->fmt) != 0 || s->fmt.id == GL_FMT_MPFR)
                 return gl_cli_error("sweep", "unknown format '%s' (f32, bf16, f16, f64)", v);
         } else if (!strcmp(o, "--mode")) {
-            if (strcmp(v, "exhaustive") && strcmp(v, "quick"))
-                return gl_cli_error("sweep", "unknown mode '%s' (exhaustive, quick)", v);
-            s->mode = strcmp(v, "quick") ? GL_SWEEP_EXHAUSTIVE : GL_SWEEP_QUICK;
+            if (strcmp(v, "exhaustive") && strcmp(v, "quick") && strcmp(v, "hunt"))
+                return gl_cli_error("sweep", "unknown mode '%s' (exhaustive, quick, hunt)", v);
+            s->mode = !strcmp(v, "quick")  ? GL_SWEEP_QUICK
+                      : !strcmp(v, "hunt") ? GL_SWEEP_HUNT
+                                           : GL_SWEEP_EXHAUSTIVE;
+        } else if (!strcmp(o, "--per-stratum")) {
+            char *end;
+            s->hunt_per = strtoull(v, &end, 10);
+            if (*end || gl_sweep_hunt_check(s->hunt_per, -1023, 1023) != 0)
+                return gl_cli_error("sweep",
+                                    "bad --per-stratum '%s' (1..4096, or a multiple of 4096)", v);
+        } else if (!strcmp(o, "--exponents")) {
+            char tail;
+            if (sscanf(v, "%d:%d%c", &s->hunt_lo, &s->hunt_hi, &tail) != 2 ||
+                gl_sweep_hunt_check(1, s->hunt_lo, s->hunt_hi) != 0)
+                return gl_cli_error("sweep",
+                                    "bad --exponents '%s' (LO:HI, -1023 <= LO <= HI <= 1023)", v);
         } else if (!strcmp(o, "--impl")) {
             if (!gl_impl_find(v))
                 return gl_cli_error("sweep", "no built-in kernel '%s' (see gelulab list)", v);
@@ -259,6 +291,8 @@ static int finish_kernels(struct sweep_args *a)
     struct gl_sweep *s = &a->s;
     struct gl_kernel_src *given = s->k;
     int n = s->nk;
+    if (s->mode == GL_SWEEP_HUNT && s->fmt.id != GL_FMT_F64)
+        return gl_cli_error("sweep", "--mode hunt searches binary64: it needs --format f64");
     s->k = NULL;
     s->nk = 0;
     for (int i = 0; i < n; i++) {
@@ -309,7 +343,8 @@ int gl_cmd_sweep(int argc, char **argv)
     struct gl_sweep *s = &a.s;
     s->fmt = gl_format_f32;
     s->mode = GL_SWEEP_EXHAUSTIVE;
-    s->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    s->threads = usable_cpus();
+    s->hunt_per = 4096, s->hunt_lo = -1023, s->hunt_hi = 1023;
     s->shard_k = s->shard_n = 1;
     s->timeout_s = 120.0;
     s->progress = isatty(2);
@@ -332,8 +367,10 @@ int gl_cmd_sweep(int argc, char **argv)
         }
     }
     signal(SIGINT, on_sigint);
+    signal(SIGTERM, on_sigint);
     rc = gl_sweep_run(s);
     signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     for (int k = 0; k < s->nk; k++)
         if (s->k[k].failed) fprintf(stderr, "gelulab sweep: %s\n", s->k[k].error);
     if (rc == 130) fprintf(stderr, "gelulab sweep: interrupted; keeping the finished chunks\n");
@@ -346,7 +383,8 @@ int gl_cmd_sweep(int argc, char **argv)
 }
 
 static const char merge_usage[] =
-    "usage: gelulab merge FILE.json... --out FILE.json [--partial]\n"
+    "usage: gelulab merge FILE.json... --out FILE.json [--partial] [--shards N]\n"
+    "       gelulab merge FILE.json... --shards N --missing-shards\n"
     "\n"
     "Combines the result files of the shards of one sweep (same format, mode and kernels;\n"
     "disjoint chunks) into one, exactly as an unsharded run. When the files do not cover every\n"
@@ -355,7 +393,25 @@ static const char merge_usage[] =
     "\n"
     "  --out FILE   the merged result (JSON, with FILE.binades.csv and FILE.hist.csv)\n"
     "  --partial    write an incomplete merge all the same (its \"complete\" is false, and\n"
-    "               gelulab report marks every figure taken from it)\n";
+    "               gelulab report marks every figure taken from it)\n"
+    "  --shards N   the run had N shards (default: from the files' \"shard\" fields)\n"
+    "  --missing-shards  write nothing; print the shards K of N that cover the missing\n"
+    "               chunks, comma-separated (\"3,7\"; an empty line when none is missing), for\n"
+    "               rerunning only them (sbatch --array=3,7; reports/cluster/)\n";
+
+/* "K,K,..." for the shards K of n that hold a chunk s misses */
+static void print_missing_shards(const struct gl_sweep *s, long n)
+{
+    const char *sep = "";
+    for (long k = 1; k <= n; k++) {
+        uint64_t lo = s->n_chunks * (uint64_t)(k - 1) / (uint64_t)n,
+                 hi = s->n_chunks * (uint64_t)k / (uint64_t)n;
+        int missing = 0;
+        for (uint64_t c = lo; c < hi && !missing; c++) missing = !s->chunk_done[c];
+        if (missing) printf("%s%ld", sep, k), sep = ",";
+    }
+    putchar('\n');
+}
 
 /* The shard count the files were run with (their "shard" field), 0 when they disagree */
 static long merge_shard_n(long have, const struct gl_sweep *s)
@@ -367,7 +423,8 @@ static long merge_shard_n(long have, const struct gl_sweep *s)
 int gl_cmd_merge(int argc, char **argv)
 {
     const char *out = NULL;
-    int nin = 0, partial = 0;
+    int nin = 0, partial = 0, list_missing = 0;
+    long given_n = 0;
     char **in = calloc((size_t)argc, sizeof *in);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -378,6 +435,15 @@ int gl_cmd_merge(int argc, char **argv)
             out = argv[++i];
         } else if (!strcmp(argv[i], "--partial")) {
             partial = 1;
+        } else if (!strcmp(argv[i], "--missing-shards")) {
+            list_missing = 1;
+        } else if (!strcmp(argv[i], "--shards") && i + 1 < argc) {
+            char *end;
+            given_n = strtol(argv[++i], &end, 10);
+            if (*end || given_n < 1 || given_n > 1000000) {
+                free(in);
+                return gl_cli_error("merge", "bad --shards '%s' (a count from 1)", argv[i]);
+            }
         } else if (argv[i][0] == '-') {
             free(in);
             return gl_cli_error("merge", "unknown option '%s'", argv[i]);
@@ -385,9 +451,11 @@ int gl_cmd_merge(int argc, char **argv)
             in[nin++] = argv[i];
         }
     }
-    if (!out || nin == 0) {
+    if (nin == 0 || (!out && !list_missing) || (list_missing && (out || !given_n))) {
         free(in);
-        return gl_cli_error("merge", "need FILE.json... --out FILE.json");
+        return gl_cli_error("merge", list_missing ? "--missing-shards needs FILE.json... --shards "
+                                                    "N and no --out"
+                                                  : "need FILE.json... --out FILE.json");
     }
     struct gl_sweep acc, next;
     char err[600];
@@ -404,6 +472,16 @@ int gl_cmd_merge(int argc, char **argv)
         gl_sweep_free(&next);
     }
     acc.shard_k = acc.shard_n = 1; /* the merge is no shard */
+    if (given_n && shard_n > 1 && shard_n != given_n && !rc)
+        rc = gl_cli_error("merge", "the files are shards of %ld, not of --shards %ld", shard_n,
+                          given_n);
+    if (given_n) shard_n = given_n;
+    if (!rc && list_missing) {
+        print_missing_shards(&acc, shard_n);
+        gl_sweep_free(&acc);
+        free(in);
+        return 0;
+    }
     if (!rc && !gl_sweep_complete(&acc)) {
         char missing[1000];
         gl_sweep_missing(&acc, shard_n, missing, sizeof missing);

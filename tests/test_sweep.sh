@@ -9,7 +9,10 @@
 #    sweep (and nothing else is flagged);
 #  - a crashing --lib kernel and a hanging --exec kernel: exit 2, one line naming the input
 #    range, results of the others kept; bad flags and files: one-line errors, exit 2;
-#  - Ctrl-C keeps the finished chunks (complete: false), exit 130.
+#  - merge --missing-shards names the shards to rerun (the cluster path's resume);
+#  - the binary64 hunt: its shards merged equal the unsharded hunt byte for byte, with 256
+#    samples per stratum and a 208-input climb per kernel and chunk counted;
+#  - Ctrl-C and SIGTERM keep the finished chunks (complete: false), exit 130.
 set -u
 G=${1:?usage: test_sweep.sh GELULAB LIBKERNELS}
 LIB=${2:?usage: test_sweep.sh GELULAB LIBKERNELS}
@@ -144,6 +147,37 @@ for args in "--frob" "--impl nope" "--format f8 --all" "--lib /nonexistent.so --
     [[ $rc == 2 && $(wc -l <"$T/err") == 1 ]] && ok || bad "usage error '$args': rc=$rc $(cat "$T/err")"
 done
 
+# 5b. the resume path: the shards that cover missing chunks, as a list (none: an empty line)
+[[ $("$G" merge "$T/s1.json" "$T/s3.json" --shards 3 --missing-shards) == 2 &&
+   $("$G" merge "$T/s1.json" "$T/s2.json" "$T/s3.json" --shards 3 --missing-shards) == "" &&
+   $("$G" merge "$T/s1.json" --shards 3 --missing-shards) == 2,3 ]] && ok ||
+    bad "merge --missing-shards"
+"$G" merge "$T/s1.json" --shards 4 --missing-shards >/dev/null 2>"$T/err"
+[[ $? == 2 && $(cat "$T/err") == *"shards of 3, not of --shards 4"* ]] && ok ||
+    bad "merge --shards of another count: $(cat "$T/err")"
+"$G" merge "$T/s1.json" --missing-shards >/dev/null 2>"$T/err"
+[[ $? == 2 && $(wc -l <"$T/err") == 1 ]] && ok || bad "--missing-shards without --shards"
+
+# 5c. the binary64 hunt: 2 signs x 5 binades x 256 samples = 2560 inputs in 10 chunks, each
+# followed by a 13 x 16 = 208-input climb per kernel: n = 2560 + 2080; shards merge exactly
+H=(--format f64 --mode hunt --per-stratum 256 --exponents -2:2 --impl erfc-stable --impl tanh-libm)
+"$G" sweep "${H[@]}" --out "$T/h.json" >/dev/null 2>&1 || bad "hunt"
+for k in 1 2 3; do
+    "$G" sweep "${H[@]}" --shard $k/3 --out "$T/h$k.json" >/dev/null 2>&1 || bad "hunt shard $k"
+done
+"$G" merge "$T/h3.json" "$T/h1.json" "$T/h2.json" --out "$T/hm.json" >/dev/null || bad "hunt merge"
+cmp -s "$T/h.json" "$T/hm.json" && cmp -s "$T/h.hist.csv" "$T/hm.hist.csv" && ok ||
+    bad "hunt shards merged differ from the unsharded hunt"
+[[ $(json_field "$T/h.json" "['kernels'][0]['own']['all']['n']") == 4640 &&
+   $(json_field "$T/h.json" "['hunt']") == "{'per_stratum': 256, 'exponents': [-2, 2]}" ]] && ok ||
+    bad "hunt: inputs counted or parameters written"
+for args in "--mode hunt --impl erfc-stable" "--format f64 --mode hunt --exponents 3:2 --all" \
+            "--format f64 --mode hunt --per-stratum 5000 --all"; do
+    # shellcheck disable=SC2086
+    "$G" sweep $args >/dev/null 2>"$T/err"
+    [[ $? == 2 && $(wc -l <"$T/err") == 1 ]] && ok || bad "hunt usage error '$args': $(cat "$T/err")"
+done
+
 # 6. Ctrl-C keeps what was finished
 "$G" sweep --impl erf/avx2 --out "$T/int.json" >/dev/null 2>&1 &
 pid=$!
@@ -154,6 +188,15 @@ rc=$?
 [[ $rc == 130 && $(json_field "$T/int.json" "['complete']") == False &&
    $(json_field "$T/int.json" "['kernels'][0]['own']['all']['n']") -gt 0 ]] && ok ||
     bad "interrupt: rc=$rc"
+# SIGTERM (a scheduler's time limit) likewise
+"$G" sweep --impl erf/avx2 --out "$T/term.json" >/dev/null 2>&1 &
+pid=$!
+sleep 3
+kill -TERM $pid
+wait $pid
+rc=$?
+[[ $rc == 130 && $(json_field "$T/term.json" "['complete']") == False ]] && ok ||
+    bad "SIGTERM: rc=$rc"
 
 echo "$pass passed, $fail failed"
 [[ $fail == 0 ]]

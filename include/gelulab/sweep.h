@@ -15,7 +15,10 @@
 #include "gelulab/acc.h"
 #include "gelulab/impl.h"
 
-enum gl_sweep_mode { GL_SWEEP_EXHAUSTIVE, GL_SWEEP_QUICK };
+/* GL_SWEEP_HUNT: binary64 only, the worst-case hunt (analysis/sweep_search.c): per stratum
+ * (sign and binade) hunt_per sampled inputs, then a local search from each chunk's worst */
+enum gl_sweep_mode { GL_SWEEP_EXHAUSTIVE, GL_SWEEP_QUICK, GL_SWEEP_HUNT };
+const char *gl_sweep_mode_name(enum gl_sweep_mode m);
 /* GL_SRC_SERVE: an external command that serves requests (docs/exec-protocol.md, "Serving")
  * in one persistent process, as the library worker does; GL_SRC_EXEC: one process per call */
 enum gl_src_kind { GL_SRC_BUILTIN, GL_SRC_LIB, GL_SRC_EXEC, GL_SRC_SERVE };
@@ -46,11 +49,15 @@ struct gl_sweep {
     enum gl_sweep_mode mode;
     int threads;
     long shard_k, shard_n; /* this run covers shard K of N (1-based), 1/1 by default */
-    double timeout_s;      /* per chunk, for child processes */
-    int progress;          /* stderr: 0 none, 1 a bar (terminal), 2 a line every 10 s */
-    const char *self_exe;  /* path of gelulab, for the library worker */
-    int use_fast_ref;      /* 0: pure MPFR reference (slow; for checks) */
-    volatile int *stop;    /* set asynchronously (Ctrl-C): finish running chunks, then stop */
+    /* GL_SWEEP_HUNT: inputs per stratum (<= 4096, or a multiple of it), and the binades
+     * searched, as unbiased exponents in [-1023, 1023] (-1023: the subnormals) */
+    uint64_t hunt_per;
+    int hunt_lo, hunt_hi;
+    double timeout_s;     /* per chunk, for child processes */
+    int progress;         /* stderr: 0 none, 1 a bar (terminal), 2 a line every 10 s */
+    const char *self_exe; /* path of gelulab, for the library worker */
+    int use_fast_ref;     /* 0: pure MPFR reference (slow; for checks) */
+    volatile int *stop;   /* set asynchronously (Ctrl-C): finish running chunks, then stop */
 
     struct gl_kernel_src *k;
     int nk;
@@ -65,6 +72,9 @@ struct gl_sweep {
     int interrupted;
 };
 
+/* 0 when a hunt's inputs per stratum (1..4096, or a multiple of 4096) and exponent range
+ * (-1023 <= lo <= hi <= 1023) are valid, else -1. */
+int gl_sweep_hunt_check(uint64_t per, int lo, int hi);
 /* Set up the input space for s->fmt and s->mode (called by gl_sweep_run; also by the reader). */
 void gl_sweep_layout(struct gl_sweep *s);
 /* The inputs of chunk c (x as doubles, bits in xbits), returns how many. */
