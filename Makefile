@@ -15,11 +15,12 @@ JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD    := $(if $(filter 1,$(SAN)),build/san,build)
 CMAKE_FLAGS ?=
 
-# Debian packages: what the build needs, and what later parts use (peers, NEON cross build).
+# Debian packages: what the build needs, and what later parts use (peers, NEON cross build,
+# the one-node Slurm test and the GNU parallel recipe in reports/cluster).
 DEPS_PKGS := cmake make gcc g++ libmpfr-dev libgmp-dev libbenchmark-dev gnuplot-nox sollya \
              libsleef-dev libdnnl-dev libtorch-dev libeigen3-dev \
              qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross python3 \
-             pkg-config dpkg-dev
+             pkg-config dpkg-dev slurm-wlm munge parallel
 # Peers from the npm registry (bench/peers.c), pinned, into build/npm without install scripts;
 # Node.js and npm from Debian when the machine has none. Optional: make test passes without them.
 NPM_PKGS  := onnxruntime-node@1.30.0 @node-llama-cpp/linux-x64@3.21.1
