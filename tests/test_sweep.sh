@@ -178,25 +178,18 @@ for args in "--mode hunt --impl erfc-stable" "--format f64 --mode hunt --exponen
     [[ $? == 2 && $(wc -l <"$T/err") == 1 ]] && ok || bad "hunt usage error '$args': $(cat "$T/err")"
 done
 
-# 6. Ctrl-C keeps what was finished
-"$G" sweep --impl erf/avx2 --out "$T/int.json" >/dev/null 2>&1 &
-pid=$!
-sleep 3
-kill -INT $pid
-wait $pid
-rc=$?
-[[ $rc == 130 && $(json_field "$T/int.json" "['complete']") == False &&
-   $(json_field "$T/int.json" "['kernels'][0]['own']['all']['n']") -gt 0 ]] && ok ||
-    bad "interrupt: rc=$rc"
-# SIGTERM (a scheduler's time limit) likewise
-"$G" sweep --impl erf/avx2 --out "$T/term.json" >/dev/null 2>&1 &
-pid=$!
-sleep 3
-kill -TERM $pid
-wait $pid
-rc=$?
-[[ $rc == 130 && $(json_field "$T/term.json" "['complete']") == False ]] && ok ||
-    bad "SIGTERM: rc=$rc"
+# 6. Ctrl-C, and SIGTERM (a scheduler's time limit), keep what was finished
+for sig in INT TERM; do
+    "$G" sweep --impl erf/avx2 --out "$T/$sig.json" >/dev/null 2>&1 &
+    pid=$!
+    sleep 3
+    kill -$sig $pid
+    wait $pid
+    rc=$?
+    [[ $rc == 130 && $(json_field "$T/$sig.json" "['complete']") == False &&
+       $(json_field "$T/$sig.json" "['kernels'][0]['own']['all']['n']") -gt 0 ]] && ok ||
+        bad "SIG$sig: rc=$rc"
+done
 
 echo "$pass passed, $fail failed"
 [[ $fail == 0 ]]
