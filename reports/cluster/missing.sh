@@ -5,6 +5,7 @@
 #   usage: reports/cluster/missing.sh JOBDIR
 set -euo pipefail
 J=${1:?usage: missing.sh JOBDIR}
+[ -f "$J/cluster.env" ] || { echo "missing.sh: no $J/cluster.env (run submit.sh first)" >&2; exit 2; }
 # shellcheck source=/dev/null
 . "$J/cluster.env"
 declare -A todo

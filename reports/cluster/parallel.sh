@@ -28,8 +28,8 @@ while [ $# -gt 0 ]; do
 done
 command -v parallel >/dev/null || { echo "parallel.sh: no GNU parallel (make deps: parallel)" >&2; exit 2; }
 if [ -n "$resume" ]; then
+    [ -f "$resume/cluster.env" ] || { echo "parallel.sh: no $resume/cluster.env: not a cluster run" >&2; exit 2; }
     J=$(cd "$resume" && pwd)
-    [ -f "$J/cluster.env" ] || { echo "parallel.sh: no $J/cluster.env: not a cluster run" >&2; exit 2; }
 else
     J=$("$ROOT/reports/cluster/submit.sh" --prepare "${pass[@]}")
 fi
