@@ -558,8 +558,8 @@ int gl_sweep_run(struct gl_sweep *s)
     gl_sweep_layout(s);
     find_roots(s);
     s->chunk_done = calloc(s->n_chunks, 1);
-    uint64_t c_lo = s->n_chunks * (uint64_t)(s->shard_k - 1) / (uint64_t)s->shard_n;
-    uint64_t c_hi = s->n_chunks * (uint64_t)s->shard_k / (uint64_t)s->shard_n;
+    uint64_t c_lo, c_hi;
+    gl_sweep_shard_chunks(s, s->shard_k, s->shard_n, &c_lo, &c_hi);
     int nt = s->threads > 0 ? s->threads : 1;
     atomic_ulong next = 0, done = 0;
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

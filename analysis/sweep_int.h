@@ -1,6 +1,6 @@
-/* The sweep engine's internals shared by sweep.c (chunks and threads) and sweep_search.c (the
- * binary64 local search): a block of inputs with its references, and the steps that measure a
- * kernel on it. */
+/* The sweep engine's internals shared by sweep.c (chunks and threads), sweep_search.c (the
+ * binary64 searches) and sweep_space.c: a block of inputs with its references, and the steps that
+ * measure a kernel on it. */
 #ifndef GL_ANALYSIS_SWEEP_INT_H
 #define GL_ANALYSIS_SWEEP_INT_H
 #include <stdint.h>
@@ -76,6 +76,8 @@ void gl_sw_prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uin
 void gl_sw_results(const struct gl_sweep *s, struct chunk_buf *b, uint64_t n);
 /* b->y against definition d into a */
 void gl_sw_accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, struct chunk_buf *b);
+/* the splitmix64 finaliser: hashed mantissas (sweep_space.c), the hunt's offsets */
+uint64_t gl_sw_mix(uint64_t h);
 /* binary64: the search from each kernel's worst input of chunk c of n inputs (one block), the
  * local search or the hunt's climb (sweep_search.c), into the worker's statistics acc */
 void gl_sw_search_chunk(struct gl_sweep *s, struct chunk_buf *b, struct gl_acc **acc, uint64_t c,

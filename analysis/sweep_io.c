@@ -158,8 +158,8 @@ static void shards_of(const struct gl_sweep *s, uint64_t a, uint64_t b, long n, 
                       size_t len)
 {
     for (long k = 1; k <= n; k++) {
-        uint64_t lo = s->n_chunks * (uint64_t)(k - 1) / (uint64_t)n,
-                 hi = s->n_chunks * (uint64_t)k / (uint64_t)n;
+        uint64_t lo, hi;
+        gl_sweep_shard_chunks(s, k, n, &lo, &hi);
         size_t used = strlen(buf);
         if (lo < b && a < hi && used + 24 < len)
             snprintf(buf + used, len - used, "%s%ld/%ld", strchr(buf, '/') ? ", " : "", k, n);
@@ -396,9 +396,7 @@ static int read_doc(struct gl_sweep *s, const struct gl_json *doc, char *err, si
     if (!fmt || gl_format_parse(fmt->text, &s->fmt) != 0 || !mode || !done || !ks ||
         ks->type != GL_JSON_ARR)
         return snprintf(err, errlen, "missing or bad format, mode, chunks_done or kernels"), -1;
-    s->mode = !strcmp(mode->text, "quick")  ? GL_SWEEP_QUICK
-              : !strcmp(mode->text, "hunt") ? GL_SWEEP_HUNT
-                                            : GL_SWEEP_EXHAUSTIVE;
+    if (gl_sweep_mode_parse(mode->text, &s->mode) != 0) s->mode = GL_SWEEP_EXHAUSTIVE;
     if (s->mode == GL_SWEEP_HUNT && read_hunt(s, gl_json_get(doc, "hunt")) != 0)
         return snprintf(err, errlen, "a hunt without a valid \"hunt\" object"), -1;
     s->use_fast_ref = 1;

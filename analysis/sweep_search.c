@@ -22,7 +22,6 @@
 /* buffers for measuring one kernel on up to cap inputs of our choosing */
 struct points {
     struct chunk_buf b;
-    uint64_t cap;
     double *x, *xd, *yd, *yr, *sc, *side, *yy;
     uint64_t *bits, *runs, *hashes;
     struct gl_dd *r;
@@ -33,7 +32,6 @@ struct points {
 static void points_init(struct points *p, uint64_t cap)
 {
     memset(p, 0, sizeof *p);
-    p->cap = cap;
     p->x = malloc(cap * sizeof *p->x), p->xd = malloc(cap * sizeof *p->xd);
     p->yd = malloc(cap * sizeof *p->yd), p->yr = malloc(cap * sizeof *p->yr);
     p->sc = malloc(cap * sizeof *p->sc), p->side = malloc(cap * sizeof *p->side);
@@ -83,14 +81,6 @@ static void measure_points(struct gl_sweep *s, struct gl_kernel_src *ks, struct 
 
 enum { HUNT_TRIES = 16, HUNT_TOP_SCALE = 48, HUNT_SCALE_STEP = 4 };
 
-static uint64_t hunt_hash(uint64_t h) /* splitmix64 finaliser */
-{
-    h += 0x9e3779b97f4a7c15ull;
-    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-    return h ^ (h >> 31);
-}
-
 /* The 64 nearest neighbours of `from` (bits) */
 static void neighbours(struct gl_sweep *s, struct gl_kernel_src *ks, struct gl_acc **acc,
                        struct points *p, uint64_t from)
@@ -118,7 +108,7 @@ static void hunt_climb(struct gl_sweep *s, struct gl_kernel_src *ks, struct gl_a
     for (int scale = HUNT_TOP_SCALE; scale >= 0; scale -= HUNT_SCALE_STEP) {
         for (int t = 0; t < HUNT_TRIES; t++) {
             uint64_t h =
-                hunt_hash(c << 24 ^ (uint64_t)k << 12 ^ (uint64_t)scale << 6 ^ (uint64_t)t);
+                gl_sw_mix(c << 24 ^ (uint64_t)k << 12 ^ (uint64_t)scale << 6 ^ (uint64_t)t);
             uint64_t off = (h >> 12 & ((1ull << scale) - 1)) + 1;
             uint64_t m = (from & mant) + (t & 1 ? mant + 1 - (off & mant) : off);
             p->bits[t] = (from & ~mant) | (m & mant);

@@ -13,10 +13,11 @@
  *                   stratum or a part of one each; each chunk then searched (sweep_search.c). */
 #include <string.h>
 #include "gelulab/sweep.h"
+#include "sweep_int.h"
 
 #define F64_STRATA 4094
 
-static uint64_t mix(uint64_t h) /* splitmix64 finaliser */
+uint64_t gl_sw_mix(uint64_t h) /* splitmix64 finaliser */
 {
     h += 0x9e3779b97f4a7c15ull;
     h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -27,6 +28,20 @@ static uint64_t mix(uint64_t h) /* splitmix64 finaliser */
 const char *gl_sweep_mode_name(enum gl_sweep_mode m)
 {
     return m == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : m == GL_SWEEP_QUICK ? "quick" : "hunt";
+}
+
+int gl_sweep_mode_parse(const char *name, enum gl_sweep_mode *m)
+{
+    for (int i = GL_SWEEP_EXHAUSTIVE; i <= GL_SWEEP_HUNT; i++)
+        if (!strcmp(name, gl_sweep_mode_name((enum gl_sweep_mode)i)))
+            return *m = (enum gl_sweep_mode)i, 0;
+    return -1;
+}
+
+void gl_sweep_shard_chunks(const struct gl_sweep *s, long k, long n, uint64_t *lo, uint64_t *hi)
+{
+    *lo = s->n_chunks * (uint64_t)(k - 1) / (uint64_t)n;
+    *hi = s->n_chunks * (uint64_t)k / (uint64_t)n;
 }
 
 static uint64_t f64_per(const struct gl_sweep *s)
@@ -87,14 +102,14 @@ static uint64_t f64_hunt_bits(const struct gl_sweep *s, uint64_t i)
 {
     uint64_t j = i / s->hunt_per, rank = i % s->hunt_per;
     uint64_t sign = j & 1, field = (uint64_t)(s->hunt_lo + 1023) + j / 2;
-    uint64_t h = mix((field << 1 | sign) << 40 ^ rank ^ 0x68756e74ull << 44);
+    uint64_t h = gl_sw_mix((field << 1 | sign) << 40 ^ rank ^ 0x68756e74ull << 44);
     return sign << 63 | field << 52 | (h & 0xfffffffffffffull);
 }
 
 static uint64_t f64_input_bits(const struct gl_sweep *s, uint64_t i)
 {
     if (s->mode == GL_SWEEP_HUNT) return f64_hunt_bits(s, i);
-    uint64_t per = f64_per(s), h = mix(i);
+    uint64_t per = f64_per(s), h = gl_sw_mix(i);
     if (i < F64_STRATA * per) {
         uint64_t stratum = i / per;
         return (stratum & 1) << 63 | (stratum >> 1) << 52 | (h & 0xfffffffffffffull);

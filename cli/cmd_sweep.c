@@ -216,11 +216,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             if (gl_format_parse(v, &s->fmt) != 0 || s->fmt.id == GL_FMT_MPFR)
                 return gl_cli_error("sweep", "unknown format '%s' (f32, bf16, f16, f64)", v);
         } else if (!strcmp(o, "--mode")) {
-            if (strcmp(v, "exhaustive") && strcmp(v, "quick") && strcmp(v, "hunt"))
+            if (gl_sweep_mode_parse(v, &s->mode) != 0)
                 return gl_cli_error("sweep", "unknown mode '%s' (exhaustive, quick, hunt)", v);
-            s->mode = !strcmp(v, "quick")  ? GL_SWEEP_QUICK
-                      : !strcmp(v, "hunt") ? GL_SWEEP_HUNT
-                                           : GL_SWEEP_EXHAUSTIVE;
         } else if (!strcmp(o, "--per-stratum")) {
             char *end;
             s->hunt_per = strtoull(v, &end, 10);
@@ -404,8 +401,8 @@ static void print_missing_shards(const struct gl_sweep *s, long n)
 {
     const char *sep = "";
     for (long k = 1; k <= n; k++) {
-        uint64_t lo = s->n_chunks * (uint64_t)(k - 1) / (uint64_t)n,
-                 hi = s->n_chunks * (uint64_t)k / (uint64_t)n;
+        uint64_t lo, hi;
+        gl_sweep_shard_chunks(s, k, n, &lo, &hi);
         int missing = 0;
         for (uint64_t c = lo; c < hi && !missing; c++) missing = !s->chunk_done[c];
         if (missing) printf("%s%ld", sep, k), sep = ",";

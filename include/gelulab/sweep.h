@@ -16,9 +16,11 @@
 #include "gelulab/impl.h"
 
 /* GL_SWEEP_HUNT: binary64 only, the worst-case hunt (analysis/sweep_search.c): per stratum
- * (sign and binade) hunt_per sampled inputs, then a local search from each chunk's worst */
+ * (sign and binade) hunt_per sampled inputs, then a climb from each chunk's worst input */
 enum gl_sweep_mode { GL_SWEEP_EXHAUSTIVE, GL_SWEEP_QUICK, GL_SWEEP_HUNT };
+/* "exhaustive", "quick", "hunt"; the parse returns 0, or -1 for another name */
 const char *gl_sweep_mode_name(enum gl_sweep_mode m);
+int gl_sweep_mode_parse(const char *name, enum gl_sweep_mode *m);
 /* GL_SRC_SERVE: an external command that serves requests (docs/exec-protocol.md, "Serving")
  * in one persistent process, as the library worker does; GL_SRC_EXEC: one process per call */
 enum gl_src_kind { GL_SRC_BUILTIN, GL_SRC_LIB, GL_SRC_EXEC, GL_SRC_SERVE };
@@ -75,6 +77,8 @@ struct gl_sweep {
 /* 0 when a hunt's inputs per stratum (1..4096, or a multiple of 4096) and exponent range
  * (-1023 <= lo <= hi <= 1023) are valid, else -1. */
 int gl_sweep_hunt_check(uint64_t per, int lo, int hi);
+/* The chunks [*lo, *hi) of shard k of n (1-based): [floor(NC (k-1)/n), floor(NC k/n)). */
+void gl_sweep_shard_chunks(const struct gl_sweep *s, long k, long n, uint64_t *lo, uint64_t *hi);
 /* Set up the input space for s->fmt and s->mode (called by gl_sweep_run; also by the reader). */
 void gl_sweep_layout(struct gl_sweep *s);
 /* The inputs of chunk c (x as doubles, bits in xbits), returns how many. */
