@@ -22,9 +22,9 @@ for s in ${STAGES//,/ }; do
     [[ $s =~ ^(sweeps|facts|bench|moons|report)$ ]] ||
         { echo "make_report.sh: unknown stage '$s' in STAGES (sweeps, facts, bench, moons, report)" >&2; exit 2; }
 done
-mode=exhaustive bench_args=() f32_args=() moons_seeds=30
-if [ "$QUICK" = 1 ]; then # no NEON (qemu), no 16 Mi benchmark
-    mode=quick f32_args=(--no-emulated) moons_seeds=10
+mode=exhaustive bench_args=() moons_seeds=30
+if [ "$QUICK" = 1 ]; then # no 16 Mi benchmark (sweep_plan.sh leaves NEON out)
+    mode=quick moons_seeds=10
     bench_args=(--sizes=1024,4096,65536,1048576 --benchmark_repetitions=3
                 --benchmark_min_time=0.005 --benchmark_min_warmup_time=0.005)
 fi
@@ -40,10 +40,6 @@ fi
 # the sweeps (reports/sweep_plan.sh: built-in kernels, the peers that run here, libgelulab's
 # entry points), each into data/NAME.json with its summary table in data/NAME.txt
 declare -A plan
-if want sweeps; then
-    while IFS= read -r l; do plan[${l%%$'\t'*}]=$l; done \
-        < <("$(dirname "$0")/sweep_plan.sh" "$BUILD" "$QUICK")
-fi
 sweep() { # NAME: the plan's line NAME
     local -a args
     IFS=$'\t' read -r -a args <<<"${plan[$1]}"
@@ -51,6 +47,8 @@ sweep() { # NAME: the plan's line NAME
 }
 named() { grep -o -e $'\t--name\t' <<<"${plan[$1]}" | wc -l; } # the named kernels of a sweep
 if want sweeps; then
+    while IFS= read -r l; do plan[${l%%$'\t'*}]=$l; done \
+        < <("$(dirname "$0")/sweep_plan.sh" "$BUILD" "$QUICK")
     stage 1 "binary32 sweep of every built-in kernel and $(named f32) peers and entry points, $mode"
     sweep f32
     stage 2 "bfloat16 and binary16 sweeps (all 65536 inputs): built-in kernels, peers, 16-bit peers"
