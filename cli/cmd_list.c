@@ -12,7 +12,7 @@
 
 static const char list_help[] =
     "usage: gelulab list [--peers [--lib PATH] [--sweep-args | --tsv]\n"
-    "                    [--backward | --format bf16|f16]] [--help]\n"
+    "                    [--backward | --format bf16|f16 | --all-kinds]] [--help]\n"
     "       gelulab list --library [--lib PATH] [--sweep-args [--backward | --format F]]\n"
     "\n"
     "Prints every built-in kernel: name (algorithm/ISA), the definition it implements, family,\n"
@@ -42,7 +42,11 @@ static const char list_help[] =
     "                 binary32 forward ones, --backward ones, or the 16-bit ones of --format F\n"
     "  --format F     with --sweep-args or --tsv: the 16-bit peers of F (bf16 or f16: the\n"
     "                 16-bit kernel ABI; their sweep arguments hold --abi F) instead of the\n"
-    "                 binary32 ones\n";
+    "                 binary32 ones\n"
+    "  --all-kinds    with --sweep-args or --tsv: the binary32 forward, backward, bfloat16 and\n"
+    "                 binary16 peers at once (the peers' library is loaded once: PyTorch's\n"
+    "                 start-up takes most of a second), each line led by its kind and a tab:\n"
+    "                 f32, bwd, bf16 or f16 (--tsv: a first column `kind`)\n";
 
 typedef const struct gl_peer *(*peers_fn)(size_t *n);
 typedef const char *(*skip_fn)(const struct gl_peer *p, char *buf, size_t len);
@@ -55,7 +59,37 @@ static int listed(const struct gl_peer *p, int backward, const char *fmt)
     return !p->u16 && !p->bwd == !backward;
 }
 
-static int list_peers(const char *lib, int sweep_args, int tsv, int backward, const char *fmt)
+/* The sweep arguments (sweep_args) or table rows (tsv) of the peers listed with backward and
+ * fmt, each line led by `kind` and a tab when kind is not NULL */
+static void peer_lines(const struct gl_peer *p, size_t n, skip_fn skip, const char *dir,
+                       int sweep_args, int backward, const char *fmt, const char *kind)
+{
+    for (size_t i = 0; i < n; i++) {
+        char why[200];
+        if (!listed(&p[i], backward, fmt)) continue;
+        const char *no = skip(&p[i], why, sizeof why);
+        if (sweep_args && no) continue;
+        if (kind) printf("%s\t", kind);
+        if (!sweep_args) {
+            printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p[i].name, p[i].defn, p[i].isa, p[i].library,
+                   p[i].package, no ? "no" : "yes",
+                   no             ? no
+                   : p[i].compare ? p[i].compare
+                   : p[i].serve   ? "served (accuracy only)"
+                                  : "-");
+            continue;
+        }
+        if (p[i].serve)
+            printf("--serve\t%s", p[i].serve);
+        else
+            printf("--lib\t%s/libgelulab-peer-%s.so\t--symbol\t%s", dir, p[i].module, p[i].symbol);
+        if (p[i].u16) printf("\t--abi\t%s", p[i].fmt);
+        printf("\t--defn\t%s\t--name\t%s\n", p[i].defn, p[i].name);
+    }
+}
+
+static int list_peers(const char *lib, int sweep_args, int tsv, int backward, const char *fmt,
+                      int all_kinds)
 {
     char path[4200];
     if (!lib) {
@@ -75,30 +109,18 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward, co
     char tmp[4200], dir[4200]; /* the per-library peer objects lie beside the table */
     snprintf(tmp, sizeof tmp, "%s", lib);
     snprintf(dir, sizeof dir, "%s", dirname(tmp));
-    for (size_t i = 0; sweep_args && i < n; i++) {
-        char why[200];
-        if (skip(&p[i], why, sizeof why) || !listed(&p[i], backward, fmt)) continue;
-        if (p[i].serve)
-            printf("--serve\t%s", p[i].serve);
-        else
-            printf("--lib\t%s/libgelulab-peer-%s.so\t--symbol\t%s", dir, p[i].module, p[i].symbol);
-        if (p[i].u16) printf("\t--abi\t%s", p[i].fmt);
-        printf("\t--defn\t%s\t--name\t%s\n", p[i].defn, p[i].name);
+    if (sweep_args || tsv) {
+        static const struct {
+            const char *kind, *fmt;
+            int backward;
+        } kinds[] = {{"f32", NULL, 0}, {"bwd", NULL, 1}, {"bf16", "bf16", 0}, {"f16", "f16", 0}};
+        if (tsv)
+            printf("%sname\tdefn\tisa\tlibrary\tpackage\truns\tnote\n", all_kinds ? "kind\t" : "");
+        for (size_t k = 0; all_kinds && k < sizeof kinds / sizeof *kinds; k++)
+            peer_lines(p, n, skip, dir, sweep_args, kinds[k].backward, kinds[k].fmt, kinds[k].kind);
+        if (!all_kinds) peer_lines(p, n, skip, dir, sweep_args, backward, fmt, NULL);
+        return 0;
     }
-    if (sweep_args) return 0;
-    if (tsv) printf("name\tdefn\tisa\tlibrary\tpackage\truns\tnote\n");
-    for (size_t i = 0; tsv && i < n; i++) {
-        char why[200];
-        if (!listed(&p[i], backward, fmt)) continue;
-        const char *no = skip(&p[i], why, sizeof why);
-        printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p[i].name, p[i].defn, p[i].isa, p[i].library,
-               p[i].package, no ? "no" : "yes",
-               no             ? no
-               : p[i].compare ? p[i].compare
-               : p[i].serve   ? "served (accuracy only)"
-                              : "-");
-    }
-    if (tsv) return 0;
     printf("%-27s %-10s %-6s %-12s %-4s %-30s %s\n", "name", "defn", "isa", "library", "runs",
            "symbol", "note");
     for (size_t i = 0; i < n; i++) {
@@ -158,7 +180,7 @@ static int list_library(const char *lib, int sweep_args, int backward, const cha
 
 int gl_cmd_list(int argc, char **argv)
 {
-    int peers = 0, library = 0, sweep_args = 0, tsv = 0, backward = 0;
+    int peers = 0, library = 0, sweep_args = 0, tsv = 0, backward = 0, all_kinds = 0;
     const char *lib = NULL, *fmt = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -174,6 +196,8 @@ int gl_cmd_list(int argc, char **argv)
             tsv = 1;
         } else if (!strcmp(argv[i], "--backward")) {
             backward = 1;
+        } else if (!strcmp(argv[i], "--all-kinds")) {
+            all_kinds = 1;
         } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
             fmt = argv[++i];
             if (strcmp(fmt, "bf16") && strcmp(fmt, "f16"))
@@ -185,25 +209,32 @@ int gl_cmd_list(int argc, char **argv)
         }
     }
     if (library) {
-        if (peers || tsv) return gl_cli_error("list", "--library: not with --peers or --tsv");
+        if (peers || tsv || all_kinds)
+            return gl_cli_error("list", "--library: not with --peers, --tsv or --all-kinds");
         if ((backward || fmt) && !sweep_args)
             return gl_cli_error("list", "%s goes with --sweep-args",
                                 backward ? "--backward" : "--format");
         if (backward && fmt) return gl_cli_error("list", "--backward and --format: no such entry");
         return list_library(lib, sweep_args, backward, fmt);
     }
-    if ((lib || sweep_args || tsv || backward || fmt) && !peers)
+    if ((lib || sweep_args || tsv || backward || fmt || all_kinds) && !peers)
         return gl_cli_error("list", "%s goes with --peers",
                             lib          ? "--lib"
                             : sweep_args ? "--sweep-args"
                             : tsv        ? "--tsv"
                             : fmt        ? "--format"
-                                         : "--backward");
-    if ((backward || fmt) && !sweep_args && !tsv)
+                            : backward   ? "--backward"
+                                         : "--all-kinds");
+    if ((backward || fmt || all_kinds) && !sweep_args && !tsv)
         return gl_cli_error("list", "%s goes with --sweep-args or --tsv",
-                            backward ? "--backward" : "--format");
+                            backward ? "--backward"
+                            : fmt    ? "--format"
+                                     : "--all-kinds");
     if (backward && fmt) return gl_cli_error("list", "--backward and --format: no such peers");
-    if (peers) return list_peers(lib, sweep_args, tsv, backward, fmt);
+    if (all_kinds && (backward || fmt))
+        return gl_cli_error("list", "--all-kinds lists every kind: not with %s",
+                            backward ? "--backward" : "--format");
+    if (peers) return list_peers(lib, sweep_args, tsv, backward, fmt, all_kinds);
     printf("%-16s %-8s %-8s %-7s %-9s %12s %10s  %s\n", "name", "defn", "family", "isa",
            "available", "ulp[-5,5]", "abs(all)", "method");
     for (size_t i = 0; i < gl_impl_count(); i++) {

@@ -31,10 +31,11 @@ fi
 
 L=$BUILD/libgelulab-peers.so
 want facts && rm -rf "$D/validate" "$D/peers.tsv" "$D/peers16.tsv"
-if want facts && [ -f "$L" ]; then
-    "$G" list --peers --lib "$L" --tsv >"$D/peers.tsv"
-    { "$G" list --peers --lib "$L" --tsv --format bf16
-      "$G" list --peers --lib "$L" --tsv --format f16 | tail -n +2; } >"$D/peers16.tsv"
+if want facts && [ -f "$L" ]; then # the tables of the binary32 and of the 16-bit peers
+    "$G" list --peers --lib "$L" --tsv --all-kinds >"$D/peers_all.tsv"
+    awk -F'\t' 'NR == 1 || $1 == "f32"' "$D/peers_all.tsv" | cut -f2- >"$D/peers.tsv"
+    awk -F'\t' 'NR == 1 || $1 == "bf16" || $1 == "f16"' "$D/peers_all.tsv" | cut -f2- >"$D/peers16.tsv"
+    rm "$D/peers_all.tsv"
 fi
 
 # the sweeps (reports/sweep_plan.sh: built-in kernels, the peers that run here, libgelulab's
@@ -88,10 +89,8 @@ if want facts; then
         [ "$running" -lt "$(nproc)" ] || { wait -n || true; running=$((running - 1)); }
         probe "${a[@]}" &
         running=$((running + 1))
-    done < <([ -f "$L" ] && { "$G" list --peers --lib "$L" --sweep-args
-        "$G" list --peers --lib "$L" --sweep-args --backward | sed 's/^/--backward\t/'
-        "$G" list --peers --lib "$L" --sweep-args --format bf16
-        "$G" list --peers --lib "$L" --sweep-args --format f16; }
+    done < <([ -f "$L" ] && "$G" list --peers --lib "$L" --sweep-args --all-kinds |
+        sed -e 's/^bwd\t/--backward\t/' -e 's/^[a-z0-9]*\t//'
         # our backward kernels, the widest build of each that runs here
         "$G" list | awk '$2 ~ /_grad$/ && $5 == "yes" { split($1, a, "/"); w[a[1]] = $1 }
                          END { for (k in w) printf "--impl\t%s\n", w[k] }' | sort)

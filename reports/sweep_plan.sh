@@ -18,11 +18,10 @@ mode=exhaustive f32_args=()
 # joined into one line
 joined() { "$G" list "$@" | paste -s -d '\t'; }
 peers="" bpeers="" pbf16="" pf16="" libf="" libb="" libbf16="" libf16=""
-if [ -f "$L" ]; then
-    peers=$(joined --peers --lib "$L" --sweep-args)
-    bpeers=$(joined --peers --lib "$L" --sweep-args --backward)
-    pbf16=$(joined --peers --lib "$L" --sweep-args --format bf16)
-    pf16=$(joined --peers --lib "$L" --sweep-args --format f16)
+if [ -f "$L" ]; then # one listing of every kind (each loads the peers' library: PyTorch's start-up)
+    all=$("$G" list --peers --lib "$L" --sweep-args --all-kinds)
+    kind() { awk -F'\t' -v k="$1" '$1 == k' <<<"$all" | cut -f2- | paste -s -d '\t'; }
+    peers=$(kind f32) bpeers=$(kind bwd) pbf16=$(kind bf16) pf16=$(kind f16)
 fi
 if [ -f "$BUILD/libgelulab.so" ]; then # the library's entry points, as users call them
     lib=(--library --lib "$BUILD/libgelulab.so" --sweep-args)

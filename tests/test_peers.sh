@@ -10,11 +10,19 @@ G=$1 P=$2
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
-"$G" list --peers --lib "$P" --tsv >"$T/peers.tsv" || { echo "FAIL list --peers --tsv"; exit 1; }
-"$G" list --peers --lib "$P" --sweep-args >"$T/args"
-# the backward peers (validate --backward)
-"$G" list --peers --lib "$P" --tsv --backward | tail -n +2 >>"$T/peers.tsv"
-"$G" list --peers --lib "$P" --sweep-args --backward >>"$T/args"
+# the binary32 forward and the backward peers (validate --backward), from one listing of every kind
+"$G" list --peers --lib "$P" --tsv --all-kinds >"$T/all.tsv" || { echo "FAIL list --peers --tsv --all-kinds"; exit 1; }
+awk -F'\t' 'NR == 1 || $1 == "f32" || $1 == "bwd"' "$T/all.tsv" | cut -f2- >"$T/peers.tsv"
+"$G" list --peers --lib "$P" --sweep-args --all-kinds >"$T/all"
+awk -F'\t' '$1 == "f32" || $1 == "bwd"' "$T/all" | cut -f2- >"$T/args"
+# --all-kinds lists what the per-kind listings list, led by the kind
+"$G" list --peers --lib "$P" --sweep-args --backward >"$T/bwd"
+if awk -F'\t' '$1 == "bwd"' "$T/all" | cut -f2- | cmp -s - "$T/bwd" && [ -s "$T/bwd" ] &&
+   [ "$(cut -f1 "$T/all" | sort -u | tr '\n' ' ')" = "$(cut -f1 "$T/all" | sort -u | grep -xE 'f32|bwd|bf16|f16' | tr '\n' ' ')" ]; then
+  echo "ok   list --all-kinds: the backward lines equal --backward's, every line led by f32, bwd, bf16 or f16"
+else
+  echo "FAIL list --all-kinds differs from --backward, or a line has another kind:"; cat "$T/all" "$T/bwd"; fail=1
+fi
 runs() { awk -F'\t' -v n="$1" '$1 == n && $6 == "yes" {ok = 1} END {exit !ok}' "$T/peers.tsv"; }
 
 # d PEER CHECK STATUS PATTERN [validate options]: the peer's diagnosis CHECK is STATUS, matching PATTERN
