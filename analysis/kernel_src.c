@@ -51,33 +51,75 @@ int gl_kernel_src_set_command(struct gl_kernel_src *k, const char *command)
     return 0;
 }
 
+#ifdef __SANITIZE_ADDRESS__ /* let a crashing worker die of its signal, as in a normal build */
+#define WORKER_ENV "ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0 "
+#else
+#define WORKER_ENV ""
+#endif
+
+/* Whether library kernel j shares its worker with library kernel k (one worker per library) */
+static int same_library(const struct gl_kernel_src *j, const struct gl_kernel_src *k)
+{
+    return j->kind == GL_SRC_LIB && !strcmp(j->lib_path, k->lib_path);
+}
+
+int gl_kernel_src_lib_lead(const struct gl_sweep *s, int k)
+{
+    int j = 0;
+    while (j < k && !same_library(&s->k[j], &s->k[k])) j++;
+    return j;
+}
+
+/* The shared-memory worker's command for every kernel of k's library in the sweep
+ * (KIND:SYMBOL each, in the sweep's order); *which: k's place among them */
+static int shm_command(const struct gl_sweep *s, const struct gl_kernel_src *k, char *buf,
+                       size_t len, uint64_t *which)
+{
+    size_t used = (size_t)snprintf(buf, len, "exec env %s'%s' __eval-lib --serve-shm '%s'",
+                                   WORKER_ENV, s->self_exe, k->lib_path);
+    int found = 0;
+    for (int j = 0, i = 0; j < s->nk && used < len; j++) {
+        const struct gl_kernel_src *o = &s->k[j];
+        if (!same_library(o, k)) continue;
+        if (o == k) *which = (uint64_t)i, found = 1;
+        i++;
+        used += (size_t)snprintf(buf + used, len - used, " '%s:%s'",
+                                 o->backward ? "bwd" : gl_abi_name(o->abi), o->lib_symbol);
+    }
+    return found && used < len ? 0 : -1;
+}
+
 /* The library worker's command for k: serving requests (lay NULL; with their layouts when
  * `layouts`) or one call with layout lay */
 static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
-                        const struct gl_call_layout *lay, int layouts, char *buf, size_t len)
+                        const struct gl_call_layout *lay, char *buf, size_t len)
 {
-#ifdef __SANITIZE_ADDRESS__ /* let a crashing worker die of its signal, as in a normal build */
-    const char *env = "ASAN_OPTIONS=handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_abort=0 ";
-#else
-    const char *env = "";
-#endif
     char bwd[32]; /* the worker's kind of kernel: backward, 16-bit or (none) binary32 forward */
     snprintf(bwd, sizeof bwd, "%s%s%s", k->backward ? " --backward" : "",
              k->abi != GL_ABI_F32 ? " --abi " : "",
              k->abi != GL_ABI_F32 ? gl_abi_name(k->abi) : "");
     if (!lay)
-        snprintf(buf, len, "exec env %s'%s' __eval-lib%s --serve%s '%s' '%s'", env, s->self_exe,
-                 bwd, layouts ? "-layouts" : "-shm", k->lib_path, k->lib_symbol);
+        snprintf(buf, len, "exec env %s'%s' __eval-lib%s --serve-layouts '%s' '%s'", WORKER_ENV,
+                 s->self_exe, bwd, k->lib_path, k->lib_symbol);
     else
         snprintf(buf, len, "exec '%s' __eval-lib%s '%s' '%s' %zu %zu %d %d", s->self_exe, bwd,
                  k->lib_path, k->lib_symbol, lay->offset, lay->split, lay->inplace, lay->repeat);
+}
+
+int gl_kernel_src_probe_library(const struct gl_sweep *s, int k)
+{
+    char cmd[8192], why[300];
+    uint64_t which;
+    if (shm_command(s, &s->k[k], cmd, sizeof cmd - 16, &which) != 0) return -1;
+    strcat(cmd, " 2>/dev/null"); /* no request: it loads every symbol and ends */
+    return gl_run_child(cmd, NULL, 0, NULL, 0, 30, why, sizeof why);
 }
 
 int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k)
 {
     static const struct gl_call_layout none = {0, 0, 0, 0};
     char cmd[2600], why[300];
-    lib_command(s, k, &none, 0, cmd, sizeof cmd - 16);
+    lib_command(s, k, &none, cmd, sizeof cmd - 16);
     strcat(cmd, " 2>/dev/null"); /* the worker's own message: the caller says it in one line */
     return gl_run_child(cmd, NULL, 0, NULL, 0, 30, why, sizeof why);
 }
@@ -192,16 +234,21 @@ int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
     if (k->kind == GL_SRC_SERVE) return call_serving(s, k, child, x, dy, y, n, lay, why, whylen);
     if (k->kind != GL_SRC_LIB) return call_exec(s, k, k->cmd, x, dy, y, n, lay, why, whylen);
     if (!s || !s->self_exe) return snprintf(why, whylen, "no library worker"), -1;
-    if (child && (!lay || child->layouts)) {
-        lib_command(s, k, NULL, child->layouts, cmd, sizeof cmd);
-        if (child->layouts) {
-            if (child->pid < 0 && gl_child_start(child, cmd, why, whylen) != 0) return -1;
-            return gl_child_call_layout(child, x, dy, y, n, lay, timeout, why, whylen);
-        }
-        if (child->pid < 0 && gl_child_start_shm(child, cmd, why, whylen) != 0) return -1;
-        return gl_child_call_shm(child, x, dy, y, n, timeout, why, whylen);
+    if (child && child->layouts) {
+        lib_command(s, k, NULL, cmd, sizeof cmd);
+        if (child->pid < 0 && gl_child_start(child, cmd, why, whylen) != 0) return -1;
+        return gl_child_call_layout(child, x, dy, y, n, lay, timeout, why, whylen);
     }
-    lib_command(s, k, lay ? lay : &none, 0, cmd, sizeof cmd); /* one worker for this call */
+    if (child && !lay) { /* the worker of k's library (the sweep's: one per library and thread) */
+        uint64_t which;
+        char shm[8192];
+        if (shm_command(s, k, shm, sizeof shm, &which) != 0)
+            return snprintf(why, whylen, "not a kernel of the sweep, or too many from its library"),
+                   -1;
+        if (child->pid < 0 && gl_child_start_shm(child, shm, why, whylen) != 0) return -1;
+        return gl_child_call_shm(child, which, x, dy, y, n, timeout, why, whylen);
+    }
+    lib_command(s, k, lay ? lay : &none, cmd, sizeof cmd); /* one worker for this call */
     struct gl_kernel_src worker = *k; /* it speaks float32: it converts for a 16-bit kernel */
     worker.abi = GL_ABI_F32;
     return call_exec(s, &worker, cmd, x, dy, y, n, NULL, why, whylen);

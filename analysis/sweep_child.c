@@ -245,8 +245,8 @@ static int child_request(struct gl_child *c, uint64_t count, const void *in, siz
     return -1;
 }
 
-int gl_child_call_shm(struct gl_child *c, const float *x, const float *dy, float *y, size_t n,
-                      double timeout_s, char *why, size_t whylen)
+int gl_child_call_shm(struct gl_child *c, uint64_t which, const float *x, const float *dy, float *y,
+                      size_t n, double timeout_s, char *why, size_t whylen)
 {
     size_t arrays = dy ? 3 : 2; /* x (dy) y */
     if (shm_reserve(c, arrays * (n ? n : 1) * sizeof *x) != 0) {
@@ -257,7 +257,8 @@ int gl_child_call_shm(struct gl_child *c, const float *x, const float *dy, float
     memcpy(in, x, n * sizeof *x);
     if (dy) memcpy(in + n, dy, n * sizeof *dy);
     uint64_t ack = 0;
-    if (child_request(c, n, NULL, 0, &ack, sizeof ack, timeout_s, why, whylen) != 0) return -1;
+    if (child_request(c, n, &which, sizeof which, &ack, sizeof ack, timeout_s, why, whylen) != 0)
+        return -1;
     if (ack != n) { /* an answer for another request: not trusted */
         child_failed(c, 0, sizeof ack, now_s() + timeout_s, timeout_s, why, whylen);
         return -1;
@@ -460,13 +461,20 @@ static int write_full(int fd, const void *p, size_t n)
     return 0;
 }
 
-int gl_eval_lib_serve_shm(const struct gl_lib_kernel *k, int fd)
+int gl_eval_lib_serve_shm(const struct gl_lib_kernel *ks, size_t nk, int fd)
 {
     float *map = NULL;
-    size_t mapped = 0, arrays = k->bwd ? 3 : 2; /* x (dy) y */
-    uint64_t n;
-    while (read_full(0, &n, sizeof n) == 0) {
-        size_t bytes = arrays * (n ? n : 1) * sizeof(float);
+    size_t mapped = 0;
+    uint64_t req[2]; /* n, and which of the kernels */
+    while (read_full(0, req, sizeof req) == 0) {
+        uint64_t n = req[0];
+        if (req[1] >= nk) {
+            fprintf(stderr, "gelulab: a request for kernel %llu of %zu\n",
+                    (unsigned long long)req[1], nk);
+            return 2;
+        }
+        const struct gl_lib_kernel *k = &ks[req[1]];
+        size_t arrays = k->bwd ? 3 : 2, bytes = arrays * (n ? n : 1) * sizeof(float);
         if (bytes > mapped) {
             struct stat st;
             if (map) munmap(map, mapped), map = NULL;

@@ -1,6 +1,7 @@
 /* gelulab sweep — measure kernels against the reference over an input space; gelulab merge —
  * combine shard result files; gelulab __eval-lib — the shared-library worker (internal). */
 #include <sched.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +178,24 @@ int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct
                         k->lib_path, k->lib_symbol);
 }
 
+/* The --lib kernels' libraries, each loaded once by its worker with every symbol the sweep takes
+ * from it; one that fails is probed kernel by kernel, to name the kernel at fault. */
+static int probe_libraries(const struct gl_sweep *s)
+{
+    for (int k = 0; k < s->nk; k++) {
+        if (s->k[k].kind != GL_SRC_LIB || gl_kernel_src_lib_lead(s, k) != k ||
+            gl_kernel_src_probe_library(s, k) == 0)
+            continue;
+        for (int j = k; j < s->nk; j++)
+            if (s->k[j].kind == GL_SRC_LIB && gl_kernel_src_lib_lead(s, j) == k &&
+                gl_cli_probe_lib("sweep", s, &s->k[j]) != 0)
+                return 2;
+        return gl_cli_error("sweep", "cannot load --lib %s with all its kernels' symbols",
+                            s->k[k].lib_path);
+    }
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
 {
     struct gl_sweep *s = &a->s;
@@ -314,9 +333,9 @@ static int finish_kernels(struct sweep_args *a)
             return free(given),
                    gl_cli_error("sweep",
                                 "--lib/--exec/--serve kernels are binary32: not with --format f64");
-        if (k->kind == GL_SRC_LIB && gl_cli_probe_lib("sweep", s, k) != 0) return free(given), 2;
     }
     free(given);
+    if (probe_libraries(s) != 0) return 2;
     int emulated_too =
         a->with_emulated > 0 ||
         (a->with_emulated == 0 && (s->fmt.id != GL_FMT_F32 || s->mode != GL_SWEEP_EXHAUSTIVE));
@@ -497,8 +516,37 @@ int gl_cmd_merge(int argc, char **argv)
     return rc;
 }
 
+/* __eval-lib --serve-shm PATH KIND:SYMBOL...: the sweep's worker for every kernel it measures
+ * from the library at PATH (KIND f32, bwd, bf16 or f16) */
+static int eval_lib_serve_shm(int argc, char **argv)
+{
+    if (argc < 4)
+        return gl_cli_error("__eval-lib", "usage: gelulab __eval-lib --serve-shm PATH "
+                                          "KIND:SYMBOL... (KIND: f32, bwd, bf16 or f16)");
+    size_t nk = (size_t)argc - 3;
+    struct gl_lib_kernel *ks = calloc(nk, sizeof *ks);
+    for (size_t i = 0; ks && i < nk; i++) {
+        const char *spec = argv[3 + i], *sym = strchr(spec, ':');
+        enum gl_abi abi = GL_ABI_F32;
+        char kind[8] = "";
+        if (sym && sym - spec < (ptrdiff_t)sizeof kind)
+            memcpy(kind, spec, (size_t)(sym - spec)), kind[sym - spec] = 0;
+        int bwd = !strcmp(kind, "bwd");
+        if (!sym || (!bwd && strcmp(kind, "f32") && gl_abi_parse(kind, &abi) != 0))
+            return free(ks), gl_cli_error("__eval-lib",
+                                          "'%s': not KIND:SYMBOL (KIND: f32, bwd, "
+                                          "bf16 or f16)",
+                                          spec);
+        if (gl_lib_kernel_load(&ks[i], argv[2], sym + 1, bwd, abi) != 0) return free(ks), 2;
+    }
+    int rc = ks ? gl_eval_lib_serve_shm(ks, nk, 3) : 2;
+    free(ks);
+    return rc;
+}
+
 int gl_cmd_eval_lib(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--serve-shm")) return eval_lib_serve_shm(argc, argv);
     int backward = argc > 1 && !strcmp(argv[1], "--backward");
     argc -= backward, argv += backward;
     enum gl_abi abi = GL_ABI_F32;
@@ -507,16 +555,15 @@ int gl_cmd_eval_lib(int argc, char **argv)
             return gl_cli_error("__eval-lib", "unknown --abi '%s' (f32, bf16, f16)", argv[2]);
         argc -= 2, argv += 2;
     }
-    int serve =
-        argc == 4 && (!strcmp(argv[1], "--serve-shm") || !strcmp(argv[1], "--serve-layouts"));
+    int serve = argc == 4 && !strcmp(argv[1], "--serve-layouts");
     if (!serve && argc != 3 && argc != 7)
         return gl_cli_error("__eval-lib",
-                            "usage: gelulab __eval-lib [--backward | --abi bf16|f16] [--serve-shm "
-                            "| --serve-layouts] PATH SYMBOL [OFFSET SPLIT INPLACE REPEAT]");
+                            "usage: gelulab __eval-lib [--backward | --abi bf16|f16] "
+                            "[--serve-layouts] PATH SYMBOL [OFFSET SPLIT INPLACE REPEAT], or "
+                            "__eval-lib --serve-shm PATH KIND:SYMBOL...");
     struct gl_lib_kernel k;
     if (gl_lib_kernel_load(&k, argv[1 + serve], argv[2 + serve], backward, abi) != 0) return 2;
-    if (serve)
-        return argv[1][8] == 's' ? gl_eval_lib_serve_shm(&k, 3) : gl_eval_lib_serve_layouts(&k);
+    if (serve) return gl_eval_lib_serve_layouts(&k);
     struct gl_call_layout lay = {0, 0, 0, 0};
     if (argc == 7)
         lay.offset = strtoul(argv[3], NULL, 10), lay.split = strtoul(argv[4], NULL, 10),

@@ -129,6 +129,16 @@ rc=$?
 [[ $(json_field "$T/crash.json" "['kernels'][1]['failed']") == True &&
    $(json_field "$T/crash.json" "['kernels'][0]['own']['all']['n']") == 65536 ]] && ok ||
     bad "crash: results not kept"
+# kernels of one library share a worker: one crashing leaves the others' results as they are
+"$G" sweep --format bf16 --lib "$LIB" --symbol gelu_crash --defn exact --name crash \
+    --lib "$LIB" --symbol gelu_good --defn exact --name good --out "$T/crash2.json" >/dev/null 2>&1
+"$G" sweep --format bf16 --lib "$LIB" --symbol gelu_good --defn exact --name good \
+    --out "$T/good.json" >/dev/null 2>&1
+[[ $(json_field "$T/crash2.json" "['kernels'][0]['failed']") == True &&
+   $(json_field "$T/crash2.json" "['kernels'][1]['failed']") == False &&
+   $(json_field "$T/crash2.json" "['kernels'][1]['own']") == \
+   "$(json_field "$T/good.json" "['kernels'][0]['own']")" ]] && ok ||
+    bad "a crash in a library's shared worker changed its other kernel's results"
 "$G" sweep --format bf16 --exec 'sleep 100' --defn exact --timeout 1 --out "$T/hang.json" \
     >"$T/out" 2>"$T/err"
 rc=$?

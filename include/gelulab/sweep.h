@@ -114,8 +114,14 @@ void gl_kernel_src_serve(struct gl_kernel_src *k, const char *cmd);
  * library kernel, "" for a built-in; and back (0, or -1 for a library without its symbol). */
 void gl_kernel_src_command(const struct gl_kernel_src *k, char *buf, size_t len);
 int gl_kernel_src_set_command(struct gl_kernel_src *k, const char *command);
+/* The first kernel of s from the library of library kernel s->k[k] (k itself if none before):
+ * the sweep runs a library's kernels in one worker per thread, that kernel's */
+int gl_kernel_src_lib_lead(const struct gl_sweep *s, int k);
 /* 0 when the library worker of s loads library kernel k's path and symbol (run on no input) */
 int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k);
+/* 0 when the worker of s->k[k]'s library loads every symbol the sweep takes from it (one
+ * process: a library such as PyTorch takes most of a second to load) */
+int gl_kernel_src_probe_library(const struct gl_sweep *s, int k);
 
 struct gl_child;
 struct gl_call_layout;
@@ -137,11 +143,11 @@ int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
 int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, size_t out_bytes,
                  double timeout_s, char *why, size_t whylen);
 
-/* A persistent child (serving commands and library workers: one process per worker thread and
- * kernel, not one per chunk): started with CMD under /bin/sh; each call sends a little-endian
- * uint64 byte count and the input bytes and waits for exactly out_bytes. A call that fails (the
- * child crashed, exited or timed out: killed) returns -1 with the reason in why and ends the
- * child. */
+/* A persistent child (serving commands: one process per worker thread and kernel; library
+ * workers: per worker thread and library; not one per chunk): started with CMD under /bin/sh; each
+ * call sends a little-endian uint64 byte count and the input bytes and waits for exactly out_bytes.
+ * A call that fails (the child crashed, exited or timed out: killed) returns -1 with the reason in
+ * why and ends the child. */
 struct gl_child {
     int pid, wfd, rfd; /* pid -1: not running */
     int layouts;       /* a library worker that takes a layout with each request (validate) */
@@ -152,14 +158,15 @@ struct gl_child {
 int gl_child_start(struct gl_child *c, const char *cmd, char *why, size_t whylen);
 int gl_child_call(struct gl_child *c, const void *in, size_t in_bytes, void *out, size_t out_bytes,
                   double timeout_s, char *why, size_t whylen);
-/* The sweep's library worker (gelulab __eval-lib --serve-shm PATH SYMBOL), over shared memory:
- * a memfd, the child's descriptor 3, holds the inputs and then the results of a request (n
- * binary32 each); a request is the little-endian uint64 n on the child's stdin, the answer the
- * same n on its stdout once the results are in place (no copies through pipes). Failures as
- * gl_child_call's. */
+/* The sweep's library worker (gelulab __eval-lib --serve-shm PATH KIND:SYMBOL...: one per
+ * library and worker thread, serving every kernel of that library in the sweep), over shared
+ * memory: a memfd, the child's descriptor 3, holds the inputs and then the results of a request
+ * (n binary32 each); a request is two little-endian uint64 on the child's stdin, n and `which`
+ * (the kernel: its place among the KIND:SYMBOL arguments), the answer n on its stdout once the
+ * results are in place (no copies through pipes). Failures as gl_child_call's. */
 int gl_child_start_shm(struct gl_child *c, const char *cmd, char *why, size_t whylen);
-int gl_child_call_shm(struct gl_child *c, const float *x, const float *dy, float *y, size_t n,
-                      double timeout_s, char *why, size_t whylen);
+int gl_child_call_shm(struct gl_child *c, uint64_t which, const float *x, const float *dy, float *y,
+                      size_t n, double timeout_s, char *why, size_t whylen);
 /* The library workers' kernel: SYMBOL of the library at PATH, forward or backward (the worker's
  * --backward); loaded by gl_lib_kernel_load (0, or -1 after saying why on stderr). */
 struct gl_lib_kernel {
@@ -178,7 +185,7 @@ int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *sy
 struct gl_call_layout;
 int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const float *dy,
                          size_t stride, float *y, size_t n, const struct gl_call_layout *lay);
-int gl_eval_lib_serve_shm(const struct gl_lib_kernel *k, int fd);
+int gl_eval_lib_serve_shm(const struct gl_lib_kernel *ks, size_t nk, int fd); /* ks[which] */
 void gl_child_stop(struct gl_child *c); /* closes its stdin and waits (at most 10 s) */
 /* The library worker of validate's probes, each request carrying a call layout (gelulab __eval-lib
  * --serve-layouts PATH SYMBOL: validate's probes, one worker for all of them): after the byte
