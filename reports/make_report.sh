@@ -68,13 +68,15 @@ if want facts; then
         v=$("$(dirname "$0")/npm_version.sh" "$(dirname "$0")/../build/npm" "$1")
         echo "$1@${v:-not installed}"
     }
-    "$G" facts --out "$D" --meta "commit=$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+    # the facts in the background, beside the diagnoses (its exit status kept in a file)
+    { rc=0; "$G" facts --out "$D" --meta "commit=$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
         --meta "date=$(date -u +%Y-%m-%dT%H:%MZ)" --meta "report_mode=$mode" \
         --meta "google_benchmark=$(pkg libbenchmark-dev)" --meta "sleef=$(pkg libsleef-dev)" \
         --meta "onednn=$(pkg libdnnl-dev)" --meta "pytorch=$(pkg libtorch-dev)" \
         --meta "eigen=$(pkg libeigen3-dev)" --meta "node=$(node --version 2>/dev/null || echo none)" \
         --meta "npm_peers=$(npmv onnxruntime-node) $(npmv @node-llama-cpp/linux-x64)" \
-        --meta "gnuplot=$(gnuplot --version 2>/dev/null || echo none)"
+        --meta "gnuplot=$(gnuplot --version 2>/dev/null || echo none)" || rc=$?
+      echo "$rc" >"$D/facts.rc"; } &
     # each peer's diagnoses: gelulab validate's probes (exit 1: a check failed, which is the finding)
     # (one per core at a time)
     mkdir -p "$D/validate"
@@ -84,7 +86,7 @@ if want facts; then
             >"$D/validate/${name//\//_}.txt" 2>&1 ||
             [ $? = 1 ] || echo "report: gelulab validate could not run $name (see $D/validate)" >&2
     }
-    running=0
+    running=1 # the facts
     while IFS=$'\t' read -r -a a; do
         [ "$running" -lt "$(nproc)" ] || { wait -n || true; running=$((running - 1)); }
         probe "${a[@]}" &
@@ -95,6 +97,9 @@ if want facts; then
         "$G" list | awk '$2 ~ /_grad$/ && $5 == "yes" { split($1, a, "/"); w[a[1]] = $1 }
                          END { for (k in w) printf "--impl\t%s\n", w[k] }' | sort)
     wait
+    rc=$(cat "$D/facts.rc" 2>/dev/null || echo 1)
+    rm -f "$D/facts.rc"
+    [ "$rc" = 0 ] || { echo "report: gelulab facts failed (exit $rc)" >&2; exit 1; }
 fi
 if want bench; then
     stage 6 "throughput benchmarks (one core; Google Benchmark log in $D/bench.txt)"
