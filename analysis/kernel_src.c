@@ -89,8 +89,8 @@ static int shm_command(const struct gl_sweep *s, const struct gl_kernel_src *k, 
     return found && used < len ? 0 : -1;
 }
 
-/* The library worker's command for k: serving requests (lay NULL; with their layouts when
- * `layouts`) or one call with layout lay */
+/* The library worker's command for k: serving validate's calls with their layouts (lay NULL)
+ * or one call with layout lay */
 static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
                         const struct gl_call_layout *lay, char *buf, size_t len)
 {
@@ -106,22 +106,29 @@ static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
                  k->lib_path, k->lib_symbol, lay->offset, lay->split, lay->inplace, lay->repeat);
 }
 
+/* A worker command run on no input (it loads its symbols and ends), with 16 bytes of room left
+ * in cmd; the worker's own message goes: the caller says it in one line */
+static int probe_command(char *cmd)
+{
+    char why[300];
+    strcat(cmd, " 2>/dev/null");
+    return gl_run_child(cmd, NULL, 0, NULL, 0, 30, why, sizeof why);
+}
+
 int gl_kernel_src_probe_library(const struct gl_sweep *s, int k)
 {
-    char cmd[8192], why[300];
+    char cmd[8192];
     uint64_t which;
     if (shm_command(s, &s->k[k], cmd, sizeof cmd - 16, &which) != 0) return -1;
-    strcat(cmd, " 2>/dev/null"); /* no request: it loads every symbol and ends */
-    return gl_run_child(cmd, NULL, 0, NULL, 0, 30, why, sizeof why);
+    return probe_command(cmd);
 }
 
 int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k)
 {
     static const struct gl_call_layout none = {0, 0, 0, 0};
-    char cmd[2600], why[300];
+    char cmd[2600];
     lib_command(s, k, &none, cmd, sizeof cmd - 16);
-    strcat(cmd, " 2>/dev/null"); /* the worker's own message: the caller says it in one line */
-    return gl_run_child(cmd, NULL, 0, NULL, 0, 30, why, sizeof why);
+    return probe_command(cmd);
 }
 
 /* A built-in kernel in process, with the layouts the library worker applies */

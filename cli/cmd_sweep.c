@@ -532,7 +532,7 @@ static int eval_lib_serve_shm(int argc, char **argv)
         if (sym && sym - spec < (ptrdiff_t)sizeof kind)
             memcpy(kind, spec, (size_t)(sym - spec)), kind[sym - spec] = 0;
         int bwd = !strcmp(kind, "bwd");
-        if (!sym || (!bwd && strcmp(kind, "f32") && gl_abi_parse(kind, &abi) != 0))
+        if (!sym || (!bwd && gl_abi_parse(kind, &abi) != 0))
             return free(ks), gl_cli_error("__eval-lib",
                                           "'%s': not KIND:SYMBOL (KIND: f32, bwd, "
                                           "bf16 or f16)",

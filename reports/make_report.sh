@@ -32,10 +32,9 @@ fi
 L=$BUILD/libgelulab-peers.so
 want facts && rm -rf "$D/validate" "$D/peers.tsv" "$D/peers16.tsv"
 if want facts && [ -f "$L" ]; then # the tables of the binary32 and of the 16-bit peers
-    "$G" list --peers --lib "$L" --tsv --all-kinds >"$D/peers_all.tsv"
-    awk -F'\t' 'NR == 1 || $1 == "f32"' "$D/peers_all.tsv" | cut -f2- >"$D/peers.tsv"
-    awk -F'\t' 'NR == 1 || $1 == "bf16" || $1 == "f16"' "$D/peers_all.tsv" | cut -f2- >"$D/peers16.tsv"
-    rm "$D/peers_all.tsv"
+    all=$("$G" list --peers --lib "$L" --tsv --all-kinds)
+    awk -F'\t' 'NR == 1 || $1 == "f32"' <<<"$all" | cut -f2- >"$D/peers.tsv"
+    awk -F'\t' 'NR == 1 || $1 == "bf16" || $1 == "f16"' <<<"$all" | cut -f2- >"$D/peers16.tsv"
 fi
 
 # the sweeps (reports/sweep_plan.sh: built-in kernels, the peers that run here, libgelulab's

@@ -167,8 +167,9 @@ int gl_child_call(struct gl_child *c, const void *in, size_t in_bytes, void *out
 int gl_child_start_shm(struct gl_child *c, const char *cmd, char *why, size_t whylen);
 int gl_child_call_shm(struct gl_child *c, uint64_t which, const float *x, const float *dy, float *y,
                       size_t n, double timeout_s, char *why, size_t whylen);
-/* The library workers' kernel: SYMBOL of the library at PATH, forward or backward (the worker's
- * --backward); loaded by gl_lib_kernel_load (0, or -1 after saying why on stderr). */
+/* The library workers' kernel: SYMBOL of the library at PATH, forward, backward or 16-bit (the
+ * worker's --backward or --abi, or the KIND of its KIND:SYMBOL); loaded by gl_lib_kernel_load
+ * (0, or -1 after saying why on stderr). */
 struct gl_lib_kernel {
     gl_kernel_f32 fwd;
     gl_kernel_bwd_f32 bwd;
