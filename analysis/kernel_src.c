@@ -5,15 +5,21 @@
  * caller keeps a gl_child (the sweep: one per thread and kernel), a fresh one per call
  * otherwise; external commands in one process per call (or per `split` inputs), serving
  * commands like the library worker. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "gelulab/guard.h"
 #include "gelulab/sweep.h"
 
 void gl_kernel_src_lib(struct gl_kernel_src *k, const char *path, const char *symbol)
 {
     k->kind = GL_SRC_LIB;
-    snprintf(k->lib_path, sizeof k->lib_path, "%s", path);
+    /* a bare name that is a file here is that file (dlopen would search the loader's path) */
+    int here = !strchr(path, '/') && access(path, F_OK) == 0;
+    snprintf(k->lib_path, sizeof k->lib_path, "%s%s", here ? "./" : "", path);
     snprintf(k->lib_symbol, sizeof k->lib_symbol, "%s", symbol);
     k->cmd[0] = '\0';
 }
@@ -102,43 +108,49 @@ static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
         snprintf(buf, len, "exec env %s'%s' __eval-lib%s --serve-layouts '%s' '%s'", WORKER_ENV,
                  s->self_exe, bwd, k->lib_path, k->lib_symbol);
     else
-        snprintf(buf, len, "exec '%s' __eval-lib%s '%s' '%s' %zu %zu %d %d", s->self_exe, bwd,
-                 k->lib_path, k->lib_symbol, lay->offset, lay->split, lay->inplace, lay->repeat);
+        snprintf(buf, len, "exec '%s' __eval-lib%s '%s' '%s' %zu %zu %d %d %d", s->self_exe, bwd,
+                 k->lib_path, k->lib_symbol, lay->offset, lay->split, lay->inplace, lay->repeat,
+                 lay->place);
 }
 
 /* A worker command run on no input (it loads its symbols and ends), with 16 bytes of room left
- * in cmd; the worker's own message goes: the caller says it in one line */
-static int probe_command(char *cmd)
+ * in cmd; the worker's reason, from its diagnosis channel, into why (may be NULL) */
+static int probe_command(char *cmd, char *why, size_t whylen)
 {
-    char why[300];
+    char own[1024];
     strcat(cmd, " 2>/dev/null");
-    return gl_run_child(cmd, NULL, 0, NULL, 0, 30, why, sizeof why);
+    return gl_run_child(cmd, NULL, 0, NULL, 0, 30, why ? why : own, why ? whylen : sizeof own);
 }
 
-int gl_kernel_src_probe_library(const struct gl_sweep *s, int k)
+int gl_kernel_src_probe_library(const struct gl_sweep *s, int k, char *why, size_t whylen)
 {
     char cmd[8192];
     uint64_t which;
     if (shm_command(s, &s->k[k], cmd, sizeof cmd - 16, &which) != 0) return -1;
-    return probe_command(cmd);
+    return probe_command(cmd, why, whylen);
 }
 
-int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k)
+int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k, char *why,
+                        size_t whylen)
 {
-    static const struct gl_call_layout none = {0, 0, 0, 0};
-    char cmd[2600];
-    lib_command(s, k, &none, cmd, sizeof cmd - 16);
-    return probe_command(cmd);
+    char cmd[2600]; /* the serving worker: it loads, then ends on no request, calling nothing */
+    lib_command(s, k, NULL, cmd, sizeof cmd - 16);
+    return probe_command(cmd, why, whylen);
 }
 
-/* A built-in kernel in process, with the layouts the library worker applies */
+/* A built-in kernel in process, with the layouts the library worker applies, on guarded arrays
+ * (a fault on a guard page ends gelulab with the finding on stderr) */
 static int call_builtin(const struct gl_kernel_src *k, const float *x, const float *dy, float *y,
                         size_t n, const struct gl_call_layout *lay, char *why, size_t whylen)
 {
     struct gl_lib_kernel lk = {dy ? NULL : k->impl->f32, dy ? k->impl->bwd : NULL, k->impl->u16,
                                k->abi};
-    if (gl_lib_kernel_layout(&lk, x, dy, 1, y, n, lay) == 0) return 0;
-    return snprintf(why, whylen, "out of memory"), -1;
+    char prefix[200];
+    snprintf(prefix, sizeof prefix, "gelulab: built-in kernel %s ", k->name);
+    gl_guard_report_to(2, prefix);
+    int rc = gl_lib_kernel_layout(&lk, x, dy, 1, y, n, lay, why, whylen);
+    if (rc < 0) snprintf(why, whylen, "out of memory");
+    return rc ? -1 : 0;
 }
 
 /* The pipe protocol's numbers (docs/exec-protocol.md): float32 (per input: 1, or 2 for the
@@ -184,7 +196,7 @@ static int call_serving(const struct gl_sweep *s, const struct gl_kernel_src *k,
                         const struct gl_call_layout *lay, char *why, size_t whylen)
 {
     double timeout = s ? s->timeout_s : 60;
-    struct gl_child own = {-1, -1, -1, 0, -1, NULL, 0},
+    struct gl_child own = {-1, -1, -1, 0, -1, NULL, 0, -1},
                     *c = child && (!lay || child->layouts) ? child : &own;
     size_t split = lay && lay->split ? lay->split : n ? n : 1;
     struct pipe_io p;
@@ -225,7 +237,7 @@ int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
                    const float *x, const float *dy, float *y, size_t n,
                    const struct gl_call_layout *lay, char *why, size_t whylen)
 {
-    static const struct gl_call_layout none = {0, 0, 0, 0};
+    static const struct gl_call_layout none = {0, 0, 0, 0, 0};
     double timeout = s ? s->timeout_s : 60;
     char cmd[2600];
     if (!k->backward) dy = NULL;
@@ -259,4 +271,100 @@ int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
     struct gl_kernel_src worker = *k; /* it speaks float32: it converts for a 16-bit kernel */
     worker.abi = GL_ABI_F32;
     return call_exec(s, &worker, cmd, x, dy, y, n, NULL, why, whylen);
+}
+
+/* an input by value: nan, +inf, -inf, +0, -0 or %a */
+static void value_name(float v, char *b, size_t l)
+{
+    if (isnan(v))
+        snprintf(b, l, "nan");
+    else if (isinf(v) || v == 0)
+        snprintf(b, l, "%s%s", signbit(v) ? "-" : "+", v == 0 ? "0" : "inf");
+    else
+        snprintf(b, l, "%a", (double)v);
+}
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* One try of the narrowing on x[lo, lo + m): 1 when k fails there (the reason in last); the
+ * try's time adapts the next try's timeout (four times the longest passing try, at least 1 s,
+ * at most the caller's: a hang costs that, not the full --timeout, at each step) */
+struct narrowing {
+    const struct gl_sweep *s;
+    struct gl_sweep t;
+    const struct gl_kernel_src *k;
+    const float *x, *dy;
+    float *y;
+    double longest;
+    char last[600];
+};
+
+static int fails_on(struct narrowing *w, const float *x, const float *dy, size_t m)
+{
+    char why[600];
+    double t0 = seconds();
+    if (gl_kernel_call(&w->t, w->k, NULL, x, dy, w->y, m, NULL, why, sizeof why) != 0)
+        return snprintf(w->last, sizeof w->last, "%s", why), 1;
+    double d = seconds() - t0,
+           cap = w->s->timeout_s < GL_NARROW_TIMEOUT ? w->s->timeout_s : GL_NARROW_TIMEOUT;
+    if (d > w->longest) w->longest = d;
+    w->t.timeout_s = 4 * w->longest > 1 ? 4 * w->longest : 1;
+    if (w->t.timeout_s > cap) w->t.timeout_s = cap;
+    return 0;
+}
+
+int gl_kernel_narrow(const struct gl_sweep *s, const struct gl_kernel_src *k, const float *x,
+                     const float *dy, size_t n, char *where, size_t len)
+{
+    where[0] = 0;
+    if (k->kind == GL_SRC_BUILTIN || !s || n == 0) return -1;
+    if (!k->backward) dy = NULL;
+    struct narrowing w = {s, *s, k, x, dy, malloc(n * sizeof(float)), 0, ""};
+    w.t.timeout_s = s->timeout_s < GL_NARROW_TIMEOUT ? s->timeout_s : GL_NARROW_TIMEOUT;
+    if (!w.y) return -1;
+    size_t lo = 0, m = n;
+    int whole = 0, found = 0;
+    /* first the special inputs alone (NaN, infinities, zeros: the usual culprits), one of each */
+    float tried[8];
+    int nt = 0;
+    for (size_t i = 0; i < n && n > 1 && !found && nt < 8; i++) {
+        float v = x[i];
+        int special = isnan(v) || isinf(v) || v == 0, seen = 0;
+        for (int j = 0; j < nt && special; j++)
+            seen |= !memcmp(&tried[j], &v, sizeof v) || (isnan(v) && isnan(tried[j]));
+        if (!special || seen) continue;
+        tried[nt++] = v;
+        if (fails_on(&w, x + i, dy ? dy + i : NULL, 1)) lo = i, m = 1, found = 1;
+    }
+    double give_up = seconds() + 12 * GL_NARROW_TIMEOUT; /* a bound on the whole search */
+    while (!found && m > 1 && seconds() < give_up) {
+        size_t h = m / 2;
+        if (fails_on(&w, x + lo, dy ? dy + lo : NULL, h)) {
+            m = h;
+            continue;
+        }
+        if (fails_on(&w, x + lo + h, dy ? dy + lo + h : NULL, m - h)) {
+            lo += h, m -= h;
+            continue;
+        }
+        whole = 1; /* each half alone passes */
+        break;
+    }
+    char a[64], b[64], d[80] = "";
+    value_name(x[lo], a, sizeof a);
+    if (dy) value_name(dy[lo], b, sizeof b), snprintf(d, sizeof d, ", dy = %s", b);
+    value_name(x[lo + m - 1], b, sizeof b);
+    if (m == 1)
+        snprintf(where, len, "x = %s%s (n = 1)%s%s", a, d, *w.last ? ": " : "", w.last);
+    else
+        snprintf(where, len, "the %zu inputs %s .. %s%s%s%s", m, a, b,
+                 whole ? " together (each half alone passes)" : " (narrowing stopped: time)",
+                 *w.last ? ": " : "", w.last);
+    free(w.y);
+    return 0;
 }

@@ -84,18 +84,29 @@ static int is_external(const struct gl_kernel_src *k)
 static int run_external(struct gl_sweep *s, struct gl_kernel_src *k, struct chunk_buf *b, int ki,
                         uint64_t n, uint64_t c, pthread_mutex_t *lock)
 {
-    char why[300];
+    char why[600];
     struct gl_child *ch = k->kind == GL_SRC_EXEC  ? NULL
                           : k->kind == GL_SRC_LIB ? &b->child[gl_kernel_src_lib_lead(s, ki)]
                                                   : &b->child[ki]; /* one per thread */
     if (!gl_kernel_call(s, k, ch, b->cxf, b->dy1, b->ext_out[ki], n, NULL, why, sizeof why))
         return 0;
     pthread_mutex_lock(lock);
-    if (!k->failed) {
-        k->failed = 1;
-        snprintf(k->error, sizeof k->error, "kernel %s %s on inputs %a .. %a (chunk %llu)", k->name,
-                 why, b->cx[0], b->cx[n - 1], (unsigned long long)c);
+    int first = !k->failed;
+    k->failed = 1; /* the other threads stop calling it */
+    pthread_mutex_unlock(lock);
+    if (!first) return -1;
+    char where[700];
+    if (!s->stop || !*s->stop) { /* narrowed to the inputs that cause it, unless interrupted */
+        if (gl_kernel_narrow(s, k, b->cxf, k->backward ? b->dy1 : NULL, n, where, sizeof where))
+            where[0] = 0;
+    } else {
+        where[0] = 0;
     }
+    pthread_mutex_lock(lock);
+    snprintf(k->error, sizeof k->error,
+             "kernel %s %s on the chunk of inputs %a .. %a (chunk %llu, n = %llu)%s%s", k->name,
+             why, b->cx[0], b->cx[n - 1], (unsigned long long)c, (unsigned long long)n,
+             *where ? "; narrowed to " : "", where);
     pthread_mutex_unlock(lock);
     return -1;
 }

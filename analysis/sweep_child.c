@@ -3,6 +3,7 @@
  * returns too few results or outlives its deadline is reported, never trusted. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "gelulab/guard.h"
 #include "gelulab/sweep.h"
 
 extern char **environ;
@@ -28,8 +30,8 @@ static double now_s(void)
 
 /* posix_spawn (vfork-like: no copy of a large parent's page tables), in its own process
  * group so that a hung child is killed with everything it started; extra_fd (>= 0) becomes the
- * child's descriptor 3. */
-static pid_t spawn(const char *cmd, int *to_child, int *from_child, int extra_fd)
+ * child's descriptor 3, diag_fd (>= 0) its descriptor 4 (gl_worker_diag_init). */
+static pid_t spawn(const char *cmd, int *to_child, int *from_child, int extra_fd, int diag_fd)
 {
     int in[2], out[2];
     if (pipe2(in, O_CLOEXEC) != 0) return -1;
@@ -43,6 +45,7 @@ static pid_t spawn(const char *cmd, int *to_child, int *from_child, int extra_fd
     posix_spawn_file_actions_adddup2(&fa, in[0], 0);
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
     if (extra_fd >= 0) posix_spawn_file_actions_adddup2(&fa, extra_fd, 3);
+    if (diag_fd >= 0) posix_spawn_file_actions_adddup2(&fa, diag_fd, 4);
     posix_spawnattr_init(&at);
     posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&at, 0);
@@ -154,28 +157,81 @@ static int end_child(pid_t pid, long got, size_t out_bytes, double deadline, dou
     return child_verdict(hung, status, got, out_bytes, timeout_s, why, whylen);
 }
 
+/* ---- the diagnosis channel: a memfd, the child's descriptor 4, where a library worker says
+ * what went wrong in words (a load error, an access outside the arrays) before it ends ---- */
+
+#define DIAG_NAME "gelulab-diag"
+
+static int diag_create(void)
+{
+    return memfd_create(DIAG_NAME, MFD_CLOEXEC);
+}
+
+/* The last line the child wrote to its diagnosis channel, if any, into why (replacing the
+ * parent's own account, "crashed (signal 11, ...)"); closes the channel. */
+static void diag_take(int *fd, char *why, size_t whylen)
+{
+    if (*fd < 0) return;
+    char b[1024];
+    ssize_t n = pread(*fd, b, sizeof b - 1, 0);
+    close(*fd), *fd = -1;
+    if (n <= 0) return;
+    b[n] = 0;
+    while (n > 0 && (b[n - 1] == '\n' || b[n - 1] == '\r')) b[--n] = 0;
+    char *last = strrchr(b, '\n');
+    if (*b) snprintf(why, whylen, "%s", last ? last + 1 : b);
+}
+
+static int worker_diag_fd = -1;
+
+void gl_worker_diag_init(void)
+{
+    char link[64] = "";
+    ssize_t n = readlink("/proc/self/fd/4", link, sizeof link - 1);
+    if (n > 0 && (link[n] = 0, !strncmp(link, "/memfd:" DIAG_NAME, strlen("/memfd:" DIAG_NAME))))
+        worker_diag_fd = 4, gl_guard_report_to(4, "");
+}
+
+void gl_worker_say(const char *fmt, ...)
+{
+    char b[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b, sizeof b - 1, fmt, ap);
+    va_end(ap);
+    strcat(b, "\n");
+    int fd = worker_diag_fd >= 0 ? worker_diag_fd : 2;
+    ssize_t w = write(fd, b, strlen(b));
+    (void)w;
+}
+
 int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, size_t out_bytes,
                  double timeout_s, char *why, size_t whylen)
 {
-    int wfd, rfd;
-    pid_t pid = spawn(cmd, &wfd, &rfd, -1);
+    int wfd, rfd, diag = diag_create();
+    pid_t pid = spawn(cmd, &wfd, &rfd, -1, diag);
     if (pid < 0) {
         snprintf(why, whylen, "cannot start it (%s)", strerror(errno));
+        if (diag >= 0) close(diag);
         return -1;
     }
     double deadline = now_s() + timeout_s;
     long got = exchange(wfd, rfd, in, in_bytes, out, out_bytes, deadline, 0);
     close(rfd);
-    return end_child(pid, got, out_bytes, deadline, timeout_s, why, whylen);
+    int rc = end_child(pid, got, out_bytes, deadline, timeout_s, why, whylen);
+    if (rc) diag_take(&diag, why, whylen);
+    if (diag >= 0) close(diag);
+    return rc;
 }
 
 /* ---- persistent workers: one child for many calls ---- */
 
 int gl_child_start(struct gl_child *c, const char *cmd, char *why, size_t whylen)
 {
-    c->shm_bytes = 0;
-    c->pid = spawn(cmd, &c->wfd, &c->rfd, -1);
+    c->shm_bytes = 0, c->diag_fd = diag_create();
+    c->pid = spawn(cmd, &c->wfd, &c->rfd, -1, c->diag_fd);
     if (c->pid >= 0) return 0;
+    if (c->diag_fd >= 0) close(c->diag_fd), c->diag_fd = -1;
     snprintf(why, whylen, "cannot start it (%s)", strerror(errno));
     return -1;
 }
@@ -190,9 +246,11 @@ int gl_child_start_shm(struct gl_child *c, const char *cmd, char *why, size_t wh
         c->shm_bytes = 0;
         return -1;
     }
-    c->pid = spawn(cmd, &c->wfd, &c->rfd, c->shm_fd);
+    c->diag_fd = diag_create();
+    c->pid = spawn(cmd, &c->wfd, &c->rfd, c->shm_fd, c->diag_fd);
     if (c->pid >= 0) return 0;
     snprintf(why, whylen, "cannot start it (%s)", strerror(errno));
+    if (c->diag_fd >= 0) close(c->diag_fd), c->diag_fd = -1;
     close(c->shm_fd);
     c->shm_bytes = 0;
     return -1;
@@ -226,6 +284,7 @@ static void child_failed(struct gl_child *c, long got, size_t out_bytes, double 
     close(c->wfd), close(c->rfd);
     c->wfd = c->rfd = -1;
     end_child(c->pid, got, out_bytes, deadline, timeout_s, why, whylen);
+    diag_take(&c->diag_fd, why, whylen);
     c->pid = -1;
     shm_release(c);
 }
@@ -279,61 +338,9 @@ void gl_child_stop(struct gl_child *c)
     int status;
     close(c->wfd), close(c->rfd);
     reap(c->pid, &status, now_s() + 10);
+    if (c->diag_fd >= 0) close(c->diag_fd), c->diag_fd = -1;
     c->pid = -1;
     shm_release(c);
-}
-
-int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *symbol, int backward,
-                       enum gl_abi abi)
-{
-    k->fwd = NULL, k->bwd = NULL, k->u16 = NULL, k->abi = abi;
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        fprintf(stderr, "gelulab: cannot load %s: %s\n", path, dlerror());
-        return -1;
-    }
-    void *sym = dlsym(h, symbol);
-    if (!sym) {
-        fprintf(stderr, "gelulab: no symbol '%s' in %s\n", symbol, path);
-        return -1;
-    }
-    if (backward)
-        *(void **)&k->bwd = sym;
-    else if (abi != GL_ABI_F32)
-        *(void **)&k->u16 = sym;
-    else
-        *(void **)&k->fwd = sym;
-    return 0;
-}
-
-/* A 16-bit kernel on the bits of x[i * stride], i < n, in fresh 16-bit buffers, called as lay
- * says (offsets in 16-bit elements; in place: y == x); the results to y as floats */
-static int lib_kernel_u16(const struct gl_lib_kernel *k, const float *x, size_t stride, float *y,
-                          size_t n, const struct gl_call_layout *lay)
-{
-    enum gl_format_id f = gl_abi_format(k->abi);
-    size_t off = lay ? lay->offset : 0, split = lay && lay->split ? lay->split : n;
-    uint16_t *xb = malloc((n + off + 1) * sizeof *xb), *yb = malloc((n + off + 1) * sizeof *yb);
-    if (!xb || !yb) return free(xb), free(yb), -1;
-    for (size_t i = 0; i < n; i++) xb[off + i] = gl_f32_to_bits16(f, x[stride * i]);
-    uint16_t *out = lay && lay->inplace ? xb + off : yb + off;
-    for (int rep = 0; rep < (lay && lay->repeat ? 2 : 1); rep++)
-        for (size_t i = 0; i < n; i += split)
-            k->u16(xb + off + i, out + i, n - i < split ? n - i : split);
-    for (size_t i = 0; i < n; i++) y[i] = gl_bits16_to_f32(f, out[i]);
-    free(xb), free(yb);
-    return 0;
-}
-
-static int lib_kernel_run(const struct gl_lib_kernel *k, const float *x, const float *dy, float *y,
-                          size_t n)
-{
-    if (k->u16) return lib_kernel_u16(k, x, 1, y, n, NULL);
-    if (k->bwd)
-        k->bwd(x, dy, y, n);
-    else
-        k->fwd(x, y, n);
-    return 0;
 }
 
 void gl_pairs_pack(const float *x, const float *dy, float *pairs, size_t n)
@@ -341,28 +348,83 @@ void gl_pairs_pack(const float *x, const float *dy, float *pairs, size_t n)
     for (size_t i = 0; i < n; i++) pairs[2 * i] = x[i], pairs[2 * i + 1] = dy[i];
 }
 
-int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const float *dy,
-                         size_t stride, float *y, size_t n, const struct gl_call_layout *lay)
+/* One call of k on n elements in the guarded arrays of g (split: calls of at most that many) */
+static void run_in(const struct gl_lib_kernel *k, struct gl_guard *g, size_t n, size_t split,
+                   int repeat)
 {
-    if (k->u16) return lib_kernel_u16(k, x, stride, y, n, lay);
-    size_t off = lay ? lay->offset : 0, split = lay && lay->split ? lay->split : n;
-    /* the inputs at float offset `off` of fresh buffers; results likewise, or in place */
-    float *xb = malloc((n + off + 1) * sizeof *xb), *yb = malloc((n + off + 1) * sizeof *yb),
-          *db = k->bwd ? malloc((n + off + 1) * sizeof *db) : NULL;
-    if (!xb || !yb || (k->bwd && !db)) return free(xb), free(yb), free(db), -1;
-    for (size_t i = 0; i < n; i++) {
-        xb[off + i] = x[stride * i];
-        if (db) db[off + i] = dy[stride * i];
+    unsigned char *x = gl_guard_ptr(g, GL_GUARD_X), *y = gl_guard_ptr(g, GL_GUARD_Y);
+    float *dy = gl_guard_ptr(g, GL_GUARD_DY);
+    size_t es = g->es;
+    gl_guard_arm(g);
+    for (int rep = 0; rep < (repeat ? 2 : 1); rep++)
+        for (size_t i = 0; i < n || i == 0; i += split) { /* n = 0: one call */
+            size_t m = n - i < split ? n - i : split;
+            if (k->u16)
+                k->u16((const uint16_t *)(const void *)(x + es * i),
+                       (uint16_t *)(void *)(y + es * i), m);
+            else if (k->bwd)
+                k->bwd((const float *)(const void *)(x + es * i), dy + i,
+                       (float *)(void *)(y + es * i), m);
+            else
+                k->fwd((const float *)(const void *)(x + es * i), (float *)(void *)(y + es * i), m);
+        }
+    gl_guard_disarm();
+}
+
+int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const float *dy,
+                         size_t stride, float *y, size_t n, const struct gl_call_layout *lay,
+                         char *why, size_t whylen)
+{
+    static _Thread_local struct gl_guard g; /* the guarded arrays, kept from call to call */
+    enum gl_format_id f = gl_abi_format(k->abi);
+    size_t es = k->u16 ? 2 : 4, off = lay ? lay->offset : 0,
+           split = lay && lay->split ? lay->split
+                   : n               ? n
+                                     : 1;
+    /* the inputs as the kernel takes them (16-bit bits, or floats gathered from stride) */
+    const void *xin = x, *din = k->bwd ? dy : NULL;
+    void *own = NULL;
+    if (k->u16 || stride != 1) {
+        unsigned char *b = malloc(2 * n * sizeof(float) + 1);
+        if (!b) return -1;
+        float *bx = (float *)(void *)b, *bd = bx + n;
+        uint16_t *bh = (uint16_t *)(void *)b;
+        for (size_t i = 0; i < n; i++) {
+            if (k->u16)
+                bh[i] = gl_f32_to_bits16(f, x[stride * i]);
+            else
+                bx[i] = x[stride * i];
+            if (k->bwd) bd[i] = dy[stride * i];
+        }
+        own = b, xin = b, din = k->bwd ? bd : NULL;
     }
-    int inplace = lay ? lay->inplace : 0;
-    float *out = inplace == 2 && db ? db + off : inplace ? xb + off : yb + off;
-    for (int rep = 0; rep < (lay && lay->repeat ? 2 : 1); rep++)
-        for (size_t i = 0; i < n; i += split)
-            lib_kernel_run(k, xb + off + i, db ? db + off + i : NULL, out + i,
-                           n - i < split ? n - i : split);
-    memcpy(y, out, n * sizeof *y);
-    free(xb), free(yb), free(db);
-    return 0;
+    struct gl_guard_setup c = {n,
+                               es,
+                               off * es,
+                               lay ? (enum gl_guard_place)lay->place : GL_GUARD_END,
+                               lay ? lay->inplace : 0,
+                               k->bwd != NULL};
+    if (c.inplace == 2 && !k->bwd) c.inplace = 1;
+    if (gl_guard_prepare(&g, &c, xin, din) != 0) return free(own), -1;
+    run_in(k, &g, n, split, lay && lay->repeat);
+    int rc = gl_guard_check(&g, xin, din, why, whylen);
+    const void *out = gl_guard_ptr(&g, GL_GUARD_Y);
+    if (k->u16)
+        for (size_t i = 0; i < n; i++) y[i] = gl_bits16_to_f32(f, ((const uint16_t *)out)[i]);
+    else
+        memcpy(y, out, n * sizeof *y);
+    free(own);
+    return rc ? 1 : 0;
+}
+
+/* After a guarded call's result rc (gl_lib_kernel_layout): the worker's exit status, having
+ * said why on its diagnosis channel, or 0 to go on */
+static int worker_verdict(int rc, const char *why)
+{
+    if (rc == 0) return 0;
+    if (rc < 0) return gl_worker_say("out of memory"), 2;
+    gl_worker_say("%s", why);
+    return GL_GUARD_EXIT;
 }
 
 /* k on the n inputs `in` (a backward kernel: n pairs x, dy) with layout lay (NULL: one plain
@@ -371,8 +433,11 @@ static int call_with_layout(const struct gl_lib_kernel *k, const float *in, size
                             const struct gl_call_layout *lay)
 {
     float *y = malloc((n + 1) * sizeof *y);
-    if (!y || gl_lib_kernel_layout(k, in, in + 1, k->bwd ? 2 : 1, y, n, lay) != 0)
-        return free(y), 2;
+    char why[300];
+    if (!y) return 2;
+    int rc = worker_verdict(
+        gl_lib_kernel_layout(k, in, in + 1, k->bwd ? 2 : 1, y, n, lay, why, sizeof why), why);
+    if (rc) return free(y), rc;
     int ok = fwrite(y, sizeof *y, n, stdout) == n && fflush(stdout) == 0;
     free(y);
     return ok ? 0 : 1;
@@ -398,7 +463,7 @@ int gl_eval_lib_main(const struct gl_lib_kernel *k, const struct gl_call_layout 
 
 /* a request of the layout-serving worker: after the byte count, the layout, then the inputs */
 struct layout_header {
-    uint32_t offset, split, inplace, repeat;
+    uint32_t offset, split, inplace, repeat, place;
 };
 
 int gl_eval_lib_serve_layouts(const struct gl_lib_kernel *k)
@@ -411,7 +476,8 @@ int gl_eval_lib_serve_layouts(const struct gl_lib_kernel *k)
         size_t n = (size_t)((len - sizeof h) / per);
         float *x = malloc(n * per + 1);
         if (!x || fread(x, per, n, stdin) != n) return free(x), 2;
-        struct gl_call_layout lay = {h.offset, h.split, (int)h.inplace, (int)h.repeat};
+        struct gl_call_layout lay = {h.offset, h.split, (int)h.inplace, (int)h.repeat,
+                                     (int)h.place};
         int rc = call_with_layout(k, x, n, &lay);
         free(x);
         if (rc) return rc;
@@ -423,10 +489,11 @@ int gl_child_call_layout(struct gl_child *c, const float *x, const float *dy, fl
                          const struct gl_call_layout *lay, double timeout_s, char *why,
                          size_t whylen)
 {
-    struct layout_header h = {0, 0, 0, 0};
+    struct layout_header h = {0, 0, 0, 0, 0};
     if (lay)
         h = (struct layout_header){(uint32_t)lay->offset, (uint32_t)lay->split,
-                                   (uint32_t)lay->inplace, (uint32_t)lay->repeat};
+                                   (uint32_t)lay->inplace, (uint32_t)lay->repeat,
+                                   (uint32_t)lay->place};
     size_t in_bytes = (dy ? 2 : 1) * n * sizeof *x;
     unsigned char *req = malloc(sizeof h + in_bytes);
     if (!req) return snprintf(why, whylen, "out of memory"), -1;
@@ -487,7 +554,12 @@ int gl_eval_lib_serve_shm(const struct gl_lib_kernel *ks, size_t nk, int fd)
             map = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
             if (map == MAP_FAILED) return perror("gelulab: mmap"), 2;
         }
-        if (lib_kernel_run(k, map, map + n, map + (arrays - 1) * n, n) != 0) return 2;
+        char why[300];
+        float *out = map + (arrays - 1) * n;
+        int rc = worker_verdict(
+            gl_lib_kernel_layout(k, map, k->bwd ? map + n : NULL, 1, out, n, NULL, why, sizeof why),
+            why);
+        if (rc) return munmap(map, mapped), rc;
         if (write_full(1, &n, sizeof n) != 0) return 1;
     }
     return 0;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gelulab/guard.h"
 #include "gelulab/metrics.h"
 #include "gelulab/validate.h"
 
@@ -24,15 +25,19 @@ static struct gl_check *add(struct gl_validation *v, const char *name, enum gl_c
 }
 
 /* a call that must work (a backward kernel: with dy, or dy = 1 when dy is NULL): on failure,
- * records it as the check's failure and returns -1 */
+ * records it as the check's failure, narrowed to the inputs that cause it, and returns -1 */
 static int call_dy(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
                    const float *x, const float *dy, float *y, size_t n,
                    const struct gl_call_layout *lay, struct gl_validation *v, const char *check)
 {
-    char why[300];
+    char why[600], where[800];
     if (gl_kernel_call(s, k, ch, x, dy, y, n, lay, why, sizeof why) == 0) return 0;
-    add(v, check, GL_CHECK_FAIL, "the kernel %s on inputs %a .. %a (%zu inputs)", why, (double)x[0],
-        (double)x[n - 1], n);
+    if (gl_kernel_narrow(s, k, x, dy, n, where, sizeof where) == 0)
+        add(v, check, GL_CHECK_FAIL, "the kernel %s in the %s probe (n = %zu); narrowed to %s", why,
+            check, n, where);
+    else
+        add(v, check, GL_CHECK_FAIL, "the kernel %s in the %s probe, on inputs %a .. %a (n = %zu)",
+            why, check, (double)x[0], (double)x[n - 1], n);
     v->crashed = 1;
     return -1;
 }
@@ -121,31 +126,33 @@ static int probe_specials_grad(const struct gl_sweep *s, const struct gl_kernel_
 }
 
 /* The negative tail: the x closest to 0 from which the kernel returns 0 (or -0) while its
- * definition is a nonzero binary32 number. */
+ * definition is a normal number of the format judged (s->fmt: binary32, or the bfloat16 or
+ * binary16 of --format, the inputs then of that format). */
 static int probe_tail(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
                       int region_all, struct gl_validation *v)
 {
     enum { N = 4000 };
     float *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
-    for (int i = 0; i < N; i++) x[i] = -1.0f - 0.01f * (float)i; /* -1 .. -41 */
+    for (int i = 0; i < N; i++) /* -1 .. -41 */
+        x[i] = (float)gl_round_f32(&s->fmt, -1.0f - 0.01f * (float)i);
     if (call(s, k, ch, x, y, N, NULL, v, "tail")) return free(x), free(y), -1;
     int first = -1;
+    double tiny = gl_pow2(s->fmt.emin_sub + s->fmt.prec - 1); /* the least normal number */
     for (int i = 0; i < N && first < 0; i++) {
-        double r = gl_ref_f32(k->defn, x[i], &gl_format_f32, NULL);
-        if (y[i] == 0 && fabs(r) >= 0x1p-126)
-            first = i; /* a normal number lost, not an underflow */
+        double r = gl_ref_f32(k->defn, x[i], &s->fmt, NULL);
+        if (y[i] == 0 && fabs(r) >= tiny) first = i; /* a normal number lost, not an underflow */
     }
     if (first < 0) {
         add(v, "tail", GL_CHECK_PASS,
-            "no zero result where the definition is a normal binary32 number on [-41, -1]");
+            "no zero result where the definition is a normal %s number on [-41, -1]", s->fmt.name);
     } else {
         struct gl_dd r;
-        gl_ref_f32(k->defn, x[first], &gl_format_f32, &r);
+        gl_ref_f32(k->defn, x[first], &s->fmt, &r);
         int in_region = region_all || x[first] >= -5;
         add(v, "tail", in_region ? GL_CHECK_FAIL : GL_CHECK_WARN,
             "returns 0 from x = %a (%.4g) down, where GELU is a small negative number (%a there, "
             "%.3g ULP off): %s%s",
-            (double)x[first], (double)x[first], r.hi, gl_ulp_error(y[first], r, &gl_format_f32),
+            (double)x[first], (double)x[first], r.hi, gl_ulp_error(y[first], r, &s->fmt),
             k->defn == GL_DEFN_EXACT
                 ? "cancellation in the negative tail (0.5x(1 + erf(x/sqrt2)) loses everything "
                   "once erf rounds to -1; x erfc(-x/sqrt2)/2 does not)"
@@ -201,9 +208,13 @@ static int probe_tail_grad(const struct gl_sweep *s, const struct gl_kernel_src 
     return 0;
 }
 
-/* Max ULP against each GELU definition on a sample of the core: which one it implements (a
- * backward kernel: max scaled error against each derivative, since ULP is unbounded at each
- * derivative's own zero). */
+/* Max absolute error against each GELU definition on a sample of the core: which one it
+ * implements. Absolute, not ULP: the definitions differ by absolute amounts (tanh from exact by
+ * up to 4.7e-4, sigmoid by 2e-2, SiLU by 0.2) far above any binary32 kernel's own error (about
+ * 1e-6 at most on [-5, 5]), while a kernel's ULP error against its own definition can be as
+ * large as that distance where it cancels in the negative tail (0.5x(1 + tanh(u)) once tanh
+ * rounds to -1): by max ULP, a naive tanh kernel would fit exact GELU as well as its own form.
+ * A backward kernel: max scaled error, the absolute error in ulps of 1, likewise. */
 static int probe_definition(const struct gl_sweep *s, const struct gl_kernel_src *k,
                             struct gl_child *ch, struct gl_validation *v)
 {
@@ -220,27 +231,91 @@ static int probe_definition(const struct gl_sweep *s, const struct gl_kernel_src
         for (int i = 0; i < N; i++) {
             struct gl_dd r;
             gl_ref_f32(d[j], x[i], &gl_format_f32, &r);
-            double u = g ? gl_scaled_ulp(gl_abs_error(y[i], r), &gl_format_f32)
-                         : gl_ulp_error(y[i], r, &gl_format_f32);
+            double u =
+                g ? gl_scaled_ulp(gl_abs_error(y[i], r), &gl_format_f32) : gl_abs_error(y[i], r);
             if (u > v->defn_ulp[j]) v->defn_ulp[j] = u;
         }
         if (v->defn_ulp[j] < v->defn_ulp[best]) best = j;
         if (d[j] == k->defn) own = j;
     }
     char all[200];
-    snprintf(all, sizeof all, "%s %.3g, %s %.3g, %s %.3g, %s %.3g %s", gl_defn_name(d[0]),
+    snprintf(all, sizeof all, "%s %.3g, %s %.3g, %s %.3g, %s %.3g", gl_defn_name(d[0]),
              v->defn_ulp[0], gl_defn_name(d[1]), v->defn_ulp[1], gl_defn_name(d[2]), v->defn_ulp[2],
-             gl_defn_name(d[3]), v->defn_ulp[3], g ? "scaled ULP" : "ULP");
+             gl_defn_name(d[3]), v->defn_ulp[3]);
+    const char *what = g ? "max scaled error (ulps of 1)" : "max abs error";
     if (best != own && v->defn_ulp[best] * 4 < v->defn_ulp[own])
         add(v, "definition", GL_CHECK_FAIL,
-            "implements the %s definition, not the %s it claims: max error on [-5, 5] %s",
-            gl_defn_name(d[best]), gl_defn_name(k->defn), all);
+            "implements the %s definition, not the %s it claims: %s on [-5, 5] against each: %s",
+            gl_defn_name(d[best]), gl_defn_name(k->defn), what, all);
     else
         add(v, "definition", GL_CHECK_PASS,
-            "matches the claimed %s definition best (max on [-5, 5]: %s)", gl_defn_name(k->defn),
-            all);
+            "matches the claimed %s definition best (%s on [-5, 5] against each: %s)",
+            gl_defn_name(k->defn), what, all);
     free(x), free(y);
     return 0;
+}
+
+/* ---- memory: the kernel's accesses stay in its arrays ---- */
+
+int gl_validate_memory(const struct gl_sweep *s, const struct gl_kernel_src *k,
+                       struct gl_validation *v)
+{
+    if (k->kind == GL_SRC_EXEC || k->kind == GL_SRC_SERVE) {
+        add(v, "memory", GL_CHECK_SKIP,
+            "an external evaluator's arrays are its own: not checked (a --lib kernel is)");
+        return 0;
+    }
+    static const size_t lens[] = {0,  1,  2,  3,  4,  5,  6,  7,  8,    9,   15,
+                                  16, 17, 31, 32, 33, 63, 64, 65, 1000, 1003};
+    enum { NL = sizeof lens / sizeof *lens, MAXN = 1003 };
+    static const char *const placed[] = {"ending at a guard page", "starting at a guard page"};
+    static const char *const how[] = {"", ", in place (y == x)", ", in place over dy (dx == dy)"};
+    float *x = malloc(MAXN * sizeof *x), *dy = malloc(MAXN * sizeof *dy),
+          *y = malloc(MAXN * sizeof *y);
+    if (!x || !dy || !y) return free(x), free(dy), free(y), -1;
+    for (size_t i = 0; i < MAXN; i++)
+        x[i] = (float)gl_round_f32(&s->fmt, -6.0f + 12.0f * (float)((i * 7919) % MAXN) / MAXN),
+        dy[i] = 0.5f + (float)(i * 37 % 11) / 4;
+    struct gl_child ch = {-1, -1, -1, 1, -1, NULL, 0, -1};
+    int rc = 0, calls = 0;
+    char why[600];
+    for (int place = 0; place < 2 && !rc; place++)
+        for (int inplace = 0; inplace < (k->backward ? 3 : 2) && !rc; inplace++)
+            for (int l = 0; l < NL && !rc; l++) {
+                struct gl_call_layout lay = {0, 0, inplace, 0, place};
+                size_t n = lens[l];
+                calls++;
+                /* n = 0 in a worker of its own: a persistent worker answers an empty request
+                 * before it has run the kernel, and a fault would be blamed on the next one */
+                if (gl_kernel_call(s, k, n ? &ch : NULL, x, dy, y, n, &lay, why, sizeof why) == 0)
+                    continue;
+                if (ch.pid >= 0) gl_child_stop(&ch);
+                if (!gl_guard_finding(why)) {
+                    char where[800];
+                    if (gl_kernel_narrow(s, k, x, dy, n, where, sizeof where) == 0)
+                        add(v, "memory", GL_CHECK_FAIL,
+                            "the kernel %s (n = %zu, arrays %s%s); narrowed to %s", why, n,
+                            placed[place], how[inplace], where);
+                    else
+                        add(v, "memory", GL_CHECK_FAIL, "the kernel %s (n = %zu, arrays %s%s)", why,
+                            n, placed[place], how[inplace]);
+                    v->crashed = 1, rc = -1;
+                } else {
+                    add(v, "memory", GL_CHECK_FAIL, "%s, in calls of n = %zu with the arrays %s%s",
+                        why, n, placed[place], how[inplace]);
+                    rc = 1;
+                }
+            }
+    if (ch.pid >= 0) gl_child_stop(&ch);
+    if (!rc)
+        add(v, "memory", GL_CHECK_PASS,
+            "reads x and writes y within [0, n) only, writes every y, leaves x as it was: %d "
+            "calls, n = 0..9, 15..17, 31..33, 63..65, 1000, 1003, arrays ending and starting at "
+            "guard pages%s",
+            calls,
+            k->backward ? ", apart and in place over x and over dy" : ", apart and in place");
+    free(x), free(dy), free(y);
+    return rc;
 }
 
 /* Significant bits the results carry, and whether neighbouring inputs collapse (an input or
@@ -249,6 +324,13 @@ static int probe_precision(const struct gl_sweep *s, const struct gl_kernel_src 
                            struct gl_child *ch, struct gl_validation *v)
 {
     enum { N = 8192 };
+    if (s->fmt.id != GL_FMT_F32) {
+        add(v, "precision", GL_CHECK_SKIP,
+            "a binary32 kernel judged in %s (--format): its results are rounded to %s, so "
+            "fewer significant bits inside it are not a defect",
+            s->fmt.name, s->fmt.name);
+        return 0;
+    }
     float *x = malloc(2 * N * sizeof *x), *y = malloc(2 * N * sizeof *y);
     for (int i = 0; i < N; i++) { /* pairs of neighbours spread over [0.5, 4.5] */
         x[2 * i] = 0.5f + 4.0f * (float)i / N;
@@ -305,10 +387,11 @@ static int probe_layout(const struct gl_sweep *s, const struct gl_kernel_src *k,
     /* first a plain second call: in the same worker as every probe's call (library and serving
      * kernels), so a kernel whose results depend on its state is caught */
     struct gl_call_layout lays[] = {
-        {0, 0, 0, 0},  {0, 1, 0, 0},  {0, 3, 0, 0}, {0, 7, 0, 0}, {0, 8, 0, 0}, {0, 13, 0, 0},
-        {0, 16, 0, 0}, {0, 17, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {3, 0, 0, 0}, {5, 0, 0, 0},
-        {7, 0, 0, 0},  {0, 0, 1, 0},  {3, 0, 1, 0}, {0, 0, 2, 0}, {3, 0, 2, 0}};
-    const char *what[] = {"a second call on the same arrays",
+        {0, 0, 0, 0, 0},  {0, 1, 0, 0, 0},  {0, 3, 0, 0, 0},  {0, 7, 0, 0, 0}, {0, 8, 0, 0, 0},
+        {0, 13, 0, 0, 0}, {0, 16, 0, 0, 0}, {0, 17, 0, 0, 0}, {1, 0, 0, 0, 0}, {2, 0, 0, 0, 0},
+        {3, 0, 0, 0, 0},  {5, 0, 0, 0, 0},  {7, 0, 0, 0, 0},  {0, 0, 1, 0, 0}, {3, 0, 1, 0, 0},
+        {0, 0, 2, 0, 0},  {3, 0, 2, 0, 0}};
+    const char *what[] = {"second calls on the same arrays",
                           "calls of n = 1",
                           "calls of n = 3",
                           "calls of n = 7",
@@ -340,10 +423,15 @@ static int probe_layout(const struct gl_sweep *s, const struct gl_kernel_src *k,
             return free(x), free(y0), free(y), free(dy), -1;
         for (size_t i = 0; i < n; i++)
             if (!same_bits(y[i], y0[i])) {
-                if (differ++ < 3)
+                if (differ++ < 3) {
+                    char ref[64] = ""; /* a backward kernel's dx is dy f'(x): no reference */
+                    if (!k->backward)
+                        snprintf(ref, sizeof ref, " (the reference: %a)",
+                                 gl_ref_f32(k->defn, x[i], &s->fmt, NULL));
                     snprintf(bad + strlen(bad), sizeof bad - strlen(bad),
-                             "%s gives %a instead of %a at x = %a; ", what[t], (double)y[i],
-                             (double)y0[i], (double)x[i]);
+                             "at x = %a %s give %a, one call of n = %zu gives %a%s; ", (double)x[i],
+                             what[t], (double)y[i], n, (double)y0[i], ref);
+                }
                 break;
             }
     }
@@ -712,7 +800,7 @@ int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, 
 {
     /* one worker for all the probes' calls of a library or serving kernel (a library's start-up,
      * PyTorch's, can take most of a second) */
-    struct gl_child ch = {-1, -1, -1, 1, -1, NULL, 0};
+    struct gl_child ch = {-1, -1, -1, 1, -1, NULL, 0, -1};
     int rc = k->abi != GL_ABI_F32
                  ? probe_specials(s, k, &ch, v) || probe_all16(s, k, &ch, region_all, v) ||
                        probe_layout(s, k, &ch, v)

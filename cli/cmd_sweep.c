@@ -173,9 +173,10 @@ int gl_cli_check_abi(const char *cmdname, const struct gl_kernel_src *k, const s
  * the command that asked (sweep, validate), before any work. */
 int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct gl_kernel_src *k)
 {
-    if (gl_kernel_src_probe(s, k) == 0) return 0;
-    return gl_cli_error(cmdname, "cannot use --lib %s --symbol %s: missing file or symbol",
-                        k->lib_path, k->lib_symbol);
+    char why[1024];
+    if (gl_kernel_src_probe(s, k, why, sizeof why) == 0) return 0;
+    return gl_cli_error(cmdname, "cannot use --lib %s --symbol %s: %s", k->lib_path, k->lib_symbol,
+                        why);
 }
 
 /* The --lib kernels' libraries, each loaded once by its worker with every symbol the sweep takes
@@ -184,7 +185,7 @@ static int probe_libraries(const struct gl_sweep *s)
 {
     for (int k = 0; k < s->nk; k++) {
         if (s->k[k].kind != GL_SRC_LIB || gl_kernel_src_lib_lead(s, k) != k ||
-            gl_kernel_src_probe_library(s, k) == 0)
+            gl_kernel_src_probe_library(s, k, NULL, 0) == 0)
             continue;
         for (int j = k; j < s->nk; j++)
             if (s->k[j].kind == GL_SRC_LIB && gl_kernel_src_lib_lead(s, j) == k &&
@@ -546,6 +547,7 @@ static int eval_lib_serve_shm(int argc, char **argv)
 
 int gl_cmd_eval_lib(int argc, char **argv)
 {
+    gl_worker_diag_init();
     if (argc > 1 && !strcmp(argv[1], "--serve-shm")) return eval_lib_serve_shm(argc, argv);
     int backward = argc > 1 && !strcmp(argv[1], "--backward");
     argc -= backward, argv += backward;
@@ -556,17 +558,17 @@ int gl_cmd_eval_lib(int argc, char **argv)
         argc -= 2, argv += 2;
     }
     int serve = argc == 4 && !strcmp(argv[1], "--serve-layouts");
-    if (!serve && argc != 3 && argc != 7)
+    if (!serve && argc != 3 && argc != 8)
         return gl_cli_error("__eval-lib",
                             "usage: gelulab __eval-lib [--backward | --abi bf16|f16] "
-                            "[--serve-layouts] PATH SYMBOL [OFFSET SPLIT INPLACE REPEAT], or "
+                            "[--serve-layouts] PATH SYMBOL [OFFSET SPLIT INPLACE REPEAT PLACE], or "
                             "__eval-lib --serve-shm PATH KIND:SYMBOL...");
     struct gl_lib_kernel k;
     if (gl_lib_kernel_load(&k, argv[1 + serve], argv[2 + serve], backward, abi) != 0) return 2;
     if (serve) return gl_eval_lib_serve_layouts(&k);
-    struct gl_call_layout lay = {0, 0, 0, 0};
-    if (argc == 7)
+    struct gl_call_layout lay = {0, 0, 0, 0, 0};
+    if (argc == 8)
         lay.offset = strtoul(argv[3], NULL, 10), lay.split = strtoul(argv[4], NULL, 10),
-        lay.inplace = atoi(argv[5]), lay.repeat = atoi(argv[6]);
+        lay.inplace = atoi(argv[5]), lay.repeat = atoi(argv[6]), lay.place = atoi(argv[7]);
     return gl_eval_lib_main(&k, &lay);
 }

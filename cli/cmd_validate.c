@@ -3,6 +3,7 @@
  * 1 one fails, 2 usage, load or crash. */
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +63,20 @@ struct vargs {
     double max_ulp, max_abs;
     int region_all, mode_given, probes_only, backward, format_given;
     const char *json;
+    char error[1600]; /* why validate could not judge the kernel (exit 2), for --json too */
 };
+
+/* A one-line error on stderr, kept for --json: returns 2 */
+static int verr(struct vargs *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int verr(struct vargs *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->error, sizeof a->error, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "gelulab validate: %s\n", a->error);
+    return 2;
+}
 
 static int parse(int argc, char **argv, struct vargs *a)
 {
@@ -76,7 +90,7 @@ static int parse(int argc, char **argv, struct vargs *a)
             *(o[2] == 'p' ? &a->probes_only : &a->backward) = 1;
             continue;
         }
-        if (!v) return gl_cli_error("validate", "unknown argument or missing value: '%s'", o);
+        if (!v) return verr(a, "unknown argument or missing value: '%s'", o);
         i++;
         if (!strcmp(o, "--lib") || !strcmp(o, "--exec") || !strcmp(o, "--serve")) {
             o[2] == 'l'   ? gl_kernel_src_lib(k, v, "")
@@ -85,9 +99,8 @@ static int parse(int argc, char **argv, struct vargs *a)
             snprintf(k->name, sizeof k->name, "%s", v), nsrc++;
         } else if (!strcmp(o, "--impl")) {
             if (!(k->impl = gl_impl_find(v)))
-                return gl_cli_error("validate", "no built-in kernel '%s' (see gelulab list)", v);
-            if (!gl_impl_available(k->impl))
-                return gl_cli_error("validate", "%s cannot run on this machine", v);
+                return verr(a, "no built-in kernel '%s' (see gelulab list)", v);
+            if (!gl_impl_available(k->impl)) return verr(a, "%s cannot run on this machine", v);
             k->kind = GL_SRC_BUILTIN, k->defn = k->impl->defn, k->abi = k->impl->abi, nsrc++;
             snprintf(k->name, sizeof k->name, "%s", v);
         } else if (!strcmp(o, "--symbol")) {
@@ -99,24 +112,23 @@ static int parse(int argc, char **argv, struct vargs *a)
         } else if (!strcmp(o, "--format")) {
             if (gl_format_parse(v, &a->s.fmt) != 0 || a->s.fmt.id == GL_FMT_MPFR ||
                 a->s.fmt.id == GL_FMT_F64)
-                return gl_cli_error("validate", "unknown format '%s' (f32, bf16, f16)", v);
+                return verr(a, "unknown format '%s' (f32, bf16, f16)", v);
             a->format_given = 1;
         } else if (!strcmp(o, "--abi")) {
             if (gl_abi_parse(v, &k->abi) != 0)
-                return gl_cli_error("validate", "unknown --abi '%s' (f32, bf16, f16)", v);
+                return verr(a, "unknown --abi '%s' (f32, bf16, f16)", v);
         } else if (!strcmp(o, "--max-ulp") || !strcmp(o, "--max-abs")) {
             char *e;
             double d = strtod(v, &e);
-            if (*e || !(d >= 0))
-                return gl_cli_error("validate", "bad %s '%s' (a number >= 0)", o, v);
+            if (*e || !(d >= 0)) return verr(a, "bad %s '%s' (a number >= 0)", o, v);
             *(o[6] == 'u' ? &a->max_ulp : &a->max_abs) = d;
         } else if (!strcmp(o, "--region")) {
             if (strcmp(v, "core") && strcmp(v, "all"))
-                return gl_cli_error("validate", "unknown region '%s' (core, all)", v);
+                return verr(a, "unknown region '%s' (core, all)", v);
             a->region_all = !strcmp(v, "all");
         } else if (!strcmp(o, "--mode")) {
             if (strcmp(v, "exhaustive") && strcmp(v, "quick"))
-                return gl_cli_error("validate", "unknown mode '%s' (exhaustive, quick)", v);
+                return verr(a, "unknown mode '%s' (exhaustive, quick)", v);
             a->s.mode = strcmp(v, "quick") ? GL_SWEEP_EXHAUSTIVE : GL_SWEEP_QUICK,
             a->mode_given = 1;
         } else if (!strcmp(o, "--json")) {
@@ -124,40 +136,38 @@ static int parse(int argc, char **argv, struct vargs *a)
         } else if (!strcmp(o, "--name")) {
             name = v;
         } else if (!strcmp(o, "--timeout")) {
-            if (!((a->s.timeout_s = atof(v)) > 0))
-                return gl_cli_error("validate", "bad --timeout '%s'", v);
+            if (!((a->s.timeout_s = atof(v)) > 0)) return verr(a, "bad --timeout '%s'", v);
         } else {
-            return gl_cli_error("validate", "unknown option '%s' (see gelulab validate --help)", o);
+            return verr(a, "unknown option '%s' (see gelulab validate --help)", o);
         }
     }
     if (nsrc != 1)
-        return gl_cli_error(
-            "validate",
-            "give exactly one kernel: --lib PATH --symbol SYM, --exec 'CMD', --serve 'CMD' or "
-            "--impl NAME");
+        return verr(
+            a, "give exactly one kernel: --lib PATH --symbol SYM, --exec 'CMD', --serve 'CMD' or "
+               "--impl NAME");
     if (k->kind == GL_SRC_LIB) {
-        if (!*sym) return gl_cli_error("validate", "--lib needs --symbol SYM");
+        if (!*sym) return verr(a, "--lib needs --symbol SYM");
         const char *p = k->lib_path, *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
         snprintf(k->name, sizeof k->name, "%.100s:%.50s", base, sym);
         snprintf(k->lib_symbol, sizeof k->lib_symbol, "%s", sym);
     } else if (*sym) {
-        return gl_cli_error("validate", "--symbol goes with --lib");
+        return verr(a, "--symbol goes with --lib");
     }
     if (name) snprintf(k->name, sizeof k->name, "%s", name);
     if (k->kind == GL_SRC_BUILTIN && a->backward && !gl_defn_is_grad(k->impl->defn))
-        return gl_cli_error("validate", "%s is a forward kernel: not with --backward", k->name);
+        return verr(a, "%s is a forward kernel: not with --backward", k->name);
     if (k->kind == GL_SRC_BUILTIN) a->backward = gl_defn_is_grad(k->impl->defn);
     if (k->kind == GL_SRC_BUILTIN && k->impl->abi != GL_ABI_F32 && k->abi != k->impl->abi)
-        return gl_cli_error("validate", "%s is a %s kernel: --abi %s", k->name,
-                            gl_abi_name(k->impl->abi), gl_abi_name(k->impl->abi));
+        return verr(a, "%s is a %s kernel: --abi %s", k->name, gl_abi_name(k->impl->abi),
+                    gl_abi_name(k->impl->abi));
     if (k->abi != GL_ABI_F32 && !a->format_given) /* a 16-bit kernel: its own format */
         gl_format_parse(gl_abi_name(k->abi), &a->s.fmt);
     if (gl_cli_set_backward("validate", k, a->backward) != 0 ||
         gl_cli_check_abi("validate", k, &a->s.fmt) != 0)
-        return 2;
+        return snprintf(a->error, sizeof a->error, "usage error (the message on stderr)"), 2;
     if (a->probes_only && a->s.fmt.id != gl_abi_format(k->abi))
-        return gl_cli_error("validate", "--probes-only checks the kernel's own calls: not with "
-                                        "--format (a 16-bit kernel: --abi)");
+        return verr(a, "--probes-only checks the kernel's own calls: not with "
+                       "--format (a 16-bit kernel: --abi)");
     return 0;
 }
 
@@ -291,6 +301,21 @@ static void print_regions(const struct gl_kernel_src *k, const struct gl_format 
         }
 }
 
+/* s as a JSON string */
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const char *p = s; *p; p++) {
+        if (*p == '"' || *p == '\\') fputc('\\', f);
+        if ((unsigned char)*p < 0x20)
+            fprintf(f, "\\u%04x", (unsigned char)*p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+/* verdict: 0 pass, 1 fail, 2 error (a->error says why) */
 static void write_json(const struct vargs *a, const struct gl_validation *v, int verdict)
 {
     FILE *f = fopen(a->json, "w");
@@ -304,7 +329,7 @@ static void write_json(const struct vargs *a, const struct gl_validation *v, int
             "\"abi\": \"%s\", \"format\": \"%s\",\n"
             " \"mode\": \"%s\", \"inputs\": %llu, \"region\": \"%s\", \"max_ulp_bound\": %.17g, "
             "\"max_abs_bound\": %.17g,\n"
-            " \"verdict\": \"%s\",\n \"regions\": {",
+            " \"verdict\": \"%s\",\n",
             k->name, gl_defn_name(k->defn),
             k->backward            ? "backward"
             : k->abi != GL_ABI_F32 ? gl_abi_name(k->abi)
@@ -314,9 +339,15 @@ static void write_json(const struct vargs *a, const struct gl_validation *v, int
             : a->s.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive"
                                                : "quick",
             (unsigned long long)a->s.n_inputs, a->region_all ? "all" : "core", a->max_ulp,
-            a->max_abs, verdict ? "fail" : "pass");
+            a->max_abs,
+            verdict == 2 ? "error"
+            : verdict    ? "fail"
+                         : "pass");
+    if (verdict == 2) fputs(" \"error\": ", f), json_string(f, a->error), fputs(",\n", f);
+    fputs(" \"regions\": {", f);
+    int swept = verdict != 2 && !a->probes_only && a->s.n_inputs && k->acc[0] && k->acc[1];
     const int order[5] = {GL_REGION_TAIL_NEG, GL_REGION_CORE, GL_REGION_POS, GL_REGION_ROOT, -1};
-    for (int x = 0; x < 2 && !a->probes_only; x++)
+    for (int x = 0; x < 2 && swept; x++)
         for (int r = 0; r < 5; r++) {
             if (order[r] == GL_REGION_ROOT && !k->backward) continue;
             const struct gl_stats *st =
@@ -333,23 +364,42 @@ static void write_json(const struct vargs *a, const struct gl_validation *v, int
         }
     fprintf(f, "},\n \"checks\": [");
     for (int i = 0; i < v->n; i++) {
-        fprintf(f, "%s\n  {\"name\": \"%s\", \"status\": \"%s\", \"text\": \"", i ? "," : "",
+        fprintf(f, "%s\n  {\"name\": \"%s\", \"status\": \"%s\", \"text\": ", i ? "," : "",
                 v->c[i].name, status_word(v->c[i].status));
-        for (const char *p = v->c[i].text; *p; p++) {
-            if (*p == '"' || *p == '\\') fputc('\\', f);
-            fputc(*p, f);
-        }
-        fputs("\"}", f);
+        json_string(f, v->c[i].text);
+        fputs("}", f);
     }
     fprintf(f, "]}\n");
     fclose(f);
+}
+
+/* The end of a run that could not judge the kernel: --json with the failure, exit 2 */
+static int end_error(struct vargs *a, const struct gl_validation *v)
+{
+    if (a->json) write_json(a, v, 2);
+    gl_sweep_free(&a->s);
+    return 2;
+}
+
+/* The checks, the verdict and --json; the exit status */
+static int end_verdict(struct vargs *a, const struct gl_validation *v, int rc)
+{
+    int fails = 0;
+    for (int i = 0; i < v->n; i++) {
+        printf("%s  %-10s %s\n", status_word(v->c[i].status), v->c[i].name, v->c[i].text);
+        fails += v->c[i].status == GL_CHECK_FAIL;
+    }
+    printf("\nverdict: %s (%d of %d checks failed)\n", fails ? "FAIL" : "PASS", fails, v->n);
+    if (a->json) write_json(a, v, fails != 0);
+    gl_sweep_free(&a->s);
+    return rc == 130 ? 130 : fails ? 1 : 0;
 }
 
 int gl_cmd_validate(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return fputs(help, stdout), 0;
-    struct vargs a;
+    static struct vargs a;
     memset(&a, 0, sizeof a);
     struct gl_sweep *s = &a.s;
     s->fmt = gl_format_f32, s->mode = GL_SWEEP_QUICK,
@@ -359,13 +409,19 @@ int gl_cmd_validate(int argc, char **argv)
     s->progress = isatty(2);
     s->k = a.k = calloc(1, sizeof *s->k), s->nk = 1;
     a.k->defn = GL_DEFN_EXACT, a.max_ulp = a.max_abs = -1;
+    struct gl_validation v;
+    memset(&v, 0, sizeof v);
     int rc = parse(argc, argv, &a);
-    if (rc) return free(s->k), rc;
+    if (rc) return end_error(&a, &v);
     if (!a.mode_given && s->fmt.id != GL_FMT_F32) s->mode = GL_SWEEP_EXHAUSTIVE;
     int f32 = s->fmt.id == GL_FMT_F32, bf16 = s->fmt.id == GL_FMT_BF16;
     if (a.max_ulp < 0) a.max_ulp = f32 ? 4 : 1;
     if (a.max_abs < 0) a.max_abs = f32 ? 2e-6 : bf16 ? 0.0625 : 0.0078;
-    if (a.k->kind == GL_SRC_LIB && gl_cli_probe_lib("validate", s, a.k) != 0) return free(s->k), 2;
+    char why[1024];
+    if (a.k->kind == GL_SRC_LIB && gl_kernel_src_probe(s, a.k, why, sizeof why) != 0) {
+        verr(&a, "cannot use --lib %s --symbol %s: %s", a.k->lib_path, a.k->lib_symbol, why);
+        return end_error(&a, &v);
+    }
     char msg[256];
     if (gl_ref_selfcheck(msg, sizeof msg) != 0) s->use_fast_ref = 0;
     if (a.probes_only)
@@ -376,19 +432,26 @@ int gl_cmd_validate(int argc, char **argv)
                gl_defn_name(a.k->defn), a.backward ? " (backward, dy = 1)" : "", s->fmt.name,
                s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick");
     fflush(stdout);
+    /* memory first: a kernel that touches memory outside its arrays is judged on that alone */
+    int mem = gl_validate_memory(s, a.k, &v);
+    if (mem < 0) {
+        verr(&a, "%s: %s", v.c[v.n - 1].name, v.c[v.n - 1].text);
+        return end_error(&a, &v);
+    }
+    if (mem > 0) {
+        printf("the memory check failed: the sweep and the other checks are skipped (no figure "
+               "of a kernel that does this means anything)\n\n");
+        return end_verdict(&a, &v, 0);
+    }
     rc = a.probes_only ? 0 : gl_sweep_run(s);
     if (a.k->failed) {
-        fprintf(stderr, "gelulab validate: %s\n", a.k->error);
-        gl_sweep_free(s);
-        return 2;
+        verr(&a, "%s", a.k->error);
+        return end_error(&a, &v);
     }
-    struct gl_validation v;
-    memset(&v, 0, sizeof v);
     if (!a.probes_only) bound_checks(&a, &v), range_check(&a, &v);
     if (gl_validate_probes(s, a.k, a.region_all, &v) != 0) {
-        fprintf(stderr, "gelulab validate: %s: %s\n", v.c[v.n - 1].name, v.c[v.n - 1].text);
-        gl_sweep_free(s);
-        return 2;
+        verr(&a, "%s: %s", v.c[v.n - 1].name, v.c[v.n - 1].text);
+        return end_error(&a, &v);
     }
     if (!a.probes_only) {
         printf("%llu inputs; bounds on %s: max ULP <= %g, max abs <= %g%s\n\n",
@@ -397,13 +460,5 @@ int gl_cmd_validate(int argc, char **argv)
         print_regions(a.k, &s->fmt);
         printf("\n");
     }
-    int fails = 0;
-    for (int i = 0; i < v.n; i++) {
-        printf("%s  %-10s %s\n", status_word(v.c[i].status), v.c[i].name, v.c[i].text);
-        fails += v.c[i].status == GL_CHECK_FAIL;
-    }
-    printf("\nverdict: %s (%d of %d checks failed)\n", fails ? "FAIL" : "PASS", fails, v.n);
-    if (a.json) write_json(&a, &v, fails != 0);
-    gl_sweep_free(s);
-    return rc == 130 ? 130 : fails ? 1 : 0;
+    return end_verdict(&a, &v, rc);
 }

@@ -20,18 +20,39 @@ v() {
   echo "ok   $sym: exit $rc${check:+, $st $check}"
 }
 v v_good 0 "" "" ""
-grep -q '^verdict: PASS (0 of 9 checks failed)' "$T/out" || { echo "FAIL v_good verdict"; fail=1; }
+grep -q '^verdict: PASS (0 of 10 checks failed)' "$T/out" || { echo "FAIL v_good verdict"; fail=1; }
+grep -q '^PASS  memory     reads x and writes y within \[0, n) only, writes every y, leaves x as it was: 84 calls' "$T/out" ||
+  { echo "FAIL v_good memory"; fail=1; }
+# memory: each planted defect named, at the length where it happens, the rest skipped (exit 1)
+v v_write_past 1 memory FAIL "writes y\[1\] past the end \(n = 1\), in calls of n = 1 with the arrays ending at a guard page$"
+v v_read_past 1 memory FAIL "reads x\[1\] past the end \(n = 1\), in calls of n = 1 with the arrays ending at a guard page$"
+v v_unwritten 1 memory FAIL "leaves 1 of the n = 1 outputs unwritten \(first y\[0\]\), in calls of n = 1"
+v v_write_before 1 memory FAIL "writes y\[-1\] before the start \(n = 1\), in calls of n = 1"
+v v_write_input 1 memory FAIL "writes its input x\[0\] \(n = 1\), in calls of n = 1"
+grep -q '^verdict: FAIL (1 of 1 checks failed)' "$T/out" && grep -q 'the sweep and the other checks are skipped' "$T/out" ||
+  { echo "FAIL memory: the rest not skipped"; cat "$T/out"; fail=1; }
+"$G" validate --lib "$L" --symbol v_write_past --probes-only >"$T/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q '^FAIL  memory     writes y\[1\] past the end' "$T/out" &&
+  echo "ok   memory with --probes-only" || { echo "FAIL memory --probes-only (exit $rc)"; cat "$T/out"; fail=1; }
+# the sweep names an access past the end too (no validate probe before it)
+"$G" sweep --lib "$L" --symbol v_write_past --defn exact --name wp --format bf16 --out "$T/wp.json" >"$T/out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q 'kernel wp writes y\[[0-9]*\] past the end (n = [0-9]*) on the chunk of inputs .*; narrowed to x = .* (n = 1): writes y\[1\] past the end (n = 1)' "$T/out" &&
+  echo "ok   sweep: writes past the end, named" || { echo "FAIL sweep past the end (exit $rc)"; cat "$T/out"; fail=1; }
 v v_nan_inf 1 specials FAIL "wrong value for an infinity \(\+inf gives \+inf, -inf gives NaN"
 v v_no_nan 1 specials FAIL "NaN not propagated \(NaN gives \+0\)"
 v v_zero_sign 1 specials FAIL "wrong sign of zero \(\+0 gives \+0, -0 gives \+0"
 v v_tail 1 tail WARN "returns 0 from x = -0x1\.[0-9a-f]*p\+2 \(-5\.[0-9]*\) down"
 v v_tail 1 tail FAIL "cancellation in the negative tail" --region all
-v v_tanh 1 definition FAIL "implements the tanh definition, not the exact it claims"
+v v_tanh 1 definition FAIL "implements the tanh definition, not the exact it claims: max abs error on \[-5, 5\] against each: exact 0\.000473, tanh 2\.38e-07, sigmoid 0\.0207, silu 0\.193$"
+v v_tanh_naive 1 definition FAIL "implements the tanh definition, not the exact it claims: max abs error on \[-5, 5\] against each: exact 0\.000473, tanh 4\.3e-07,"
+v v_sigmoid 1 definition FAIL "implements the sigmoid definition, not the exact it claims"
+v v_silu 1 definition FAIL "implements the silu definition, not the exact it claims"
+v v_tail 1 definition PASS "matches the claimed exact definition best \(max abs error on \[-5, 5\] against each: exact 4\.37e-07,"
 v v_tanh 0 definition PASS "matches the claimed tanh" --defn tanh
 v v_fp16 1 precision FAIL "at most 11 significant bits.*binary16"
-v v_vtail 1 layout FAIL "length, position or vector tail.*calls of n = 1 gives"
-v v_inplace 1 layout FAIL "in-place breakage.*in place \(y == x\) gives"
-v v_nondet 1 layout FAIL "not deterministic.*a second call on the same arrays gives"
+v v_vtail 1 layout FAIL "length, position or vector tail\): at x = -0x1\.8p\+2 calls of n = 1 give -0x1\.732ep-34, one call of n = 1003 gives -0x1\.96c966p-28 \(the reference: -0x1\.96c966p-28\)"
+v v_inplace 1 layout FAIL "in-place breakage.*in place \(y == x\) give"
+v v_nondet 1 layout FAIL "not deterministic.*second calls on the same arrays give"
 
 "$G" validate --lib "$L" --symbol v_good --format bf16 --json "$T/v.json" >"$T/out" 2>&1
 rc=$?
@@ -42,19 +63,50 @@ rc=$?
 "$G" validate --exec "'$G' __eval-lib '$L' v_good" >"$T/out" 2>&1 && grep -q 'pieces of 13' "$T/out" &&
   echo "ok   --exec passes, layout checks reduced" || { echo "FAIL --exec"; cat "$T/out"; fail=1; }
 
-"$G" validate --lib "$L" --symbol v_crash --mode quick >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 2 ] && grep -q 'v_crash crashed (signal 11, Segmentation fault) on inputs 0x1' "$T/err" &&
-  echo "ok   crash: exit 2 with the input range" || { echo "FAIL crash (exit $rc)"; cat "$T/err"; fail=1; }
-"$G" validate --lib "$L" --symbol v_hang --mode quick --timeout 2 >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 2 ] && grep -q 'v_hang hung (no complete result within 2 s; killed) on inputs' "$T/err" &&
-  echo "ok   hang: exit 2 after the timeout" || { echo "FAIL hang (exit $rc)"; cat "$T/err"; fail=1; }
-"$G" validate --lib "$L" --symbol no_such >/dev/null 2>"$T/err"; rc=$?
+# crashes and hangs: exit 2, narrowed to the input by value, --json written with the failure
+"$G" validate --lib "$L" --symbol v_crash --mode quick --json "$T/c.json" >"$T/out" 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
-  grep -qx "gelulab validate: cannot use --lib $L --symbol no_such: missing file or symbol" "$T/err" &&
-  echo "ok   missing symbol: exit 2, one line naming validate" || { echo "FAIL missing symbol"; cat "$T/err"; fail=1; }
+  grep -q 'crashed (signal 11, Segmentation fault) (n = [0-9]*, arrays ending at a guard page); narrowed to x = 0x1\.[0-9a-f]*p+0 (n = 1): crashed' "$T/err" &&
+  grep -q '"verdict": "error"' "$T/c.json" && grep -q '"error": ".*narrowed to x = 0x1\.' "$T/c.json" &&
+  echo "ok   crash: exit 2, narrowed to x = 0x1.*p+0, --json" || { echo "FAIL crash (exit $rc)"; cat "$T/err" "$T/c.json"; fail=1; }
+"$G" validate --lib "$L" --symbol v_nan_crash --mode quick --json "$T/n.json" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'v_nan_crash crashed (signal 11, Segmentation fault) on the chunk of inputs .*; narrowed to x = nan (n = 1): crashed' "$T/err" &&
+  grep -q '"verdict": "error"' "$T/n.json" &&
+  echo "ok   crash on NaN: narrowed to x = nan" || { echo "FAIL nan crash (exit $rc)"; cat "$T/err"; fail=1; }
+"$G" validate --lib "$L" --symbol v_hang --mode quick --timeout 2 >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'hung (no complete result within 2 s; killed) .*narrowed to x = 0x1\.[0-9a-f]*p+0 (n = 1): hung' "$T/err" &&
+  echo "ok   hang: exit 2, narrowed to its input" || { echo "FAIL hang (exit $rc)"; cat "$T/err"; fail=1; }
+"$G" validate --lib "$L" --symbol v_nan_hang --mode quick --timeout 2 --json "$T/h.json" >"$T/out" 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'v_nan_hang hung (no complete result within 2 s; killed) on the chunk .*narrowed to x = nan (n = 1)' "$T/err" &&
+  grep -q '"verdict": "error"' "$T/h.json" &&
+  echo "ok   hang on NaN: narrowed to x = nan" || { echo "FAIL nan hang (exit $rc)"; cat "$T/err"; fail=1; }
+# load errors say which, in one line; --json written
+"$G" validate --lib "$L" --symbol no_such --json "$T/l.json" >/dev/null 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$T/err")" -eq 1 ] &&
+  grep -qx "gelulab validate: cannot use --lib $L --symbol no_such: symbol not found: no 'no_such' in $L; its exported functions that look most like kernels: .*v_good.* ([0-9]* exported functions)" "$T/err" &&
+  grep -q '"verdict": "error"' "$T/l.json" &&
+  echo "ok   missing symbol: exit 2, the library's kernels listed" || { echo "FAIL missing symbol"; cat "$T/err"; fail=1; }
 "$G" validate --lib /no/such.so --symbol x >/dev/null 2>"$T/err"; rc=$?
-[ $rc -eq 2 ] && grep -qx 'gelulab validate: cannot use --lib /no/such.so --symbol x: missing file or symbol' "$T/err" &&
-  echo "ok   missing library: exit 2, one line" || { echo "FAIL missing library"; cat "$T/err"; fail=1; }
+[ $rc -eq 2 ] && grep -qx 'gelulab validate: cannot use --lib /no/such.so --symbol x: file not found: /no/such.so' "$T/err" &&
+  echo "ok   missing library: exit 2, file not found" || { echo "FAIL missing library"; cat "$T/err"; fail=1; }
+if command -v cc >/dev/null; then
+  # a library whose own dependency is missing: the loader's words
+  printf 'float dep_f(float v) { return v; }\n' >"$T/dep.c"
+  printf 'float dep_f(float);\nvoid needs(const float *x, float *y, unsigned long n) { for (unsigned long i = 0; i < n; i++) y[i] = dep_f(x[i]); }\n' >"$T/needs.c"
+  cc -shared -fPIC -o "$T/libgldep.so" "$T/dep.c" && cc -shared -fPIC -o "$T/libneeds.so" "$T/needs.c" -L"$T" -lgldep &&
+    rm "$T/libgldep.so"
+  "$G" validate --lib "$T/libneeds.so" --symbol needs >/dev/null 2>"$T/err"; rc=$?
+  [ $rc -eq 2 ] && grep -qx "gelulab validate: cannot use --lib $T/libneeds.so --symbol needs: $T/libneeds.so loads, but a library it needs is missing: libgldep.so: cannot open shared object file: No such file or directory" "$T/err" &&
+    echo "ok   missing dependency: the loader's words" || { echo "FAIL missing dependency"; cat "$T/err"; fail=1; }
+fi
+# a bare name that is a file here is that file
+cp "$L" "$T/libgood.so"
+(cd "$T" && "$G" validate --lib libgood.so --symbol v_good --probes-only >out 2>err); rc=$?
+[ $rc -eq 0 ] && grep -q '^verdict: PASS' "$T/out" && echo "ok   --lib NAME in the current directory" ||
+  { echo "FAIL bare name (exit $rc)"; cat "$T/err"; fail=1; }
+(cd "$T" && "$G" validate --lib libnone.so --symbol v_good --probes-only >out 2>err); rc=$?
+[ $rc -eq 2 ] && grep -q '^gelulab validate: cannot use --lib libnone.so --symbol v_good: file not found: libnone.so (not in the current directory, nor where the loader looks: ' "$T/err" &&
+  echo "ok   --lib NAME found nowhere" || { echo "FAIL bare name missing (exit $rc)"; cat "$T/err"; fail=1; }
 "$G" validate --impl erf/scalar --max-ulp -1 >/dev/null 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && echo "ok   bad bound: exit 2" || { echo "FAIL bad bound"; fail=1; }
 "$G" validate --region middle --impl relu >/dev/null 2>&1; [ $? -eq 2 ] && echo "ok   bad region: exit 2" || { echo "FAIL bad region"; fail=1; }

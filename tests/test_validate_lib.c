@@ -11,7 +11,21 @@
  *   v_inplace    two passes (Phi(x) into y, then x * y): in place, the second pass reads Phi
  *   v_nondet     a call counter perturbs every other call by one ULP
  *   v_crash      SIGSEGV on inputs in [1, 2)
- *   v_hang       loops forever on inputs in [1, 2) */
+ *   v_hang       loops forever on inputs in [1, 2)
+ * Memory (each caught by the guard pages or canaries around the arrays, guard.h):
+ *   v_write_past   writes y[n] after its loop
+ *   v_read_past    a vector loop of 4 without a tail: reads x up to 3 elements past n
+ *   v_unwritten    the same loop stopping at the last full vector: the last n mod 4 outputs
+ *                  are left unwritten
+ *   v_write_before writes y[-1] (a loop that starts one element early, for a carry)
+ *   v_write_input  uses x as scratch (writes through the const pointer)
+ * Crashes and hangs narrowed to their input:
+ *   v_nan_crash    SIGSEGV (a store to address 16) on a NaN input
+ *   v_nan_hang     loops forever on a NaN input
+ * Definitions claimed wrongly (validate --defn exact, the default):
+ *   v_tanh_naive   0.5x(1 + tanhf(u)) in binary32: the tanh form, cancelling in the tail
+ *   v_sigmoid      x sigma(1.702 x) (QuickGELU)
+ *   v_silu         x sigma(x) */
 #include <math.h>
 #include <signal.h>
 #include <stddef.h>
@@ -31,6 +45,16 @@ K(v_inplace);
 K(v_nondet);
 K(v_crash);
 K(v_hang);
+K(v_write_past);
+K(v_read_past);
+K(v_unwritten);
+K(v_write_before);
+K(v_write_input);
+K(v_nan_crash);
+K(v_nan_hang);
+K(v_tanh_naive);
+K(v_sigmoid);
+K(v_silu);
 
 static float good(float v)
 {
@@ -109,4 +133,69 @@ K(v_hang)
         while (x[i] >= 1.0f && x[i] < 2.0f) spin++;
         y[i] = good(x[i]);
     }
+}
+K(v_write_past)
+{
+    for (size_t i = 0; i < n; i++) y[i] = good(x[i]);
+    y[n] = 0.0f;
+}
+K(v_read_past)
+{
+    for (size_t i = 0; i < n; i += 4) {
+        float v[4];
+        for (int j = 0; j < 4; j++) v[j] = ((volatile const float *)x)[i + j];
+        for (size_t j = 0; j < 4 && i + j < n; j++) y[i + j] = good(v[j]);
+    }
+}
+K(v_unwritten)
+{
+    for (size_t i = 0; i + 4 <= n; i += 4)
+        for (int j = 0; j < 4; j++) y[i + j] = good(x[i + j]);
+}
+K(v_write_before)
+{
+    float carry = 0.0f;
+    for (size_t i = 0; i <= n; i++) { /* y[i - 1]: one element early */
+        ((volatile float *)y)[(ptrdiff_t)i - 1] = carry;
+        carry = i < n ? good(x[i]) : 0.0f;
+    }
+}
+K(v_write_input)
+{
+    float *scratch = (float *)(uintptr_t)x;
+    for (size_t i = 0; i < n; i++) {
+        float v = x[i];
+        scratch[i] = 0.0f;
+        y[i] = good(v);
+    }
+}
+K(v_nan_crash)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (x[i] != x[i]) *(volatile int *)16 = 0;
+        y[i] = good(x[i]);
+    }
+}
+K(v_nan_hang)
+{
+    for (size_t i = 0; i < n; i++) {
+        volatile unsigned spin = 0;
+        while (x[i] != x[i]) spin++;
+        y[i] = good(x[i]);
+    }
+}
+K(v_tanh_naive)
+{
+    for (size_t i = 0; i < n; i++) {
+        float v = x[i], u = 0.7978846f * (v + 0.044715f * v * v * v);
+        y[i] = 0.5f * v * (1.0f + tanhf(u));
+    }
+}
+K(v_sigmoid)
+{
+    for (size_t i = 0; i < n; i++) y[i] = x[i] / (1.0f + expf(-1.702f * x[i]));
+}
+K(v_silu)
+{
+    for (size_t i = 0; i < n; i++) y[i] = x[i] / (1.0f + expf(-x[i]));
 }

@@ -41,7 +41,7 @@ struct gl_kernel_src {
     enum gl_abi abi;            /* a 16-bit kernel (gl_kernel_u16: the sweep's format only) */
     /* results */
     int failed;
-    char error[600];
+    char error[1600];
     uint64_t chunks_ok;
     struct gl_acc *acc[2]; /* [0]: against its own definition, [1]: against exact GELU */
 };
@@ -117,11 +117,23 @@ int gl_kernel_src_set_command(struct gl_kernel_src *k, const char *command);
 /* The first kernel of s from the library of library kernel s->k[k] (k itself if none before):
  * the sweep runs a library's kernels in one worker per thread, that kernel's */
 int gl_kernel_src_lib_lead(const struct gl_sweep *s, int k);
-/* 0 when the library worker of s loads library kernel k's path and symbol (run on no input) */
-int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k);
+/* 0 when the library worker of s loads library kernel k's path and symbol (run on no input),
+ * else -1 with the worker's reason in why (file not found, a library it needs missing, the
+ * symbol not found with the library's functions that look like kernels) */
+int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k, char *why,
+                        size_t whylen);
 /* 0 when the worker of s->k[k]'s library loads every symbol the sweep takes from it (one
- * process: a library such as PyTorch takes most of a second to load) */
-int gl_kernel_src_probe_library(const struct gl_sweep *s, int k);
+ * process: a library such as PyTorch takes most of a second to load); why as above (may be
+ * NULL) */
+int gl_kernel_src_probe_library(const struct gl_sweep *s, int k, char *why, size_t whylen);
+/* After kernel k failed (crashed, hung, touched memory outside its arrays) on x[0..n) (and
+ * dy), the smallest part of the inputs on which it still fails, by halves, each try in a
+ * fresh process with a timeout of at most GL_NARROW_TIMEOUT seconds: into where, e.g.
+ * "x = nan (n = 1): crashed (signal 11, ...)" or "the 2 inputs -0x1p+0 .. 0x1p+0 together
+ * (either alone passes)"; nothing for a built-in kernel (in process). 0 narrowed, -1 not. */
+#define GL_NARROW_TIMEOUT 10.0
+int gl_kernel_narrow(const struct gl_sweep *s, const struct gl_kernel_src *k, const float *x,
+                     const float *dy, size_t n, char *where, size_t len);
 
 struct gl_child;
 struct gl_call_layout;
@@ -154,6 +166,7 @@ struct gl_child {
     int shm_fd;        /* a library worker over shared memory (shm_bytes > 0): the memfd, */
     void *shm;         /* mapped here (the child's descriptor 3) */
     size_t shm_bytes;
+    int diag_fd; /* the child's diagnosis channel (its descriptor 4), while it runs */
 };
 int gl_child_start(struct gl_child *c, const char *cmd, char *why, size_t whylen);
 int gl_child_call(struct gl_child *c, const void *in, size_t in_bytes, void *out, size_t out_bytes,
@@ -180,12 +193,21 @@ int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *sy
                        enum gl_abi abi);
 /* k on x[i * stride] (and dy[i * stride] for a backward kernel), i < n, called as layout lay says
  * (NULL: one plain call; see struct gl_call_layout), the results into y; the library worker's
- * calls and gelulab validate's calls of built-in kernels alike. A 16-bit kernel takes the bits
- * of the floats x (exact in its format: gl_f32_to_bits16) in 16-bit arrays (offsets in 16-bit
- * elements) and its results come back as floats (gl_bits16_to_f32). 0, or -1 out of memory. */
+ * calls and gelulab validate's calls of built-in kernels alike, on arrays against guard pages
+ * (include/gelulab/guard.h). A 16-bit kernel takes the bits of the floats x (exact in its
+ * format: gl_f32_to_bits16) in 16-bit arrays (offsets in 16-bit elements) and its results come
+ * back as floats (gl_bits16_to_f32). 0; -1 out of memory; 1 with the finding in why: the kernel
+ * wrote outside its output, changed its input or left outputs unwritten (a read or write that
+ * reaches a guard page ends the process: gl_guard_arm). */
 struct gl_call_layout;
 int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const float *dy,
-                         size_t stride, float *y, size_t n, const struct gl_call_layout *lay);
+                         size_t stride, float *y, size_t n, const struct gl_call_layout *lay,
+                         char *why, size_t whylen);
+/* The library worker's diagnosis channel: descriptor 4 when its parent gave it one (a memfd;
+ * else stderr); gl_worker_say writes one line there (a load error, an access outside the
+ * arrays), which the parent reports instead of "crashed" or "exited with status 3". */
+void gl_worker_diag_init(void);
+void gl_worker_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int gl_eval_lib_serve_shm(const struct gl_lib_kernel *ks, size_t nk, int fd); /* ks[which] */
 void gl_child_stop(struct gl_child *c); /* closes its stdin and waits (at most 10 s) */
 /* The library worker of validate's probes, each request carrying a call layout (gelulab __eval-lib
@@ -199,13 +221,15 @@ int gl_child_call_layout(struct gl_child *c, const float *x, const float *dy, fl
                          size_t whylen);
 
 /* How the library worker calls the kernel (gelulab validate's layout checks): inputs (and
- * results) at a float offset into fresh buffers, results written over the inputs (x == y; a
+ * results) `offset` elements away from the guard page they end (or start) at, which moves their
+ * alignment, results written over the inputs (x == y; a
  * backward kernel: inplace 1 writes dx over x, 2 over dy), calls of at most `split` elements
  * (0: one call), or everything twice. All zero: one plain call. */
 struct gl_call_layout {
     size_t offset, split;
     int inplace;
     int repeat; /* call twice and keep the second results (a determinism check) */
+    int place;  /* enum gl_guard_place: the arrays end (0) or start (1) at a guard page */
 };
 /* The library worker (gelulab __eval-lib [--backward | --abi bf16|f16] PATH SYMBOL [OFFSET SPLIT
  * INPLACE REPEAT]): float32 in on stdin (a backward kernel: pairs x, dy), out on stdout (a

@@ -13,7 +13,7 @@
 enum gl_check_status { GL_CHECK_PASS, GL_CHECK_WARN, GL_CHECK_FAIL, GL_CHECK_SKIP };
 
 struct gl_check {
-    const char *name; /* "max-ulp", "max-abs", "nonfinite", "range", "specials", "tail",
+    const char *name; /* "memory", "max-ulp", "max-abs", "nonfinite", "range", "specials", "tail",
                          "definition", "precision", "layout"; backward kernels "max-scaled",
                          "dy"; 16-bit kernels "nan", "rounding", "subnormal" */
     enum gl_check_status status;
@@ -26,12 +26,21 @@ struct gl_validation {
     struct gl_check c[GL_MAX_CHECKS];
     int n;
     int crashed;        /* the kernel crashed or hung in a probe: c[] says where */
-    double defn_ulp[4]; /* max ULP on the core sample against exact, tanh, sigmoid, silu */
+    double defn_ulp[4]; /* max error on the core sample against exact, tanh, sigmoid, silu: abs
+                           (binary32 forward), scaled (backward) or ULP of the format (16-bit) */
 };
 
-/* The probes (everything but the sweep's bounds), appended to v; region_all: tail cancellation
- * fails (instead of warning) when bounds apply to every input. 0, or -1 when the kernel crashed
- * or hung (v says where). */
+/* The memory check, first of all (a kernel that reads or writes outside its arrays makes every
+ * other figure meaningless): calls of lengths 0..1003 on arrays against guard pages
+ * (include/gelulab/guard.h), apart and in place; a --lib kernel in its worker, a built-in in
+ * process, an external evaluator not at all (SKIP). Appends the check "memory" to v: 0 pass,
+ * 1 a finding (reads or writes past an end, outputs unwritten, the input changed: FAIL), -1 the
+ * kernel crashed or hung otherwise (v says where, narrowed to the inputs). */
+int gl_validate_memory(const struct gl_sweep *s, const struct gl_kernel_src *k,
+                       struct gl_validation *v);
+/* The probes (everything but the sweep's bounds and the memory check), appended to v; region_all:
+ * tail cancellation fails (instead of warning) when bounds apply to every input. 0, or -1 when the
+ * kernel crashed or hung (v says where). */
 int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, int region_all,
                        struct gl_validation *v);
 

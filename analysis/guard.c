@@ -1,0 +1,276 @@
+/* A kernel's arrays against guard pages (include/gelulab/guard.h). */
+#include "gelulab/guard.h"
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+/* bytes checked on each side of an array (besides its guard page) */
+#define WINDOW 256
+
+static size_t page_size(void)
+{
+    static size_t p;
+    if (!p) p = (size_t)sysconf(_SC_PAGESIZE);
+    return p;
+}
+
+uint64_t gl_guard_canary(size_t es)
+{
+    return es == 2 ? 0x7da5u : es == 4 ? 0x7fa5c3e1u : 0x7ff5a5c3e1a5c3e1u;
+}
+
+static const char *const array_name[GL_GUARD_ARRAYS] = {"x", "dy", "y"};
+
+/* the canary's byte at address a of an array whose elements start at p */
+static unsigned char canary_byte(const struct gl_guard *g, const unsigned char *a,
+                                 const unsigned char *p)
+{
+    ptrdiff_t d = a - p, m = (ptrdiff_t)g->es;
+    size_t k = (size_t)(((d % m) + m) % m);
+    return (unsigned char)(g->canary >> (8 * k)); /* little-endian element bytes */
+}
+
+/* the bytes [lo, hi) checked beside array a: the windows before and after it */
+static void window(const struct gl_guard *g, const struct gl_guard_array *a, int after,
+                   unsigned char **lo, unsigned char **hi)
+{
+    unsigned char *end = a->body + a->body_bytes, *e = a->p + a->n * g->es;
+    if (after)
+        *lo = e, *hi = end - e > WINDOW ? e + WINDOW : end;
+    else
+        *lo = a->p - a->body > WINDOW ? a->p - WINDOW : a->body, *hi = a->p;
+}
+
+static int place(struct gl_guard_array *a, const struct gl_guard_setup *c)
+{
+    size_t pg = page_size(), bytes = c->n * c->es,
+           body = (bytes + c->gap + 2 * WINDOW + pg - 1) / pg * pg;
+    if (a->body_bytes < body) {
+        if (a->map) munmap(a->map, a->map_bytes);
+        a->map = mmap(NULL, body + 2 * pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (a->map == MAP_FAILED) return a->map = NULL, a->body_bytes = 0, -1;
+        a->map_bytes = body + 2 * pg, a->body = a->map + pg, a->body_bytes = body;
+        if (mprotect(a->body, body, PROT_READ | PROT_WRITE) != 0) return -1;
+    }
+    a->p = c->where == GL_GUARD_START ? a->body + c->gap : a->body + a->body_bytes - bytes - c->gap;
+    a->n = c->n;
+    return 0;
+}
+
+static void fill(const struct gl_guard *g, const struct gl_guard_array *a, unsigned char *lo,
+                 unsigned char *hi)
+{
+    for (unsigned char *b = lo; b < hi; b++) *b = canary_byte(g, b, a->p);
+}
+
+int gl_guard_prepare(struct gl_guard *g, const struct gl_guard_setup *c, const void *x,
+                     const void *dy)
+{
+    g->n = c->n, g->es = c->es, g->canary = gl_guard_canary(c->es);
+    g->inplace = c->inplace, g->has_dy = c->has_dy;
+    for (int w = 0; w < GL_GUARD_ARRAYS; w++) {
+        struct gl_guard_array *a = &g->a[w];
+        if ((w == GL_GUARD_DY && !c->has_dy) || (w == GL_GUARD_Y && c->inplace)) {
+            a->n = 0, a->p = NULL;
+            continue;
+        }
+        if (place(a, c) != 0) return -1;
+        unsigned char *lo, *hi;
+        for (int side = 0; side < 2; side++) window(g, a, side, &lo, &hi), fill(g, a, lo, hi);
+        const void *src = w == GL_GUARD_X ? x : w == GL_GUARD_DY ? dy : NULL;
+        if (src)
+            memcpy(a->p, src, c->n * c->es);
+        else if (w == GL_GUARD_Y)
+            fill(g, a, a->p, a->p + c->n * c->es);
+    }
+    return 0;
+}
+
+void *gl_guard_ptr(struct gl_guard *g, enum gl_guard_which w)
+{
+    if (w == GL_GUARD_Y && g->inplace) w = g->inplace == 2 ? GL_GUARD_DY : GL_GUARD_X;
+    return g->a[w].p;
+}
+
+/* ---- the fault handler: async-signal-safe formatting into a fixed buffer ---- */
+
+static _Thread_local const struct gl_guard *armed;
+static int report_fd = 2;
+static char report_prefix[64];
+
+struct line {
+    char b[240];
+    size_t n;
+};
+
+static void put(struct line *l, const char *s)
+{
+    while (*s && l->n < sizeof l->b - 1) l->b[l->n++] = *s++;
+}
+
+static void put_num(struct line *l, long long v)
+{
+    char d[24];
+    int k = 0;
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do d[k++] = (char)('0' + u % 10), u /= 10;
+    while (u);
+    if (v < 0) put(l, "-");
+    while (k) {
+        char s[2] = {d[--k], 0};
+        put(l, s);
+    }
+}
+
+/* "writes y[17] past the end (n = 17)": what touching element `index` of array w means */
+static void describe(struct line *l, const struct gl_guard *g, int w, int write, long long index)
+{
+    int as_y = write && g->inplace &&
+               ((g->inplace == 1 && w == GL_GUARD_X) || (g->inplace == 2 && w == GL_GUARD_DY));
+    put(l, write < 0 ? "touches " : write ? "writes " : "reads ");
+    put(l, as_y ? "y" : array_name[w]);
+    put(l, "[");
+    put_num(l, index);
+    put(l, index < 0 ? "] before the start (n = " : "] past the end (n = ");
+    put_num(l, (long long)g->n);
+    put(l, g->inplace ? "; in place)" : ")");
+}
+
+static void on_fault(int sig, siginfo_t *si, void *ctx)
+{
+    const struct gl_guard *g = armed;
+    unsigned char *addr = si->si_addr;
+    for (int w = 0; g && w < GL_GUARD_ARRAYS; w++) {
+        const struct gl_guard_array *a = &g->a[w];
+        if (!a->p || addr < a->map || addr >= a->map + a->map_bytes ||
+            (addr >= a->body && addr < a->body + a->body_bytes))
+            continue;
+        int is_write = -1; /* unknown */
+#if defined(__x86_64__)
+        is_write = (((ucontext_t *)ctx)->uc_mcontext.gregs[REG_ERR] & 2) != 0; /* page fault */
+#else
+        (void)ctx;
+#endif
+        ptrdiff_t d = addr - a->p;
+        long long index =
+            d >= 0 ? d / (ptrdiff_t)g->es : -((-d + (ptrdiff_t)g->es - 1) / (ptrdiff_t)g->es);
+        struct line l = {{0}, 0};
+        put(&l, report_prefix);
+        describe(&l, g, w, is_write, index);
+        put(&l, "\n");
+        ssize_t r = write(report_fd, l.b, l.n);
+        (void)r;
+        _exit(GL_GUARD_EXIT);
+    }
+    signal(sig, SIG_DFL); /* not ours: the default action, as if this handler were not there */
+    raise(sig);
+}
+
+static void install(void)
+{
+    static int done;
+    if (done) return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+    done = 1;
+}
+
+void gl_guard_arm(const struct gl_guard *g)
+{
+    install();
+    armed = g;
+}
+
+void gl_guard_disarm(void)
+{
+    armed = NULL;
+}
+
+void gl_guard_report_to(int fd, const char *prefix)
+{
+    report_fd = fd;
+    snprintf(report_prefix, sizeof report_prefix, "%s", prefix ? prefix : "");
+}
+
+/* ---- after the call ---- */
+
+/* element bits i of an array of es-byte elements */
+static uint64_t elem(const unsigned char *p, size_t es, size_t i)
+{
+    uint64_t v = 0;
+    memcpy(&v, p + i * es, es);
+    return v;
+}
+
+/* a NaN of the element type (2 bytes: of binary16 or bfloat16, whichever the bits are) */
+static int is_nan_bits(uint64_t v, size_t es)
+{
+    return es == 2   ? (v & 0x7fffu) > 0x7c00u
+           : es == 4 ? (v & 0x7fffffffu) > 0x7f800000u
+                     : (v & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+}
+
+int gl_guard_check(const struct gl_guard *g, const void *x, const void *dy, char *why,
+                   size_t whylen)
+{
+    for (int w = 0; w < GL_GUARD_ARRAYS; w++) { /* canaries beside each array */
+        const struct gl_guard_array *a = &g->a[w];
+        if (!a->p) continue;
+        for (int side = 0; side < 2; side++) {
+            unsigned char *lo, *hi, *b;
+            window(g, a, side, &lo, &hi);
+            b = side ? lo : hi - 1; /* the changed byte nearest the array */
+            while (b >= lo && b < hi && *b == canary_byte(g, b, a->p)) b += side ? 1 : -1;
+            if (b < lo || b >= hi) continue;
+            struct line l = {{0}, 0};
+            ptrdiff_t d = b - a->p, es = (ptrdiff_t)g->es;
+            describe(&l, g, w, 1, d >= 0 ? d / es : -((-d + es - 1) / es));
+            snprintf(why, whylen, "%s", l.b);
+            return 1;
+        }
+    }
+    const unsigned char *xs[2] = {x, dy};
+    for (int w = 0; w < 2; w++) { /* the inputs, unless the results went over them */
+        const struct gl_guard_array *a = &g->a[w];
+        if (!xs[w] || !a->p || g->inplace == w + 1) continue;
+        for (size_t i = 0; i < g->n; i++)
+            if (elem(a->p, g->es, i) != elem(xs[w], g->es, i))
+                return snprintf(why, whylen, "writes its input %s[%zu] (n = %zu)", array_name[w], i,
+                                g->n),
+                       1;
+    }
+    const struct gl_guard_array *y = &g->a[GL_GUARD_Y];
+    if (g->inplace || !y->p) return 0; /* in place, an unwritten output is its input */
+    size_t first = 0, count = 0;
+    for (size_t i = 0; i < g->n; i++)
+        if (elem(y->p, g->es, i) == g->canary &&
+            !(x && is_nan_bits(elem((const unsigned char *)x, g->es, i), g->es)))
+            first = count++ ? first : i;
+    if (!count) return 0;
+    snprintf(why, whylen, "leaves %zu of the n = %zu outputs unwritten (first y[%zu])", count, g->n,
+             first);
+    return 1;
+}
+
+void gl_guard_free(struct gl_guard *g)
+{
+    for (int w = 0; w < GL_GUARD_ARRAYS; w++)
+        if (g->a[w].map) munmap(g->a[w].map, g->a[w].map_bytes);
+    memset(g, 0, sizeof *g);
+}
+
+int gl_guard_finding(const char *why)
+{
+    static const char *const verbs[] = {"writes ", "reads ", "touches ", "leaves "};
+    for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
+        if (!strncmp(why, verbs[i], strlen(verbs[i]))) return 1;
+    return 0;
+}
