@@ -1,11 +1,13 @@
 /* gelulab benchmark cases (bench/cases.h): registry kernels, baselines, peers (bench/peers.c),
- * and libgelulab's entry points (lib/).
+ * libgelulab's entry points (lib/), and a user's kernels from shared libraries (--lib).
  * The bench program is a harness like cli/: the case list is this file's static state, and the
  * oneDNN primitive of the current size peer_onednn.c's. */
+#include <dlfcn.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "../lib/api.h"
 #include "cases.h"
 #include "gelulab.h"
@@ -95,6 +97,60 @@ static void add_library(void)
     GL_LIB_16(LIB_U16)
 }
 
+/* A user's kernels (gl_bench_add_user), in the order given */
+#define MAX_USER 32
+static struct {
+    const char *name, *path, *fmt;
+    void *sym;
+    int pass; /* FORWARD, BACKWARD or BITS16 */
+} users[MAX_USER];
+static size_t n_users;
+
+int gl_bench_add_user(const char *path, const char *symbol, const char *name, int backward,
+                      const char *fmt, char *err, size_t errlen)
+{
+    struct stat st;
+    char local[4200];
+    if (n_users == MAX_USER)
+        return snprintf(err, errlen, "more than %d user kernels", MAX_USER), -1;
+    /* a name without a slash is a file here when there is one (dlopen would search the
+     * library path only), else a library the loader finds */
+    const char *open_as = path;
+    if (!strchr(path, '/') && stat(path, &st) == 0)
+        snprintf(local, sizeof local, "./%s", path), open_as = local;
+    else if (strchr(path, '/') && stat(path, &st) != 0)
+        return snprintf(err, errlen, "--lib %s: file not found", path), -1;
+    dlerror();
+    void *h = dlopen(open_as, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *why = dlerror();
+        return snprintf(err, errlen, "--lib %s: cannot load: %s", path, why ? why : "?"), -1;
+    }
+    void *sym = dlsym(h, symbol);
+    if (!sym) return snprintf(err, errlen, "--lib %s: symbol '%s' not found", path, symbol), -1;
+    users[n_users].name = name, users[n_users].path = path, users[n_users].fmt = fmt;
+    users[n_users].sym = sym, users[n_users++].pass = fmt ? BITS16 : backward ? BACKWARD : FORWARD;
+    return 0;
+}
+
+/* the user's kernels of a pass (kinds user, user-bwd, user16; definition and ISA unknown: "-") */
+static void add_users(int pass)
+{
+    static const char *const kinds[] = {"user", "user-bwd", "user16"};
+    for (size_t i = 0; i < n_users; i++) {
+        if (users[i].pass != pass) continue;
+        struct gl_bench_case *c = add(users[i].name, kinds[pass], "-", "-", NULL, NULL, NULL);
+        c->library = users[i].path, c->fmt = users[i].fmt;
+        /* a data pointer to a function pointer: what dlsym returns (POSIX) */
+        if (pass == FORWARD)
+            memcpy(&c->fn, &users[i].sym, sizeof c->fn);
+        else if (pass == BACKWARD)
+            memcpy(&c->bwd, &users[i].sym, sizeof c->bwd);
+        else
+            memcpy(&c->u16, &users[i].sym, sizeof c->u16);
+    }
+}
+
 const struct gl_bench_case *gl_bench_cases(size_t *n)
 {
     if (!n_cases) {
@@ -103,16 +159,19 @@ const struct gl_bench_case *gl_bench_cases(size_t *n)
         add_registry(FORWARD);
         add_peers(FORWARD);
         add_library();
+        add_users(FORWARD);
         add("relu-bwd-vec", "baseline-bwd", "relu_grad", "auto", NULL, NULL, NULL)->bwd =
             gl_base_relu_bwd_vec;
         add_registry(BACKWARD);
         add_peers(BACKWARD);
+        add_users(BACKWARD);
         struct gl_bench_case *c = add("memcpy16", "baseline16", "-", "libc", NULL, NULL, NULL);
         c->u16 = gl_base_memcpy16, c->fmt = "bf16";
         c = add("relu16", "baseline16", "relu", "auto", NULL, NULL, NULL);
         c->u16 = gl_base_relu16, c->fmt = "bf16";
         add_registry(BITS16);
         add_peers(BITS16);
+        add_users(BITS16);
     }
     *n = n_cases;
     return cases;

@@ -8,9 +8,11 @@
  * written as any kernel), relu-vec (a vectorised ReLU, the cheapest activation), relu-bwd-vec
  * (ReLU's backward, dx = x > 0 ? dy : 0: the backward pass's traffic at the least cost), and in
  * 16 bits memcpy16 and relu16 (half the bytes). libgelulab's entry points as users call them,
- * dispatch included (kinds lib, lib-bwd, lib16; named lib/API, their isa the build they run). Peers: the table
- * of bench/peers.c. A case that cannot run here (ISA missing, library not found at build time, NEON
- * under emulation) is listed with the reason and skipped. */
+ * dispatch included (kinds lib, lib-bwd, lib16; named lib/API, their isa the build they run).
+ * Peers: the table of bench/peers.c. A user's kernels (gelulab bench --lib PATH --symbol SYM: kinds
+ * user, user-bwd, user16), each beside the cases of its ABI. A case that cannot run here (ISA
+ * missing, library not found at build time, NEON under emulation) is listed with the reason and
+ * skipped. */
 #ifndef GELULAB_BENCH_CASES_H
 #define GELULAB_BENCH_CASES_H
 
@@ -28,14 +30,16 @@ typedef void (*gl_bench_u16_fn)(const uint16_t *x, uint16_t *y, size_t n);
 
 struct gl_bench_case {
     char name[64];    /* "erf/avx2", "memcpy", "sleef-erf/avx2", "onednn-gelu_erf" */
-    const char *kind; /* "gelulab", "baseline", "peer"; backward: the same + "-bwd" */
+    const char *kind; /* "gelulab", "baseline", "peer", "lib", "user"; backward: + "-bwd";
+                       * 16-bit: + "16" */
     const char *defn; /* "exact", "tanh", ... or "-" (memcpy) */
     const char *isa;
     gl_bench_fn fn;            /* NULL (and bwd NULL): skipped */
     gl_bench_bwd_fn bwd;       /* a backward case (fn NULL) */
     const char *skip;          /* why it is skipped, when fn is NULL */
     void (*prepare)(size_t n); /* called once per size before timing (oneDNN: the primitive) */
-    const char *library;       /* peers: who provides it ("oneDNN"); NULL otherwise */
+    const char *library;       /* peers: who provides it ("oneDNN"); a user's kernel: its --lib
+                                * PATH; NULL otherwise */
     const char *compare;       /* the peer that ratios are to: its column title; else NULL */
     gl_bench_u16_fn u16;       /* a 16-bit case (fn and bwd NULL) */
     const char *fmt;           /* a 16-bit case's format: "bf16" or "f16" (its inputs); NULL */
@@ -49,6 +53,13 @@ void gl_base_relu_bwd_vec(const float *x, const float *dy, float *dx, size_t n);
 void gl_base_memcpy16(const uint16_t *x, uint16_t *y, size_t n);
 void gl_base_relu16(const uint16_t *x, uint16_t *y, size_t n);
 
+/* A user's kernel, SYMBOL from the shared library PATH (dlopen now, before any timing), timed as
+ * case NAME (kind user: forward binary32; user-bwd with backward: the backward ABI; user16 with
+ * fmt "bf16" or "f16": the 16-bit ABI on those bits) beside the cases of its ABI. Call before
+ * gl_bench_cases(); path and name are kept, not copied. 0, or -1 with a one-line reason in err:
+ * the file is not found, the loader's message, or the symbol is not found. */
+int gl_bench_add_user(const char *path, const char *symbol, const char *name, int backward,
+                      const char *fmt, char *err, size_t errlen);
 /* All cases, in report order; the count in *n. */
 const struct gl_bench_case *gl_bench_cases(size_t *n);
 /* Pins the process to the CPU it runs on (best effort; 0 when pinned) and asks oneDNN's OpenMP

@@ -13,9 +13,11 @@
 // machine spreads over all cases); `gelulab bench-table` takes the median and the coefficient
 // of variation over the repetitions.
 //
-// Options of its own (before Google Benchmark's): --sizes=N,N,...  array sizes in floats
-// (default 1024,4096,65536,1048576,16777216: L1, L2, L3, DRAM); --list  the cases and why a
-// case is skipped.
+// Options of its own (before Google Benchmark's, which never sees them): --sizes=N,N,...  array
+// sizes in floats (default 1024,4096,65536,1048576,16777216: L1, L2, L3, DRAM); --list  the
+// cases and why a case is skipped; --lib PATH --symbol SYM [--name N] [--backward | --abi
+// bf16|f16]  a user's kernel from a shared library, timed beside the cases of its ABI
+// (repeatable: a new kernel starts where one of these options repeats).
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -153,7 +155,7 @@ void run_case(benchmark::State &state, const gl_bench_case *c, size_t n, size_t 
     state.counters["n"] = benchmark::Counter((double)n);
     state.counters["case_index"] = benchmark::Counter((double)index); // the table's order
     std::string label = std::string("kind=") + c->kind + " defn=" + c->defn + " isa=" + c->isa;
-    if (c->library) label += std::string(" lib=") + c->library;
+    if (c->library) label += std::string(" lib=") + c->library; // a user's kernel: its PATH
     if (c->fmt) label += std::string(" fmt=") + c->fmt;
     state.SetLabel(label);
 }
@@ -167,15 +169,102 @@ bool has_flag(int argc, char **argv, const char *prefix)
 
 int usage(FILE *f)
 {
-    fprintf(f, "usage: gelulab-bench [--sizes=N,N,...] [--list] [Google Benchmark options]\n"
-               "Throughput of gelulab's kernels, baselines (memcpy, relu-vec) and peers (SLEEF,\n"
-               "oneDNN, ...), of the backward kernels, peers and baseline (relu-bwd-vec), and\n"
-               "of the 16-bit kernels and peers beside memcpy16 and relu16,\n"
-               "pinned to one CPU, 5 repetitions by default. Typical use:\n"
-               "  gelulab-bench --benchmark_out=bench.json --benchmark_out_format=json\n"
-               "then 'gelulab bench-table bench.json'. Google Benchmark's own options:\n"
-               "  --benchmark_filter=REGEX --benchmark_repetitions=N --benchmark_min_time=S ...\n");
+    fprintf(f,
+            "usage: gelulab-bench [--sizes=N,N,...] [--list]\n"
+            "                     [--lib PATH --symbol SYM [--name N] [--backward | --abi F]]...\n"
+            "                     [Google Benchmark options]\n"
+            "Throughput of gelulab's kernels, baselines (memcpy, relu-vec) and peers (SLEEF,\n"
+            "oneDNN, ...), of the backward kernels, peers and baseline (relu-bwd-vec), and\n"
+            "of the 16-bit kernels and peers beside memcpy16 and relu16,\n"
+            "pinned to one CPU, 5 repetitions by default. Typical use:\n"
+            "  gelulab-bench --benchmark_out=bench.json --benchmark_out_format=json\n"
+            "then 'gelulab bench-table bench.json'. A user's kernel, timed in the same run:\n"
+            "  --lib PATH --symbol SYM  void SYM(const float *x, float *y, size_t n) from the\n"
+            "                      shared library PATH (kind user, beside the forward cases)\n"
+            "  --backward          SYM is void SYM(const float *x, const float *dy, float *dx,\n"
+            "                      size_t n) (kind user-bwd, beside the backward cases)\n"
+            "  --abi bf16|f16      SYM is void SYM(const uint16_t *x, uint16_t *y, size_t n) on\n"
+            "                      bfloat16 or binary16 bits (kind user16, beside memcpy16)\n"
+            "  --name N            the case's name (default: SYM)\n"
+            "  Repeat them for several kernels: a new kernel starts where one of these\n"
+            "  options repeats; a kernel without --lib takes the one before's. A library or\n"
+            "  symbol that does not load: one line, exit 2, before any timing.\n"
+            "Google Benchmark's own options:\n"
+            "  --benchmark_filter=REGEX --benchmark_repetitions=N --benchmark_min_time=S ...\n");
     return f == stdout ? 0 : 2;
+}
+
+// A user's kernel as given: --lib, --symbol, --name, --backward, --abi (NULL, false: not given)
+struct user_kernel {
+    const char *lib = nullptr, *symbol = nullptr, *name = nullptr, *abi = nullptr;
+    bool backward = false;
+};
+
+int bad(const char *fmt, const char *a, const char *b = "")
+{
+    fprintf(stderr, "gelulab-bench: ");
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    return 2;
+}
+
+// Takes argv[*i] when it is one of the user-kernel options (--opt VALUE or --opt=VALUE) into
+// users, a new kernel started where an option repeats; 1 taken, 0 not ours, 2 an error (said).
+int user_option(int argc, char **argv, int *i, std::vector<user_kernel> &users)
+{
+    static const char *const opts[] = {"--lib", "--symbol", "--name", "--abi"};
+    const char *a = argv[*i], *v = nullptr;
+    size_t k = 0, l = 0;
+    while (k < sizeof opts / sizeof *opts &&
+           (l = strlen(opts[k]), strncmp(a, opts[k], l) || (a[l] && a[l] != '=')))
+        k++;
+    if (k == sizeof opts / sizeof *opts && strcmp(a, "--backward")) return 0;
+    if (k < sizeof opts / sizeof *opts) {
+        v = a[l] == '=' ? a + l + 1 : *i + 1 < argc ? argv[++*i] : nullptr;
+        if (!v || !*v || (a[l] != '=' && !strncmp(v, "--", 2)))
+            return bad("%s needs a value", opts[k]);
+    }
+    if (users.empty()) users.emplace_back();
+    auto field = [k](user_kernel &u) -> const char *& {
+        return k == 0 ? u.lib : k == 1 ? u.symbol : k == 2 ? u.name : u.abi;
+    };
+    bool flag = k == sizeof opts / sizeof *opts; // --backward
+    if (flag ? users.back().backward : field(users.back()) != nullptr)
+        users.emplace_back(); // a repeated option: the next kernel
+    if (flag)
+        users.back().backward = true;
+    else
+        field(users.back()) = v;
+    return 1;
+}
+
+// Loads the user's kernels (gl_bench_add_user); 0, or 2 with one line said
+int load_users(std::vector<user_kernel> &users)
+{
+    const char *lib = nullptr;
+    for (user_kernel &u : users) {
+        if (!u.lib) u.lib = lib;
+        if (!u.symbol)
+            return u.lib ? bad("--lib %s: no --symbol (the function to time)", u.lib)
+                         : bad("%s without --lib PATH --symbol SYM", u.backward ? "--backward"
+                                                                     : u.name   ? "--name"
+                                                                                : "--abi");
+        if (!u.lib)
+            return bad("--symbol %s: no --lib (the shared library that holds it)", u.symbol);
+        lib = u.lib;
+        if (u.abi && strcmp(u.abi, "bf16") && strcmp(u.abi, "f16"))
+            return bad("--abi %s: bf16 or f16 (16-bit kernels)", u.abi);
+        if (u.abi && u.backward)
+            return bad("--symbol %s: --backward and --abi %s (backward kernels are binary32)",
+                       u.symbol, u.abi);
+        if (!u.name) u.name = u.symbol;
+        if (strlen(u.name) >= sizeof(gl_bench_case{}.name))
+            return bad("--name %s: longer than %s characters", u.name, "63");
+        char err[600];
+        if (gl_bench_add_user(u.lib, u.symbol, u.name, u.backward, u.abi, err, sizeof err))
+            return bad("%s", err);
+    }
+    return 0;
 }
 
 } // namespace
@@ -191,10 +280,15 @@ int main(int argc, char **argv)
     }
     std::vector<size_t> sizes = {1u << 10, 1u << 12, 1u << 16, 1u << 20, 1u << 24};
     std::vector<char *> args = {argv[0]};
+    std::vector<user_kernel> users;
     bool list = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return usage(stdout);
-        if (!strcmp(argv[i], "--list")) {
+        int taken = user_option(argc, argv, &i, users);
+        if (taken == 2) return 2;
+        if (taken) {
+            continue;
+        } else if (!strcmp(argv[i], "--list")) {
             list = true;
         } else if (!strncmp(argv[i], "--sizes=", 8)) {
             sizes.clear();
@@ -228,10 +322,16 @@ int main(int argc, char **argv)
         benchmark::Initialize(&nargs, args.data());
         if (benchmark::ReportUnrecognizedArguments(nargs, args.data())) return 2;
     }
+    if (!users.empty() && load_users(users)) return 2;
     if (gl_bench_pin() != 0)
         fprintf(stderr, "gelulab-bench: could not pin to one CPU (running unpinned)\n");
     size_t n_cases;
     const gl_bench_case *cases = gl_bench_cases(&n_cases);
+    for (size_t i = 0; i < n_cases; i++) // a user's kernel under a name taken: said before timing
+        for (size_t j = 0; j < n_cases && !strncmp(cases[i].kind, "user", 4); j++)
+            if (j != i && !strcmp(cases[i].name, cases[j].name))
+                return bad("--name %s: there is a case of that name (give another --name)",
+                           cases[i].name);
     for (size_t i = 0; i < n_cases; i++) {
         const gl_bench_case *c = &cases[i];
         if (list)

@@ -3,6 +3,8 @@
 #ifndef GL_CLI_H
 #define GL_CLI_H
 
+#include <stddef.h>
+
 int gl_cmd_ref(int argc, char **argv);
 int gl_cmd_list(int argc, char **argv);
 int gl_cmd_sweep(int argc, char **argv);
@@ -35,6 +37,12 @@ int gl_cmd_bench(int argc, char **argv);
 
 /* The path of the running gelulab executable ("" where /proc/self/exe cannot be read) */
 const char *gl_cli_self_exe(void);
+/* A file of gelulab's found relative to the running gelulab (cmd_bench.c): NAME beside it (the
+ * build tree), else in INSTALLED, a folder relative to gelulab's ("../libexec/gelulab": an
+ * install). 0 and its path in path; -1 when in neither (path: the place beside gelulab). where
+ * says where it was looked for ("DIR/NAME nor DIR2/NAME"). */
+int gl_cli_find_file(const char *name, const char *installed, char *path, size_t size, char *where,
+                     size_t wsize);
 
 /* Print "gelulab CMD: MESSAGE" on stderr and return 2 (usage/input error). */
 int gl_cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

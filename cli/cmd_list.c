@@ -10,6 +10,15 @@
 #include "cli.h"
 #include "gelulab/impl.h"
 
+/* where an install keeps the peers and libgelulab, relative to gelulab's folder (set by CMake
+ * from the install layout: the top-level CMakeLists.txt) */
+#ifndef GL_PRIVATE_DIR
+#define GL_PRIVATE_DIR "../libexec/gelulab"
+#endif
+#ifndef GL_LIB_DIR
+#define GL_LIB_DIR "../lib"
+#endif
+
 static const char list_help[] =
     "usage: gelulab list [--peers [--lib PATH] [--sweep-args | --tsv]\n"
     "                    [--backward | --format bf16|f16 | --all-kinds]] [--help]\n"
@@ -22,7 +31,8 @@ static const char list_help[] =
     "over all finite inputs) and its method.\n"
     "\n"
     "  --peers [--lib PATH]  the peers instead (other projects' kernels, bench/peers.c), from\n"
-    "                 libgelulab-peers.so (default: beside gelulab): name, the definition it\n"
+    "                 libgelulab-peers.so (default: beside gelulab, or where make install\n"
+    "                 puts it: " GL_PRIVATE_DIR " from gelulab's folder): name, the definition it\n"
     "                 claims, ISA, library, whether it runs here (or why not), the symbol that\n"
     "                 `gelulab sweep --lib PATH --symbol SYM` measures, and the peer that the\n"
     "                 report's ratios are to (compare).\n"
@@ -38,7 +48,8 @@ static const char list_help[] =
     "  --library      libgelulab's entry points (include/gelulab.h) instead: function, the\n"
     "                 kernel it runs, its definition, ABI, bound and method; with --sweep-args\n"
     "                 the arguments that sweep them from the library as users call them\n"
-    "                 (--lib PATH, default libgelulab.so beside gelulab; named lib/NAME): the\n"
+    "                 (--lib PATH, default libgelulab.so beside gelulab, or installed in\n"
+    "                 " GL_LIB_DIR " from gelulab's folder; named lib/NAME): the\n"
     "                 binary32 forward ones, --backward ones, or the 16-bit ones of --format F\n"
     "  --format F     with --sweep-args or --tsv: the 16-bit peers of F (bf16 or f16: the\n"
     "                 16-bit kernel ABI; their sweep arguments hold --abi F) instead of the\n"
@@ -91,11 +102,16 @@ static void peer_lines(const struct gl_peer *p, size_t n, skip_fn skip, const ch
 static int list_peers(const char *lib, int sweep_args, int tsv, int backward, const char *fmt,
                       int all_kinds)
 {
-    char path[4200];
+    char path[4200], where[8500];
     if (!lib) {
-        char self[4096];
-        snprintf(self, sizeof self, "%s", gl_cli_self_exe());
-        snprintf(path, sizeof path, "%s/libgelulab-peers.so", dirname(self));
+        if (gl_cli_find_file("libgelulab-peers.so", GL_PRIVATE_DIR, path, sizeof path, where,
+                             sizeof where))
+            return gl_cli_error("list",
+                                "the peers are not installed (neither %s): they are built only "
+                                "with Google Benchmark (Debian libbenchmark-dev) and installed "
+                                "by make install, not by the Debian package: install "
+                                "libbenchmark-dev, rebuild and make install",
+                                where);
         lib = path;
     }
     void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
@@ -140,10 +156,9 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward, co
  * lib/API): the binary32 forward ones, the backward ones, or the 16-bit ones of format fmt */
 static int list_library(const char *lib, int sweep_args, int backward, const char *fmt)
 {
-    char path[4200], self[4096];
-    if (!lib) {
-        snprintf(self, sizeof self, "%s", gl_cli_self_exe());
-        snprintf(path, sizeof path, "%s/libgelulab.so", dirname(self));
+    char path[4200], where[8500];
+    if (!lib) { /* beside gelulab (the build tree), else in the installed library folder */
+        gl_cli_find_file("libgelulab.so", GL_LIB_DIR, path, sizeof path, where, sizeof where);
         lib = path;
     }
     if (sweep_args && access(lib, R_OK) != 0)

@@ -72,6 +72,117 @@ check "gelulab bench with a wrong flag: exit 2, one line, nothing run" \
       "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e5') -eq 1 ] && grep -q 'unrecognized.*--no-such-flag' '$T/e5' && [ ! -s '$T/o5' ]"
 cp "$G" "$T/gelulab"
 "$T/gelulab" bench >/dev/null 2>"$T/e6"; rc=$?
-check "gelulab bench without gelulab-bench beside it: exit 2, one line" \
-      "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e6') -eq 1 ] && grep -q 'no benchmark program' '$T/e6'"
+check "gelulab bench without gelulab-bench beside it or installed: exit 2, one line" \
+      "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e6') -eq 1 ] && grep -q 'gelulab bench: the benchmark program is not installed (neither .*/gelulab-bench nor .*/libexec/gelulab/gelulab-bench).*libbenchmark-dev' '$T/e6'"
+"$T/gelulab" list --peers >/dev/null 2>"$T/e7"; rc=$?
+check "gelulab list --peers without the peers beside it or installed: exit 2, one line" \
+      "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e7') -eq 1 ] && grep -q 'gelulab list: the peers are not installed (neither .*/libgelulab-peers.so nor .*/libexec/gelulab/libgelulab-peers.so)' '$T/e7'"
+
+# A user's kernels (gelulab bench --lib): a scalar erfc GELU, its backward and a bfloat16 one,
+# built here, each timed beside the cases of its ABI, in the same run and table
+cat >"$T/user.c" <<'END_OF_C'
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+void user_gelu(const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = (float)(0.5 * x[i] * erfc(-x[i] * 0.7071067811865476));
+}
+void user_gelu_bwd(const float *x, const float *dy, float *dx, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double v = x[i];
+        dx[i] = (float)(dy[i] * (0.5 * erfc(-v * 0.7071067811865476) +
+                                 v * exp(-0.5 * v * v) * 0.3989422804014327));
+    }
+}
+void user_gelu_bf16(const uint16_t *x, uint16_t *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u = (uint32_t)x[i] << 16;
+        float v;
+        memcpy(&v, &u, sizeof v);
+        v = (float)(0.5 * v * erfc(-v * 0.7071067811865476));
+        memcpy(&u, &v, sizeof u);
+        y[i] = (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+    }
+}
+END_OF_C
+${CC:-cc} -O2 -shared -fPIC -o "$T/libuser.so" "$T/user.c" -lm >"$T/cc.log" 2>&1
+check "the user's kernel library builds (cc -shared -fPIC)" "[ $? -eq 0 ]" || cat "$T/cc.log"
+U="--lib $T/libuser.so --symbol user_gelu --name my-gelu --symbol user_gelu_bwd --backward
+   --symbol user_gelu_bf16 --abi bf16 --name my-gelu-bf16"
+"$G" bench --list $U >"$T/ulist" 2>"$T/ulerr"
+check "bench --list --lib: the three user cases run, with their kinds" \
+      "[ $? -eq 0 ] && grep -q '^my-gelu  *user  *-  *-  *runs\$' '$T/ulist' &&
+       grep -q '^user_gelu_bwd  *user-bwd  *-  *-  *runs\$' '$T/ulist' &&
+       grep -q '^my-gelu-bf16  *user16  *-  *-  *runs\$' '$T/ulist'"
+line() { grep -n "^$1 " "$T/ulist" | cut -d: -f1; }
+check "each beside the cases of its ABI: forward before relu-bwd-vec, backward before memcpy16" \
+      "[ \$(line my-gelu) -gt \$(line accurate/scalar) ] && [ \$(line my-gelu) -lt \$(line relu-bwd-vec) ] &&
+       [ \$(line user_gelu_bwd) -gt \$(line relu-bwd-vec) ] && [ \$(line user_gelu_bwd) -lt \$(line memcpy16) ] &&
+       [ \$(line my-gelu-bf16) -gt \$(line memcpy16) ]"
+check "the rest of the list is unchanged" "[ \"\$(grep -v ' user' '$T/ulist')\" = \"\$(cat '$T/list')\" ]"
+onednn=0
+grep -q '^onednn-gelu_erf .* runs$' "$T/list" && onednn=1
+"$G" bench $U --sizes=64 --benchmark_repetitions=1 --benchmark_min_time=0.0001 \
+     --benchmark_min_warmup_time=0 --benchmark_out="$T/u.json" --benchmark_out_format=json \
+     --benchmark_filter='^(memcpy|accurate/scalar|onednn-gelu_erf|my-gelu|relu-bwd-vec|user_gelu_bwd|memcpy16|my-gelu-bf16)/' \
+     >"$T/uconsole" 2>"$T/uerr"
+check "gelulab bench --lib ... exits 0" "[ $? -eq 0 ]" || cat "$T/uerr"
+for c in memcpy accurate/scalar my-gelu relu-bwd-vec user_gelu_bwd memcpy16 my-gelu-bf16; do
+  grep -q "^$c/64/real_time " "$T/uconsole" || { echo "FAIL $c/64 missing from the console output"; fail=1; }
+done
+if [ $onednn = 1 ]; then
+  check "the user's kernel beside oneDNN gelu_erf in the console output" \
+        "grep -q '^onednn-gelu_erf/64/real_time ' '$T/uconsole' &&
+         grep -q '^my-gelu/64/real_time .*kind=user defn=- isa=- lib=$T/libuser.so\$' '$T/uconsole'"
+else
+  echo "skip the user's kernel beside oneDNN: oneDNN is not built here"
+fi
+check "the JSON labels say a user kernel and its library" \
+      "grep -q '\"label\": \"kind=user defn=- isa=- lib=$T/libuser.so\"' '$T/u.json' &&
+       grep -q '\"label\": \"kind=user-bwd defn=- isa=- lib=$T/libuser.so\"' '$T/u.json' &&
+       grep -q '\"label\": \"kind=user16 defn=- isa=- lib=$T/libuser.so fmt=bf16\"' '$T/u.json'"
+"$G" bench-table "$T/u.json" >"$T/utable" 2>"$T/uterr"
+check "bench-table reads it" "[ $? -eq 0 ]" || cat "$T/uterr"
+check "bench-table: the user cases with their kinds, beside memcpy and accurate/scalar" \
+      "grep -q '^my-gelu  *user  *-  *-  *[0-9.]*  *|.*| 1\$' '$T/utable' &&
+       grep -q '^user_gelu_bwd  *user-bwd  *-  *-  *[0-9.]*  *|' '$T/utable' &&
+       grep -q '^my-gelu-bf16  *user16  *-  *-  *[0-9.]*  *|' '$T/utable' &&
+       grep -q '^accurate/scalar  *gelulab ' '$T/utable' && grep -q '^memcpy  *baseline ' '$T/utable'"
+check "bench-table: the user cases' ratios to memcpy (bf16: to memcpy16)" \
+      "grep -A12 'ratio to memcpy' '$T/utable' | grep -q '^my-gelu  *[0-9][0-9.]*\$' &&
+       grep -A12 'ratio to memcpy' '$T/utable' | grep -q '^my-gelu-bf16  *[0-9][0-9.]*\$'"
+if [ $onednn = 1 ]; then
+  check "bench-table: the user's kernel beside oneDNN gelu_erf, with its ratio to it" \
+        "grep -q '^onednn-gelu_erf  *peer ' '$T/utable' &&
+         grep -A12 'ratio to onednn-gelu_erf' '$T/utable' | grep -q '^my-gelu  *[0-9][0-9.]*\$'"
+fi
+# what does not load: one line, exit 2, nothing timed
+uerr() { # NAME GREP ARGS...: exit 2, one line on stderr matching GREP, nothing on stdout
+  n=$1 re=$2
+  shift 2
+  "$G" bench "$@" --sizes=64 --benchmark_filter=memcpy/ >"$T/uo" 2>"$T/ue"; rc=$?
+  check "bench $n: exit 2, one line, nothing run" \
+        "[ $rc -eq 2 ] && [ \$(wc -l <'$T/ue') -eq 1 ] && grep -q -- \"\$re\" '$T/ue' && [ ! -s '$T/uo' ]" ||
+    cat "$T/ue"
+}
+uerr "--lib missing file" "^gelulab-bench: --lib $T/none.so: file not found\$" --lib "$T/none.so" --symbol f
+uerr "--symbol missing" "^gelulab-bench: --lib $T/libuser.so: symbol 'nope' not found\$" \
+     --lib "$T/libuser.so" --symbol nope
+uerr "--lib not a library (the loader's message)" "^gelulab-bench: --lib $T/user.c: cannot load: .*user.c" \
+     --lib "$T/user.c" --symbol user_gelu
+uerr "--symbol without --lib" "no --lib" --symbol user_gelu
+uerr "--lib without --symbol" "no --symbol" --lib "$T/libuser.so"
+uerr "--abi f32" "bf16 or f16" --lib "$T/libuser.so" --symbol user_gelu_bf16 --abi f32
+uerr "--backward with --abi" "backward kernels are binary32" --lib "$T/libuser.so" \
+     --symbol user_gelu_bwd --backward --abi bf16
+uerr "--name of a built-in case" "--name memcpy: there is a case of that name" \
+     --lib "$T/libuser.so" --symbol user_gelu --name memcpy
+"$G" bench --help >"$T/help" 2>&1
+check "gelulab bench --help documents --lib, --symbol, --name, --backward, --abi" \
+      "grep -q -- '--lib PATH --symbol SYM' '$T/help' && grep -q -- '--name N' '$T/help' &&
+       grep -q -- '--backward ' '$T/help' && grep -q -- '--abi bf16|f16' '$T/help'"
 exit $fail

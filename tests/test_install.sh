@@ -1,6 +1,8 @@
 #!/bin/sh
 # make install, staged: everything it names lands under DESTDIR (libraries with their soname,
-# the header, the gelulab command, the pkg-config file, the CMake package, the docs); the shared
+# the header, the gelulab command, the pkg-config file, the CMake package, the docs, and where
+# Google Benchmark was found the benchmark program and the peers in LIBEXECDIR/gelulab, which the
+# installed gelulab bench, gelulab list --peers and a peer's sweep use); the shared
 # library exports the gl_gelu_* entry points alone; examples/consumer, outside the build, builds
 # against the staged tree with pkg-config and with CMake (and statically) and each build passes:
 # every function within its documented bound of `gelulab ref`, under every ISA this CPU runs.
@@ -30,6 +32,69 @@ check "exports: the gl_gelu_* entry points only ($(echo "$EXPORTS" | wc -l) symb
       "[ -n \"\$EXPORTS\" ] && ! echo \"\$EXPORTS\" | grep -qv '^gl_gelu_'"
 check "the installed gelulab command runs from the stage" \
       "LD_LIBRARY_PATH='$LIB' '$P/bin/gelulab' ref --hex -- 1 | grep -qx '0x1.aec4bep-1'"
+check "gelulab list --library --sweep-args: the installed libgelulab.so by default" \
+      "'$P/bin/gelulab' list --library --sweep-args | head -n 1 | grep -q '^--lib	$LIB/libgelulab.so	'"
+
+# the benchmark program and the peers (built where Google Benchmark is): in a private folder,
+# LIBEXECDIR/gelulab, found by the installed gelulab relative to itself; gelulab bench runs
+# there (a user's kernel beside the others), gelulab list --peers lists the peers, and their
+# sweep arguments name the installed per-library modules, which a sweep loads
+X=$P/$(sed -n 's/^CMAKE_INSTALL_LIBEXECDIR:PATH=//p' "$B/CMakeCache.txt")/gelulab
+[ "$X" = "$P//gelulab" ] && X=$P/libexec/gelulab
+mkdir -p "$T/nobench/bin" && cp "$P/bin/gelulab" "$T/nobench/bin/"
+if [ -x "$B/gelulab-bench" ]; then
+  for f in gelulab-bench libgelulab-peers.so $(cd "$B" && ls libgelulab-peer-*.so 2>/dev/null); do
+    check "installed: ${X#$T/stage}/$f" "[ -e '$X/$f' ]"
+  done
+  check "no peers in the public library folder" "! ls '$LIB' | grep -q 'peer'"
+  so=$(env -u LD_LIBRARY_PATH ldd "$X/gelulab-bench" | awk '$1 == "libgelulab.so.0" {print $3}')
+  check "the installed gelulab-bench finds libgelulab.so.0 relative to itself (RUNPATH)" \
+        "[ -n '$so' ] && [ \"\$(readlink -f '$so')\" = \"\$(readlink -f '$LIB/libgelulab.so.0')\" ]"
+  "$B/gelulab-bench" --list >"$T/blist0" 2>&1
+  "$P/bin/gelulab" bench --list >"$T/blist" 2>"$T/blerr"
+  check "installed gelulab bench --list exits 0 and is the build's" \
+        "[ $? -eq 0 ] && grep -q '^memcpy .* runs\$' '$T/blist' && cmp -s '$T/blist0' '$T/blist'" ||
+    cat "$T/blerr"
+  printf 'void tiny(const float *x, float *y, unsigned long n)\n{ for (unsigned long i = 0; i < n; i++) y[i] = x[i] > 0 ? x[i] : 0; }\n' >"$T/tiny.c"
+  ${CC:-cc} -O2 -shared -fPIC -o "$T/libtiny.so" "$T/tiny.c"
+  "$P/bin/gelulab" bench --sizes=64 --benchmark_repetitions=1 --benchmark_min_time=0.0001 \
+    --benchmark_min_warmup_time=0 --benchmark_filter='^(memcpy|accurate/scalar|onednn-gelu_erf|tiny)/' \
+    --lib "$T/libtiny.so" --symbol tiny >"$T/brun" 2>"$T/brerr"
+  check "installed gelulab bench: a tiny filtered run with a user's kernel exits 0" \
+        "[ $? -eq 0 ] && grep -q '^memcpy/64/real_time ' '$T/brun' && grep -q '^accurate/scalar/64/real_time ' '$T/brun' &&
+         grep -q '^tiny/64/real_time .*kind=user ' '$T/brun'" || cat "$T/brerr"
+  if grep -q '^onednn-gelu_erf .* runs$' "$T/blist"; then
+    check "installed gelulab bench: the user's kernel beside oneDNN" "grep -q '^onednn-gelu_erf/64/real_time ' '$T/brun'"
+  fi
+  "$P/bin/gelulab" list --peers >"$T/plist" 2>"$T/plerr"
+  check "installed gelulab list --peers exits 0 and is the build's" \
+        "[ $? -eq 0 ] && [ \$(wc -l <'$T/plist') -ge 2 ] && \"$B/gelulab\" list --peers | cmp -s - '$T/plist'" ||
+    cat "$T/plerr"
+  "$P/bin/gelulab" list --peers --sweep-args --all-kinds >"$T/sargs" 2>&1
+  check "installed list --peers --sweep-args: every --lib is an installed module" \
+        "[ $? -eq 0 ] && awk -F'\t' '\$2 == \"--lib\" {n++; if (\$3 !~ \"^$X/libgelulab-peer-[a-z0-9]+[.]so\$\") bad++} END {exit !(n > 0 && !bad)}' '$T/sargs'"
+  # a 16-bit peer's sweep (65 536 inputs, seconds) from its installed module, as make report runs it
+  line=$(awk -F'\t' '($1 == "bf16" || $1 == "f16") && $2 == "--lib"' "$T/sargs" | head -n 1)
+  if [ -n "$line" ]; then
+    fmt=${line%%	*}
+    args=$(printf '%s' "${line#*	}" | tr '\t' '\n')
+    (IFS='
+'; "$P/bin/gelulab" sweep --format "$fmt" $args --out "$T/sweep.json") >"$T/sweep.log" 2>&1
+    check "installed: gelulab sweep --format $fmt of a peer from its installed module" \
+          "[ $? -eq 0 ] && [ -s '$T/sweep.json' ]" || cat "$T/sweep.log"
+  fi
+else
+  "$P/bin/gelulab" bench --list >/dev/null 2>"$T/nb"; rc=$?
+  check "no Google Benchmark at build time: installed gelulab bench says so in one line, exit 2" \
+        "[ $rc -eq 2 ] && [ \$(wc -l <'$T/nb') -eq 1 ] && grep -q 'the benchmark program is not installed' '$T/nb'"
+fi
+# without the private folder: one line, exit 2, each
+"$T/nobench/bin/gelulab" bench --list >/dev/null 2>"$T/nb"; rc=$?
+check "gelulab bench where the benchmark is not installed: exit 2, one line" \
+      "[ $rc -eq 2 ] && [ \$(wc -l <'$T/nb') -eq 1 ] && grep -q 'the benchmark program is not installed (neither $T/nobench/bin/gelulab-bench nor $T/nobench/${X#$P/}/gelulab-bench)' '$T/nb'"
+"$T/nobench/bin/gelulab" list --peers >/dev/null 2>"$T/np"; rc=$?
+check "gelulab list --peers where the peers are not installed: exit 2, one line" \
+      "[ $rc -eq 2 ] && [ \$(wc -l <'$T/np') -eq 1 ] && grep -q 'the peers are not installed' '$T/np'"
 
 cp -r "$S/examples/consumer" "$T/src"
 # a sanitizer build's library loads into programs built with the sanitizers only
@@ -80,5 +145,12 @@ if command -v dpkg-deb >/dev/null && [ -f "$B/CPackConfig.cmake" ]; then
   check "its gelulab and libgelulab run from the unpacked package" \
         "'$T/x/usr/bin/gelulab' ref --hex -- 1 | grep -qx '0x1.aec4bep-1' &&
          LD_LIBRARY_PATH='$T/x/usr/lib' '$T/src/consumer' '$T/x/usr/bin/gelulab' | grep -q '^ok: 0 of 13'"
+  # not the benchmark and the peers (they would make it depend on oneDNN, PyTorch, ...): its
+  # gelulab bench says so in one line
+  check "the package holds no benchmark or peers, and depends on none of their libraries" \
+        "! dpkg-deb -c '$DEB' | grep -q 'gelulab-bench\\|peer' && ! dpkg-deb -f '$DEB' Depends | grep -q 'dnnl\\|torch\\|sleef\\|benchmark'"
+  "$T/x/usr/bin/gelulab" bench >/dev/null 2>"$T/xb"; rc=$?
+  check "the package's gelulab bench: not installed, one line, exit 2" \
+        "[ $rc -eq 2 ] && [ \$(wc -l <'$T/xb') -eq 1 ] && grep -q 'not installed .*not by the Debian package' '$T/xb'"
 fi
 exit $fail
