@@ -125,6 +125,12 @@ static int probe_specials_grad(const struct gl_sweep *s, const struct gl_kernel_
     return 0;
 }
 
+/* The format's name in words: binary32, bfloat16, binary16 */
+static const char *format_words(const struct gl_format *f)
+{
+    return f->id == GL_FMT_BF16 ? "bfloat16" : f->id == GL_FMT_F16 ? "binary16" : "binary32";
+}
+
 /* The negative tail: the x closest to 0 from which the kernel returns 0 (or -0) while its
  * definition is a normal number of the format judged (s->fmt: binary32, or the bfloat16 or
  * binary16 of --format, the inputs then of that format). */
@@ -144,7 +150,8 @@ static int probe_tail(const struct gl_sweep *s, const struct gl_kernel_src *k, s
     }
     if (first < 0) {
         add(v, "tail", GL_CHECK_PASS,
-            "no zero result where the definition is a normal %s number on [-41, -1]", s->fmt.name);
+            "no zero result where the definition is a normal %s number on [-41, -1]",
+            format_words(&s->fmt));
     } else {
         struct gl_dd r;
         gl_ref_f32(k->defn, x[first], &s->fmt, &r);
@@ -328,7 +335,7 @@ static int probe_precision(const struct gl_sweep *s, const struct gl_kernel_src 
         add(v, "precision", GL_CHECK_SKIP,
             "a binary32 kernel judged in %s (--format): its results are rounded to %s, so "
             "fewer significant bits inside it are not a defect",
-            s->fmt.name, s->fmt.name);
+            format_words(&s->fmt), format_words(&s->fmt));
         return 0;
     }
     float *x = malloc(2 * N * sizeof *x), *y = malloc(2 * N * sizeof *y);
@@ -670,7 +677,7 @@ static void check16_rounding(const struct all16 *a, enum gl_defn d, struct gl_va
         add(v, "rounding", GL_CHECK_WARN,
             "double rounding: %d of the %d wrong results are the reference rounded to binary32 "
             "first, then to %s (first at x = %a); round once from a wider value",
-            twice, wrong, a->fmt->name, first_x);
+            twice, wrong, format_words(a->fmt), first_x);
     else
         add(v, "rounding", GL_CHECK_PASS,
             "not correctly rounded on %d inputs (first at x = %a), neither truncation (%d) nor "
@@ -730,7 +737,7 @@ static void check16_tail(const struct all16 *a, enum gl_defn d, int region_all,
     }
     if (first < 0) {
         add(v, "tail", GL_CHECK_PASS, "no zero result where the definition is a normal %s number",
-            a->fmt->name);
+            format_words(a->fmt));
         return;
     }
     double x = a->x[first];
@@ -738,7 +745,7 @@ static void check16_tail(const struct all16 *a, enum gl_defn d, int region_all,
     add(v, "tail", in_region ? GL_CHECK_FAIL : GL_CHECK_WARN,
         "returns 0 from x = %a (%.4g) down (%d inputs), where GELU is a normal %s number (%a "
         "there): %s%s",
-        x, x, lost, a->fmt->name, a->yr[first],
+        x, x, lost, format_words(a->fmt), a->yr[first],
         d == GL_DEFN_EXACT  ? "cancellation in the negative tail (1 + erf(x/sqrt2) computed "
                               "before the product; x erfc(-x/sqrt2)/2 keeps it)"
         : d == GL_DEFN_TANH ? "cancellation in the negative tail (1 + tanh(u) computed before "
@@ -766,7 +773,7 @@ static void check16_definition(const struct all16 *a, enum gl_defn own_d, struct
     }
     char all[200];
     snprintf(all, sizeof all, "exact %.3g, tanh %.3g, sigmoid %.3g, silu %.3g ULP of %s",
-             v->defn_ulp[0], v->defn_ulp[1], v->defn_ulp[2], v->defn_ulp[3], a->fmt->name);
+             v->defn_ulp[0], v->defn_ulp[1], v->defn_ulp[2], v->defn_ulp[3], format_words(a->fmt));
     if (best != own && v->defn_ulp[best] * 4 < v->defn_ulp[own])
         add(v, "definition", GL_CHECK_FAIL,
             "implements the %s definition, not the %s it claims: max error on [-5, 5] %s",

@@ -411,6 +411,8 @@ int gl_cmd_validate(int argc, char **argv)
     a.k->defn = GL_DEFN_EXACT, a.max_ulp = a.max_abs = -1;
     struct gl_validation v;
     memset(&v, 0, sizeof v);
+    for (int i = 1; i + 1 < argc; i++) /* --json even when another argument is refused */
+        if (!strcmp(argv[i], "--json")) a.json = argv[i + 1];
     int rc = parse(argc, argv, &a);
     if (rc) return end_error(&a, &v);
     if (!a.mode_given && s->fmt.id != GL_FMT_F32) s->mode = GL_SWEEP_EXHAUSTIVE;

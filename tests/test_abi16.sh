@@ -23,7 +23,7 @@ v() {
   echo "ok   $sym: exit $rc${check:+, $st $check}"
 }
 v h_good_bf16 bf16 0 rounding PASS "correctly rounded on every finite input"
-grep -q '^verdict: PASS (0 of 11 checks failed)' "$T/out" && grep -q 'bf16 exhaustive sweep' "$T/out" &&
+grep -q '^verdict: PASS (0 of 12 checks failed)' "$T/out" && grep -q 'bf16 exhaustive sweep' "$T/out" &&
   grep -q '^PASS  nan        all 254 NaN inputs (every payload) give a quiet NaN' "$T/out" ||
   { echo "FAIL h_good_bf16: verdict"; cat "$T/out"; fail=1; }
 v h_good_f16 f16 0 nan PASS "all 2046 NaN inputs \(every payload\) give a quiet NaN"
@@ -40,8 +40,13 @@ v h_tail_bf16 bf16 0 tail WARN "returns 0 from x = -0x1\.[0-9a-f]*p\+2 \(-5\.[0-
 v h_tail_bf16 bf16 1 tail FAIL "cancellation in the negative tail" --region all
 
 "$G" validate --lib "$L" --symbol h_crash_bf16 --abi bf16 >"$T/out" 2>"$T/err"; rc=$?
-[ $rc -eq 2 ] && grep -q 'h_crash_bf16 crashed (signal 11, Segmentation fault) on inputs' "$T/err" &&
-  echo "ok   crash: exit 2 with the input range" || { echo "FAIL crash (exit $rc)"; cat "$T/err"; fail=1; }
+[ $rc -eq 2 ] && grep -q 'crashed (signal 11, Segmentation fault) .*; narrowed to x = 0x1\.[0-9a-f]*p+0 (n = 1): crashed' "$T/err" &&
+  echo "ok   crash: exit 2, narrowed to its input" || { echo "FAIL crash (exit $rc)"; cat "$T/err"; fail=1; }
+
+# memory in 16 bits: the guard pages count 16-bit elements
+"$G" validate --lib "$L" --symbol h_write_past_bf16 --abi bf16 >"$T/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -q '^FAIL  memory     writes y\[1\] past the end (n = 1), in calls of n = 1 with the arrays ending at a guard page$' "$T/out" &&
+  echo "ok   h_write_past_bf16: FAIL memory, writes y[1]" || { echo "FAIL h_write_past_bf16 (exit $rc)"; cat "$T/out"; fail=1; }
 
 # the external-evaluator protocol in 16 bits: raw little-endian values in and out
 "$G" validate --exec "$E" --abi bf16 --json "$T/v.json" >"$T/out" 2>&1; rc=$?
@@ -66,7 +71,7 @@ for f in bf16 f16; do
     echo "FAIL --format $f --all (exit $rc, $n builds, $bad wrong, $other 16-bit rows)"; cat "$T/out"; fail=1
   fi
 done
-"$G" validate --impl cr_f16/scalar >"$T/out" 2>&1 && grep -q '^verdict: PASS (0 of 11' "$T/out" &&
+"$G" validate --impl cr_f16/scalar >"$T/out" 2>&1 && grep -q '^verdict: PASS (0 of 12' "$T/out" &&
   echo "ok   validate --impl cr_f16/scalar passes" || { echo "FAIL validate --impl cr_f16/scalar"; cat "$T/out"; fail=1; }
 
 # usage errors: one line, exit 2

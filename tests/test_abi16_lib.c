@@ -11,7 +11,8 @@
  *   h_snan_bf16              a NaN input is returned as it is (a signaling one stays signaling)
  *   h_tanh_f16               the tanh form, while the test claims exact
  *   h_tail_bf16              0.5 x (1 + erf(x/sqrt2)) in binary32: 0 below x = -5.5 or so
- *   h_crash_bf16             SIGSEGV on inputs in [1, 2) */
+ *   h_crash_bf16             SIGSEGV on inputs in [1, 2)
+ *   h_write_past_bf16        h_good_bf16, then writes y[n] */
 #include <math.h>
 #include <signal.h>
 #include <stddef.h>
@@ -30,6 +31,7 @@ K(h_nan_bf16);
 K(h_snan_bf16);
 K(h_tanh_f16);
 K(h_crash_bf16);
+K(h_write_past_bf16);
 K(h_tail_bf16);
 
 static float from_bf16(uint16_t h)
@@ -197,3 +199,8 @@ int main(int argc, char **argv)
     return 0;
 }
 #endif
+K(h_write_past_bf16)
+{
+    h_good_bf16(x, y, n);
+    y[n] = 0;
+}

@@ -14,7 +14,8 @@
  *   b_tanh        the tanh form's derivative, while the tests claim the exact one
  *   b_inplace_dy  two passes (GELU'(x) into dx, then dx * dy): over dy, the second pass reads
  *                 GELU'(x) for dy
- *   b_crash       SIGSEGV on inputs in [1, 2) */
+ *   b_crash       SIGSEGV on inputs in [1, 2)
+ *   b_read_dy_past  reads dy[n] (a look-ahead of one element) */
 #include <float.h>
 #include <math.h>
 #include <signal.h>
@@ -30,6 +31,7 @@ K(b_float);
 K(b_tanh);
 K(b_inplace_dy);
 K(b_crash);
+K(b_read_dy_past);
 
 static const double rsqrt2 = 0x1.6a09e667f3bcdp-1, rsqrt2pi = 0x1.9884533d43651p-2;
 
@@ -105,5 +107,12 @@ K(b_crash)
     for (size_t i = 0; i < n; i++) {
         if (x[i] >= 1.0f && x[i] < 2.0f) raise(SIGSEGV);
         dx[i] = (float)(dy[i] * grad(x[i]));
+    }
+}
+K(b_read_dy_past)
+{
+    for (size_t i = 0; i < n; i++) {
+        float next = ((volatile const float *)dy)[i + 1]; /* one past the end at i = n - 1 */
+        dx[i] = (float)(dy[i] * grad(x[i])) + 0.0f * (next - next);
     }
 }

@@ -124,7 +124,7 @@ python3 -c "import sys; sys.exit(0 if 999 < $ulp < 1001 and float('$second') <= 
 "$G" sweep --format bf16 --impl erf/avx2 --lib "$LIB" --symbol gelu_crash --defn exact \
     --out "$T/crash.json" >"$T/out" 2>"$T/err"
 rc=$?
-[[ $rc == 2 ]] && grep -q "crashed (signal 11" "$T/err" && grep -q "on inputs 0x1p-31 \.\. 0x1.fep+0" "$T/err" &&
+[[ $rc == 2 ]] && grep -q "crashed (signal 11" "$T/err" && grep -q "on the chunk of inputs 0x1p-31 \.\. 0x1.fep+0 (chunk 3, n = 4096); narrowed to x = 0x1p+0 (n = 1): crashed (signal 11" "$T/err" &&
     [[ $(wc -l <"$T/err") == 1 ]] && ok || bad "crash: rc=$rc $(cat "$T/err")"
 [[ $(json_field "$T/crash.json" "['kernels'][1]['failed']") == True &&
    $(json_field "$T/crash.json" "['kernels'][0]['own']['all']['n']") == 65536 ]] && ok ||
@@ -142,7 +142,7 @@ rc=$?
 "$G" sweep --format bf16 --exec 'sleep 100' --defn exact --timeout 1 --out "$T/hang.json" \
     >"$T/out" 2>"$T/err"
 rc=$?
-[[ $rc == 2 ]] && grep -q "hung" "$T/err" && grep -q "on inputs" "$T/err" && ok ||
+[[ $rc == 2 ]] && grep -q "hung" "$T/err" && grep -q "on the chunk of inputs .*; narrowed to x = +0 (n = 1): hung" "$T/err" && ok ||
     bad "hang: rc=$rc $(cat "$T/err")"
 "$G" sweep --format bf16 --exec 'head -c 100' --defn exact --out "$T/short.json" >"$T/out" 2>"$T/err"
 [[ $? == 2 ]] && grep -q "returned 100 bytes" "$T/err" && ok || bad "short output: $(cat "$T/err")"
