@@ -1,5 +1,6 @@
 /* A kernel's arrays against guard pages (include/gelulab/guard.h). */
 #include "gelulab/guard.h"
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,7 +54,11 @@ static int place(struct gl_guard_array *a, const struct gl_guard_setup *c)
         a->map = mmap(NULL, body + 2 * pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (a->map == MAP_FAILED) return a->map = NULL, a->body_bytes = 0, -1;
         a->map_bytes = body + 2 * pg, a->body = a->map + pg, a->body_bytes = body;
-        if (mprotect(a->body, body, PROT_READ | PROT_WRITE) != 0) return -1;
+        if (mprotect(a->body, body, PROT_READ | PROT_WRITE) != 0) {
+            munmap(a->map, a->map_bytes);
+            a->map = NULL, a->body = NULL, a->body_bytes = a->map_bytes = 0;
+            return -1;
+        }
     }
     a->p = c->where == GL_GUARD_START ? a->body + c->gap : a->body + a->body_bytes - bytes - c->gap;
     a->n = c->n;
@@ -97,9 +102,18 @@ void *gl_guard_ptr(struct gl_guard *g, enum gl_guard_which w)
 
 /* ---- the fault handler: async-signal-safe formatting into a fixed buffer ---- */
 
+/* the armed arrays: this thread's, and the process's (a library may run the kernel on threads
+ * of its own: a fault there is named too) */
 static _Thread_local const struct gl_guard *armed;
+static const struct gl_guard *volatile armed_any;
 static int report_fd = 2;
 static char report_prefix[64];
+/* in process (gl_guard_escape): where the handler jumps with the finding instead of ending */
+static _Thread_local sigjmp_buf *escape;
+static _Thread_local char *escape_msg;
+static _Thread_local size_t escape_len;
+static struct sigaction previous[2]; /* SIGSEGV's and SIGBUS's handlers before ours */
+static volatile sig_atomic_t installed;
 
 struct line {
     char b[240];
@@ -141,7 +155,7 @@ static void describe(struct line *l, const struct gl_guard *g, int w, int write,
 
 static void on_fault(int sig, siginfo_t *si, void *ctx)
 {
-    const struct gl_guard *g = armed;
+    const struct gl_guard *g = armed ? armed : armed_any;
     unsigned char *addr = si->si_addr;
     for (int w = 0; g && w < GL_GUARD_ARRAYS; w++) {
         const struct gl_guard_array *a = &g->a[w];
@@ -158,6 +172,13 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
         long long index =
             d >= 0 ? d / (ptrdiff_t)g->es : -((-d + (ptrdiff_t)g->es - 1) / (ptrdiff_t)g->es);
         struct line l = {{0}, 0};
+        if (escape && g == armed) { /* in process, in the thread that called: back to it */
+            describe(&l, g, w, is_write, index);
+            size_t k = 0;
+            for (; k + 1 < escape_len && k < l.n; k++) escape_msg[k] = l.b[k];
+            if (escape_len) escape_msg[k] = 0;
+            siglongjmp(*escape, 1);
+        }
         put(&l, report_prefix);
         describe(&l, g, w, is_write, index);
         put(&l, "\n");
@@ -165,33 +186,40 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
         (void)r;
         _exit(GL_GUARD_EXIT);
     }
-    signal(sig, SIG_DFL); /* not ours: the default action, as if this handler were not there */
-    raise(sig);
+    /* not ours: the handler before ours takes it, as if this one were not there (a fault
+     * recurs when this returns; a signal sent, not a fault, is sent again) */
+    sigaction(sig, &previous[sig == SIGBUS], NULL);
+    installed = 0;
+    if (si->si_code <= 0) raise(sig);
 }
 
 static void install(void)
 {
-    static int done;
-    if (done) return;
+    if (installed) return;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
     sa.sa_flags = SA_SIGINFO | SA_NODEFER;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGSEGV, &sa, NULL);
-    sigaction(SIGBUS, &sa, NULL);
-    done = 1;
+    sigaction(SIGSEGV, &sa, &previous[0]);
+    sigaction(SIGBUS, &sa, &previous[1]);
+    installed = 1;
 }
 
 void gl_guard_arm(const struct gl_guard *g)
 {
     install();
-    armed = g;
+    armed = g, armed_any = g;
 }
 
 void gl_guard_disarm(void)
 {
-    armed = NULL;
+    armed = NULL, armed_any = NULL;
+}
+
+void gl_guard_escape(sigjmp_buf *env, char *msg, size_t len)
+{
+    escape = env, escape_msg = msg, escape_len = msg ? len : 0;
 }
 
 void gl_guard_report_to(int fd, const char *prefix)

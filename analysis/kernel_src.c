@@ -6,6 +6,7 @@
  * otherwise; external commands in one process per call (or per `split` inputs), serving
  * commands like the library worker. */
 #include <math.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,16 +140,22 @@ int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k,
 }
 
 /* A built-in kernel in process, with the layouts the library worker applies, on guarded arrays
- * (a fault on a guard page ends gelulab with the finding on stderr) */
+ * (a fault on a guard page comes back here as the finding: gl_guard_escape) */
 static int call_builtin(const struct gl_kernel_src *k, const float *x, const float *dy, float *y,
                         size_t n, const struct gl_call_layout *lay, char *why, size_t whylen)
 {
     struct gl_lib_kernel lk = {dy ? NULL : k->impl->f32, dy ? k->impl->bwd : NULL, k->impl->u16,
                                k->abi};
-    char prefix[200];
-    snprintf(prefix, sizeof prefix, "gelulab: built-in kernel %s ", k->name);
-    gl_guard_report_to(2, prefix);
+    static _Thread_local sigjmp_buf env;
+    static _Thread_local char finding[300];
+    if (sigsetjmp(env, 1)) { /* the kernel touched a guard page */
+        gl_guard_escape(NULL, NULL, 0), gl_guard_disarm();
+        snprintf(why, whylen, "%s", finding);
+        return -1;
+    }
+    gl_guard_escape(&env, finding, sizeof finding);
     int rc = gl_lib_kernel_layout(&lk, x, dy, 1, y, n, lay, why, whylen);
+    gl_guard_escape(NULL, NULL, 0);
     if (rc < 0) snprintf(why, whylen, "out of memory");
     return rc ? -1 : 0;
 }
@@ -224,7 +231,7 @@ static int call_exec(const struct gl_sweep *s, const struct gl_kernel_src *k, co
     struct pipe_io p;
     if (pipe_open(&p, k, x, dy, y, n) != 0) return snprintf(why, whylen, "out of memory"), -1;
     int rc = 0;
-    for (size_t i = 0; !rc && i < n; i += split) {
+    for (size_t i = 0; !rc && (i < n || i == 0); i += split) { /* n = 0: one call */
         size_t m = n - i < split ? n - i : split;
         rc = gl_run_child(cmd, (const char *)p.in + p.in_w * i, p.in_w * m,
                           (char *)p.out + p.out_w * i, p.out_w * m, timeout, why, whylen);
@@ -298,7 +305,7 @@ struct narrowing {
     const struct gl_sweep *s;
     struct gl_sweep t;
     const struct gl_kernel_src *k;
-    const float *x, *dy;
+    const struct gl_call_layout *lay;
     float *y;
     double longest;
     char last[600];
@@ -308,7 +315,7 @@ static int fails_on(struct narrowing *w, const float *x, const float *dy, size_t
 {
     char why[600];
     double t0 = seconds();
-    if (gl_kernel_call(&w->t, w->k, NULL, x, dy, w->y, m, NULL, why, sizeof why) != 0)
+    if (gl_kernel_call(&w->t, w->k, NULL, x, dy, w->y, m, w->lay, why, sizeof why) != 0)
         return snprintf(w->last, sizeof w->last, "%s", why), 1;
     double d = seconds() - t0,
            cap = w->s->timeout_s < GL_NARROW_TIMEOUT ? w->s->timeout_s : GL_NARROW_TIMEOUT;
@@ -318,21 +325,37 @@ static int fails_on(struct narrowing *w, const float *x, const float *dy, size_t
     return 0;
 }
 
+static int stopped(const struct gl_sweep *s)
+{
+    return s->stop && *s->stop;
+}
+
 int gl_kernel_narrow(const struct gl_sweep *s, const struct gl_kernel_src *k, const float *x,
-                     const float *dy, size_t n, char *where, size_t len)
+                     const float *dy, size_t n, const struct gl_call_layout *lay, char *where,
+                     size_t len)
 {
     where[0] = 0;
-    if (k->kind == GL_SRC_BUILTIN || !s || n == 0) return -1;
+    if (k->kind == GL_SRC_BUILTIN || !s || n == 0 || stopped(s)) return -1;
     if (!k->backward) dy = NULL;
-    struct narrowing w = {s, *s, k, x, dy, malloc(n * sizeof(float)), 0, ""};
-    w.t.timeout_s = s->timeout_s < GL_NARROW_TIMEOUT ? s->timeout_s : GL_NARROW_TIMEOUT;
+    struct narrowing w = {s, *s, k, lay, malloc(n * sizeof(float)), 0, ""};
     if (!w.y) return -1;
+    /* first the whole again, in a fresh process and with the caller's timeout: a failure that
+     * needs the worker's earlier state is not narrowed, but said */
+    if (!fails_on(&w, x, dy, n)) {
+        snprintf(where, len,
+                 "nothing: the same %zu inputs pass in a fresh process (the failure "
+                 "needs what the worker did before)",
+                 n);
+        free(w.y);
+        return 0;
+    }
+    w.t.timeout_s = s->timeout_s < GL_NARROW_TIMEOUT ? s->timeout_s : GL_NARROW_TIMEOUT;
     size_t lo = 0, m = n;
     int whole = 0, found = 0;
     /* first the special inputs alone (NaN, infinities, zeros: the usual culprits), one of each */
     float tried[8];
     int nt = 0;
-    for (size_t i = 0; i < n && n > 1 && !found && nt < 8; i++) {
+    for (size_t i = 0; i < n && n > 1 && !found && nt < 8 && !stopped(s); i++) {
         float v = x[i];
         int special = isnan(v) || isinf(v) || v == 0, seen = 0;
         for (int j = 0; j < nt && special; j++)
@@ -342,7 +365,7 @@ int gl_kernel_narrow(const struct gl_sweep *s, const struct gl_kernel_src *k, co
         if (fails_on(&w, x + i, dy ? dy + i : NULL, 1)) lo = i, m = 1, found = 1;
     }
     double give_up = seconds() + 12 * GL_NARROW_TIMEOUT; /* a bound on the whole search */
-    while (!found && m > 1 && seconds() < give_up) {
+    while (!found && m > 1 && seconds() < give_up && !stopped(s)) {
         size_t h = m / 2;
         if (fails_on(&w, x + lo, dy ? dy + lo : NULL, h)) {
             m = h;
@@ -363,7 +386,8 @@ int gl_kernel_narrow(const struct gl_sweep *s, const struct gl_kernel_src *k, co
         snprintf(where, len, "x = %s%s (n = 1)%s%s", a, d, *w.last ? ": " : "", w.last);
     else
         snprintf(where, len, "the %zu inputs %s .. %s%s%s%s", m, a, b,
-                 whole ? " together (each half alone passes)" : " (narrowing stopped: time)",
+                 whole ? " together (each half alone passes)"
+                       : " (narrowing stopped: time or interrupt)",
                  *w.last ? ": " : "", w.last);
     free(w.y);
     return 0;

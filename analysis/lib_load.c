@@ -73,14 +73,17 @@ static int exported_functions(const char *path, const char *want, char *out, siz
     if (f == MAP_FAILED) return -1;
     const Elf64_Ehdr *eh = (const void *)f;
     int rc = -1;
+    /* every offset and size checked without overflow: off <= size and len <= size - off */
     if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh->e_shoff + (size_t)eh->e_shnum * sizeof(Elf64_Shdr) > size)
+        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > size || eh->e_shoff % 8 ||
+        eh->e_shnum > (size - eh->e_shoff) / sizeof(Elf64_Shdr))
         goto done;
     const Elf64_Shdr *sh = (const void *)(f + eh->e_shoff);
     for (int i = 0; i < eh->e_shnum; i++) {
         if (sh[i].sh_type != SHT_DYNSYM || sh[i].sh_link >= eh->e_shnum) continue;
         const Elf64_Shdr *str = &sh[sh[i].sh_link];
-        if (sh[i].sh_offset + sh[i].sh_size > size || str->sh_offset + str->sh_size > size)
+        if (sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset ||
+            sh[i].sh_offset % 8 || str->sh_offset > size || str->sh_size > size - str->sh_offset)
             goto done;
         const Elf64_Sym *sym = (const void *)(f + sh[i].sh_offset);
         size_t nsym = sh[i].sh_size / sizeof *sym, nf = 0;

@@ -97,7 +97,8 @@ static int run_external(struct gl_sweep *s, struct gl_kernel_src *k, struct chun
     if (!first) return -1;
     char where[700];
     if (!s->stop || !*s->stop) { /* narrowed to the inputs that cause it, unless interrupted */
-        if (gl_kernel_narrow(s, k, b->cxf, k->backward ? b->dy1 : NULL, n, where, sizeof where))
+        if (gl_kernel_narrow(s, k, b->cxf, k->backward ? b->dy1 : NULL, n, NULL, where,
+                             sizeof where))
             where[0] = 0;
     } else {
         where[0] = 0;

@@ -162,9 +162,18 @@ static int end_child(pid_t pid, long got, size_t out_bytes, double deadline, dou
 
 #define DIAG_NAME "gelulab-diag"
 
+/* a descriptor of its own above 4, so that the child's dup2 to 3 and 4 cannot overwrite it */
+static int high_fd(int fd)
+{
+    if (fd < 0 || fd > 4) return fd;
+    int h = fcntl(fd, F_DUPFD_CLOEXEC, 5);
+    close(fd);
+    return h;
+}
+
 static int diag_create(void)
 {
-    return memfd_create(DIAG_NAME, MFD_CLOEXEC);
+    return high_fd(memfd_create(DIAG_NAME, MFD_CLOEXEC));
 }
 
 /* The last line the child wrote to its diagnosis channel, if any, into why (replacing the
@@ -238,7 +247,7 @@ int gl_child_start(struct gl_child *c, const char *cmd, char *why, size_t whylen
 
 int gl_child_start_shm(struct gl_child *c, const char *cmd, char *why, size_t whylen)
 {
-    c->shm_fd = memfd_create("gelulab-worker", MFD_CLOEXEC);
+    c->shm_fd = high_fd(memfd_create("gelulab-worker", MFD_CLOEXEC));
     c->shm = NULL, c->shm_bytes = 1 << 16; /* its size, not mapped yet */
     if (c->shm_fd < 0 || ftruncate(c->shm_fd, (off_t)c->shm_bytes) != 0) {
         snprintf(why, whylen, "cannot create its shared memory (%s)", strerror(errno));

@@ -32,7 +32,11 @@ static int call_dy(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
 {
     char why[600], where[800];
     if (gl_kernel_call(s, k, ch, x, dy, y, n, lay, why, sizeof why) == 0) return 0;
-    if (gl_kernel_narrow(s, k, x, dy, n, where, sizeof where) == 0)
+    if (gl_guard_finding(why)) { /* an access outside the arrays the memory check missed */
+        add(v, "memory", GL_CHECK_FAIL, "%s, in the %s probe", why, check);
+        return -1;
+    }
+    if (gl_kernel_narrow(s, k, x, dy, n, lay, where, sizeof where) == 0)
         add(v, check, GL_CHECK_FAIL, "the kernel %s in the %s probe (n = %zu); narrowed to %s", why,
             check, n, where);
     else
@@ -279,7 +283,10 @@ int gl_validate_memory(const struct gl_sweep *s, const struct gl_kernel_src *k,
     static const char *const how[] = {"", ", in place (y == x)", ", in place over dy (dx == dy)"};
     float *x = malloc(MAXN * sizeof *x), *dy = malloc(MAXN * sizeof *dy),
           *y = malloc(MAXN * sizeof *y);
-    if (!x || !dy || !y) return free(x), free(dy), free(y), -1;
+    if (!x || !dy || !y) {
+        add(v, "memory", GL_CHECK_FAIL, "out of memory");
+        return free(x), free(dy), free(y), v->crashed = 1, -1;
+    }
     for (size_t i = 0; i < MAXN; i++)
         x[i] = (float)gl_round_f32(&s->fmt, -6.0f + 12.0f * (float)((i * 7919) % MAXN) / MAXN),
         dy[i] = 0.5f + (float)(i * 37 % 11) / 4;
@@ -299,7 +306,7 @@ int gl_validate_memory(const struct gl_sweep *s, const struct gl_kernel_src *k,
                 if (ch.pid >= 0) gl_child_stop(&ch);
                 if (!gl_guard_finding(why)) {
                     char where[800];
-                    if (gl_kernel_narrow(s, k, x, dy, n, where, sizeof where) == 0)
+                    if (gl_kernel_narrow(s, k, x, dy, n, &lay, where, sizeof where) == 0)
                         add(v, "memory", GL_CHECK_FAIL,
                             "the kernel %s (n = %zu, arrays %s%s); narrowed to %s", why, n,
                             placed[place], how[inplace], where);
@@ -819,5 +826,5 @@ int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, 
                        probe_definition(s, k, &ch, v) || probe_precision(s, k, &ch, v) ||
                        probe_layout(s, k, &ch, v);
     if (ch.pid >= 0) gl_child_stop(&ch);
-    return rc ? -1 : 0;
+    return rc && v->crashed ? -1 : 0; /* else a memory finding: a FAIL among the checks */
 }

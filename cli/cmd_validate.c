@@ -437,7 +437,7 @@ int gl_cmd_validate(int argc, char **argv)
     /* memory first: a kernel that touches memory outside its arrays is judged on that alone */
     int mem = gl_validate_memory(s, a.k, &v);
     if (mem < 0) {
-        verr(&a, "%s: %s", v.c[v.n - 1].name, v.c[v.n - 1].text);
+        verr(&a, "%s: %s", v.n ? v.c[v.n - 1].name : "memory", v.n ? v.c[v.n - 1].text : "?");
         return end_error(&a, &v);
     }
     if (mem > 0) {
@@ -452,7 +452,7 @@ int gl_cmd_validate(int argc, char **argv)
     }
     if (!a.probes_only) bound_checks(&a, &v), range_check(&a, &v);
     if (gl_validate_probes(s, a.k, a.region_all, &v) != 0) {
-        verr(&a, "%s: %s", v.c[v.n - 1].name, v.c[v.n - 1].text);
+        verr(&a, "%s: %s", v.n ? v.c[v.n - 1].name : "probes", v.n ? v.c[v.n - 1].text : "?");
         return end_error(&a, &v);
     }
     if (!a.probes_only) {

@@ -24,15 +24,15 @@ grep -q '^verdict: PASS (0 of 10 checks failed)' "$T/out" || { echo "FAIL v_good
 grep -q '^PASS  memory     reads x and writes y within \[0, n) only, writes every y, leaves x as it was: 84 calls' "$T/out" ||
   { echo "FAIL v_good memory"; fail=1; }
 # memory: each planted defect named, at the length where it happens, the rest skipped (exit 1)
-v v_write_past 1 memory FAIL "writes y\[1\] past the end \(n = 1\), in calls of n = 1 with the arrays ending at a guard page$"
+v v_write_past 1 memory FAIL "writes y\[0\] past the end \(n = 0\), in calls of n = 0 with the arrays ending at a guard page$"
 v v_read_past 1 memory FAIL "reads x\[1\] past the end \(n = 1\), in calls of n = 1 with the arrays ending at a guard page$"
 v v_unwritten 1 memory FAIL "leaves 1 of the n = 1 outputs unwritten \(first y\[0\]\), in calls of n = 1"
-v v_write_before 1 memory FAIL "writes y\[-1\] before the start \(n = 1\), in calls of n = 1"
+v v_write_before 1 memory FAIL "writes y\[-1\] before the start \(n = 0\), in calls of n = 0"
 v v_write_input 1 memory FAIL "writes its input x\[0\] \(n = 1\), in calls of n = 1"
 grep -q '^verdict: FAIL (1 of 1 checks failed)' "$T/out" && grep -q 'the sweep and the other checks are skipped' "$T/out" ||
   { echo "FAIL memory: the rest not skipped"; cat "$T/out"; fail=1; }
 "$G" validate --lib "$L" --symbol v_write_past --probes-only >"$T/out" 2>&1; rc=$?
-[ $rc -eq 1 ] && grep -q '^FAIL  memory     writes y\[1\] past the end' "$T/out" &&
+[ $rc -eq 1 ] && grep -q '^FAIL  memory     writes y\[0\] past the end (n = 0)' "$T/out" &&
   echo "ok   memory with --probes-only" || { echo "FAIL memory --probes-only (exit $rc)"; cat "$T/out"; fail=1; }
 # the sweep names an access past the end too (no validate probe before it)
 "$G" sweep --lib "$L" --symbol v_write_past --defn exact --name wp --format bf16 --out "$T/wp.json" >"$T/out" 2>&1; rc=$?

@@ -13,6 +13,7 @@
 #ifndef GELULAB_GUARD_H
 #define GELULAB_GUARD_H
 
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,6 +57,10 @@ void *gl_guard_ptr(struct gl_guard *g, enum gl_guard_which w);
 void gl_guard_arm(const struct gl_guard *g);
 void gl_guard_disarm(void);
 #define GL_GUARD_EXIT 3
+/* In process (validate's calls of a built-in kernel): while env is set, a fault on this
+ * thread's armed guard pages jumps to env (siglongjmp, its value 1) with the finding in msg
+ * (len bytes at most) instead of ending the process; NULL clears it. */
+void gl_guard_escape(sigjmp_buf *env, char *msg, size_t len);
 /* The descriptor the handler writes its finding to (default 2), and a prefix for it */
 void gl_guard_report_to(int fd, const char *prefix);
 /* After the call: 0, or 1 with the finding in why (canaries changed before or after an array,

@@ -127,13 +127,17 @@ int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k,
  * NULL) */
 int gl_kernel_src_probe_library(const struct gl_sweep *s, int k, char *why, size_t whylen);
 /* After kernel k failed (crashed, hung, touched memory outside its arrays) on x[0..n) (and
- * dy), the smallest part of the inputs on which it still fails, by halves, each try in a
- * fresh process with a timeout of at most GL_NARROW_TIMEOUT seconds: into where, e.g.
+ * dy) called with layout lay (NULL: plain), the smallest part of the inputs on which it still
+ * fails: the whole again in a fresh process (passing: "nothing: ..."), the special inputs
+ * alone, then halves, each try in a fresh process with a timeout of at most
+ * GL_NARROW_TIMEOUT seconds, stopping on s->stop: into where, e.g.
  * "x = nan (n = 1): crashed (signal 11, ...)" or "the 2 inputs -0x1p+0 .. 0x1p+0 together
  * (either alone passes)"; nothing for a built-in kernel (in process). 0 narrowed, -1 not. */
 #define GL_NARROW_TIMEOUT 10.0
+struct gl_call_layout;
 int gl_kernel_narrow(const struct gl_sweep *s, const struct gl_kernel_src *k, const float *x,
-                     const float *dy, size_t n, char *where, size_t len);
+                     const float *dy, size_t n, const struct gl_call_layout *lay, char *where,
+                     size_t len);
 
 struct gl_child;
 struct gl_call_layout;
