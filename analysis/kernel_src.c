@@ -109,9 +109,9 @@ static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
         snprintf(buf, len, "exec env %s'%s' __eval-lib%s --serve-layouts '%s' '%s'", WORKER_ENV,
                  s->self_exe, bwd, k->lib_path, k->lib_symbol);
     else
-        snprintf(buf, len, "exec '%s' __eval-lib%s '%s' '%s' %zu %zu %d %d %d", s->self_exe, bwd,
-                 k->lib_path, k->lib_symbol, lay->offset, lay->split, lay->inplace, lay->repeat,
-                 lay->place);
+        snprintf(buf, len, "exec env %s'%s' __eval-lib%s '%s' '%s' %zu %zu %d %d %d", WORKER_ENV,
+                 s->self_exe, bwd, k->lib_path, k->lib_symbol, lay->offset, lay->split,
+                 lay->inplace, lay->repeat, lay->place);
 }
 
 /* A worker command run on no input (it loads its symbols and ends), with 16 bytes of room left

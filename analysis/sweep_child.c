@@ -390,12 +390,18 @@ int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const fl
            split = lay && lay->split ? lay->split
                    : n               ? n
                                      : 1;
-    /* the inputs as the kernel takes them (16-bit bits, or floats gathered from stride) */
+    /* the inputs as the kernel takes them (16-bit bits, or floats gathered from stride), in a
+     * buffer kept from call to call (a fault in process jumps out of this call: gl_guard_escape) */
+    static _Thread_local unsigned char *own;
+    static _Thread_local size_t own_bytes;
     const void *xin = x, *din = k->bwd ? dy : NULL;
-    void *own = NULL;
     if (k->u16 || stride != 1) {
-        unsigned char *b = malloc(2 * n * sizeof(float) + 1);
-        if (!b) return -1;
+        if (own_bytes < 2 * n * sizeof(float) + 1) {
+            unsigned char *grown = realloc(own, 2 * n * sizeof(float) + 1);
+            if (!grown) return -1;
+            own = grown, own_bytes = 2 * n * sizeof(float) + 1;
+        }
+        unsigned char *b = own;
         float *bx = (float *)(void *)b, *bd = bx + n;
         uint16_t *bh = (uint16_t *)(void *)b;
         for (size_t i = 0; i < n; i++) {
@@ -405,7 +411,7 @@ int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const fl
                 bx[i] = x[stride * i];
             if (k->bwd) bd[i] = dy[stride * i];
         }
-        own = b, xin = b, din = k->bwd ? bd : NULL;
+        xin = b, din = k->bwd ? bd : NULL;
     }
     struct gl_guard_setup c = {n,
                                es,
@@ -414,7 +420,7 @@ int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const fl
                                lay ? lay->inplace : 0,
                                k->bwd != NULL};
     if (c.inplace == 2 && !k->bwd) c.inplace = 1;
-    if (gl_guard_prepare(&g, &c, xin, din) != 0) return free(own), -1;
+    if (gl_guard_prepare(&g, &c, xin, din) != 0) return -1;
     run_in(k, &g, n, split, lay && lay->repeat);
     int rc = gl_guard_check(&g, xin, din, why, whylen);
     const void *out = gl_guard_ptr(&g, GL_GUARD_Y);
@@ -422,7 +428,6 @@ int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const fl
         for (size_t i = 0; i < n; i++) y[i] = gl_bits16_to_f32(f, ((const uint16_t *)out)[i]);
     else
         memcpy(y, out, n * sizeof *y);
-    free(own);
     return rc ? 1 : 0;
 }
 
