@@ -65,6 +65,35 @@ static int place(struct gl_guard_array *a, const struct gl_guard_setup *c)
     return 0;
 }
 
+/* n elements of es bytes at p set to the canary: typed loops (the output of every call) */
+static void fill_elems(unsigned char *p, size_t n, size_t es, uint64_t canary)
+{
+    if (es == 2) {
+        uint16_t c = (uint16_t)canary, *q = (uint16_t *)(void *)p;
+        for (size_t i = 0; i < n; i++) q[i] = c;
+    } else if (es == 4) {
+        uint32_t c = (uint32_t)canary, *q = (uint32_t *)(void *)p;
+        for (size_t i = 0; i < n; i++) q[i] = c;
+    } else {
+        for (size_t i = 0; i < n; i++) memcpy(p + 8 * i, &canary, 8);
+    }
+}
+
+/* the index of the first element of p[0..n) equal to the canary, from i on, or n */
+static size_t find_canary(const unsigned char *p, size_t n, size_t es, uint64_t canary, size_t i)
+{
+    if (es == 2) {
+        const uint16_t c = (uint16_t)canary, *q = (const uint16_t *)(const void *)p;
+        while (i < n && q[i] != c) i++;
+    } else if (es == 4) {
+        const uint32_t c = (uint32_t)canary, *q = (const uint32_t *)(const void *)p;
+        while (i < n && q[i] != c) i++;
+    } else {
+        for (uint64_t v; i < n && (memcpy(&v, p + 8 * i, 8), v != canary);) i++;
+    }
+    return i;
+}
+
 static void fill(const struct gl_guard *g, const struct gl_guard_array *a, unsigned char *lo,
                  unsigned char *hi)
 {
@@ -89,7 +118,7 @@ int gl_guard_prepare(struct gl_guard *g, const struct gl_guard_setup *c, const v
         if (src)
             memcpy(a->p, src, c->n * c->es);
         else if (w == GL_GUARD_Y)
-            fill(g, a, a->p, a->p + c->n * c->es);
+            fill_elems(a->p, c->n, c->es, g->canary);
     }
     return 0;
 }
@@ -268,19 +297,18 @@ int gl_guard_check(const struct gl_guard *g, const void *x, const void *dy, char
     const unsigned char *xs[2] = {x, dy};
     for (int w = 0; w < 2; w++) { /* the inputs, unless the results went over them */
         const struct gl_guard_array *a = &g->a[w];
-        if (!xs[w] || !a->p || g->inplace == w + 1) continue;
-        for (size_t i = 0; i < g->n; i++)
-            if (elem(a->p, g->es, i) != elem(xs[w], g->es, i))
-                return snprintf(why, whylen, "writes its input %s[%zu] (n = %zu)", array_name[w], i,
-                                g->n),
-                       1;
+        if (!xs[w] || !a->p || g->inplace == w + 1 || !memcmp(a->p, xs[w], g->n * g->es)) continue;
+        size_t i = 0;
+        while (elem(a->p, g->es, i) == elem(xs[w], g->es, i)) i++;
+        return snprintf(why, whylen, "writes its input %s[%zu] (n = %zu)", array_name[w], i, g->n),
+               1;
     }
     const struct gl_guard_array *y = &g->a[GL_GUARD_Y];
     if (g->inplace || !y->p) return 0; /* in place, an unwritten output is its input */
     size_t first = 0, count = 0;
-    for (size_t i = 0; i < g->n; i++)
-        if (elem(y->p, g->es, i) == g->canary &&
-            !(x && is_nan_bits(elem((const unsigned char *)x, g->es, i), g->es)))
+    for (size_t i = find_canary(y->p, g->n, g->es, g->canary, 0); i < g->n;
+         i = find_canary(y->p, g->n, g->es, g->canary, i + 1))
+        if (!(x && is_nan_bits(elem((const unsigned char *)x, g->es, i), g->es)))
             first = count++ ? first : i;
     if (!count) return 0;
     snprintf(why, whylen, "leaves %zu of the n = %zu outputs unwritten (first y[%zu])", count, g->n,
