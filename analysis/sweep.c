@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "gelulab/sweep.h"
+#include "gelulab/guard.h"
 #include "sweep_int.h"
 #include "acc_rules.h"
 #include "progress.h"
@@ -112,6 +113,39 @@ static int run_external(struct gl_sweep *s, struct gl_kernel_src *k, struct chun
     return -1;
 }
 
+/* Built-in kernel ks on the block's n inputs x (elements of es bytes; dy: b->dy1 for a backward
+ * kernel) into out, on arrays against guard pages, as the library worker calls a library
+ * kernel. A finding is a bug in gelulab's own kernel: said in one line, and gelulab ends (a
+ * fault on a guard page ends it from the handler, with the same line). */
+static void builtin_guarded(struct chunk_buf *b, const struct gl_kernel_src *ks, const void *x,
+                            void *out, size_t es, uint64_t n)
+{
+    const float *dy = ks->backward ? b->dy1 : NULL;
+    struct gl_guard_setup c = {n, es, 0, GL_GUARD_END, 0, ks->backward};
+    char why[300];
+    if (gl_guard_prepare(b->guard, &c, x, dy) != 0) {
+        fprintf(stderr, "gelulab: out of memory for the guarded arrays of %s\n", ks->name);
+        exit(2);
+    }
+    void *gx = gl_guard_ptr(b->guard, GL_GUARD_X), *gy = gl_guard_ptr(b->guard, GL_GUARD_Y);
+    gl_guard_arm(b->guard);
+    if (ks->abi != GL_ABI_F32)
+        ks->impl->u16(gx, gy, n);
+    else if (ks->backward)
+        ks->impl->bwd(gx, gl_guard_ptr(b->guard, GL_GUARD_DY), gy, n);
+    else if (ks->f64)
+        ks->impl->f64(gx, gy, n);
+    else
+        ks->impl->f32(gx, gy, n);
+    gl_guard_disarm();
+    if (gl_guard_check(b->guard, x, dy, why, sizeof why) != 0) {
+        fprintf(stderr, "gelulab: built-in kernel %s %s (a bug in gelulab's kernel)\n", ks->name,
+                why);
+        exit(2);
+    }
+    memcpy(out, gy, n * es);
+}
+
 /* Kernel k's results on the block at offset off of the chunk, in b->out[k] (and b->yf/b->yd). */
 static void block_results(struct gl_sweep *s, struct chunk_buf *b, int k, uint64_t off, uint64_t n)
 {
@@ -122,14 +156,13 @@ static void block_results(struct gl_sweep *s, struct chunk_buf *b, int k, uint64
     } else if (ks->abi != GL_ABI_F32) { /* on the inputs' bits, NaN payloads as they are */
         enum gl_format_id f = gl_abi_format(ks->abi);
         for (uint64_t i = 0; i < n; i++) b->xh[i] = (uint16_t)b->bits[i];
-        ks->impl->u16(b->xh, b->yh, n);
+        builtin_guarded(b, ks, b->xh, b->yh, sizeof *b->yh, n);
         for (uint64_t i = 0; i < n; i++) b->yf[i] = gl_bits16_to_f32(f, b->yh[i]);
-    } else if (ks->backward)
-        ks->impl->bwd(b->xf, b->dy1, b->yf, n);
-    else if (ks->f64)
-        ks->impl->f64(b->xd, b->yd, n);
-    else
-        ks->impl->f32(b->xf, b->yf, n);
+    } else if (ks->f64 && !ks->backward) {
+        builtin_guarded(b, ks, b->xd, b->yd, sizeof *b->yd, n);
+    } else {
+        builtin_guarded(b, ks, b->xf, b->yf, sizeof *b->yf, n);
+    }
 }
 
 /* Runs this long or longer are checked for being correctly rounded as a whole. */
@@ -483,6 +516,7 @@ static void chunk_buf_init(struct chunk_buf *b, const struct gl_sweep *s)
 {
     uint64_t cs = s->chunk_size, bs = cs < SUB ? cs : SUB;
     memset(b, 0, sizeof *b);
+    b->guard = calloc(1, sizeof *b->guard);
     b->cx = malloc(cs * sizeof *b->cx), b->cbits = malloc(cs * sizeof *b->cbits);
     b->cxf = malloc(cs * sizeof *b->cxf), b->dy1 = malloc(cs * sizeof *b->dy1);
     for (uint64_t i = 0; i < cs; i++) b->dy1[i] = 1.0f;
@@ -522,6 +556,7 @@ static void chunk_buf_free(struct chunk_buf *b, const struct gl_sweep *s)
     for (int k = 0; k < s->nk; k++)
         free(b->out[k]), free(b->ext_out[k]), gl_child_stop(&b->child[k]);
     free(b->child);
+    if (b->guard) gl_guard_free(b->guard), free(b->guard);
     for (int i = 0; i < 2 * s->nk; i++) free(b->cacc[i]);
     free(b->cx), free(b->cbits), free(b->cxf), free(b->dy1), free(b->ext_out), free(b->out),
         free(b->cacc);
@@ -570,6 +605,7 @@ static void find_roots(struct gl_sweep *s)
 int gl_sweep_run(struct gl_sweep *s)
 {
     gl_sweep_layout(s);
+    gl_guard_report_to(2, "gelulab: a built-in kernel "); /* a fault of one, in process */
     find_roots(s);
     s->chunk_done = calloc(s->n_chunks, 1);
     uint64_t c_lo, c_hi;

@@ -26,7 +26,9 @@ struct run_memo {
     struct gl_traits defects; /* zero lost, wrong sign, Phi above 1 (no hash, no specials) */
 };
 
+struct gl_guard;
 struct chunk_buf {
+    struct gl_guard *guard; /* built-in kernels' arrays against guard pages (guard.h) */
     /* the chunk (external kernels) */
     double *cx;
     uint64_t *cbits;
