@@ -131,7 +131,7 @@ int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *sy
         if (colon) snprintf(dep, sizeof dep, "%.*s", (int)(colon - e), e);
         const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
         if (*dep && strcmp(dep, path) && strcmp(dep, base))
-            gl_worker_say("%s loads, but a library it needs is missing: %s", path, e);
+            gl_worker_say("%s is there, but a library it needs is missing: %s", path, e);
         else if (*dep)
             gl_worker_say("file not found: %s (not in the current directory, nor where the "
                           "loader looks: %s)",

@@ -96,7 +96,7 @@ if command -v cc >/dev/null; then
   cc -shared -fPIC -o "$T/libgldep.so" "$T/dep.c" && cc -shared -fPIC -o "$T/libneeds.so" "$T/needs.c" -L"$T" -lgldep &&
     rm "$T/libgldep.so"
   "$G" validate --lib "$T/libneeds.so" --symbol needs >/dev/null 2>"$T/err"; rc=$?
-  [ $rc -eq 2 ] && grep -qx "gelulab validate: cannot use --lib $T/libneeds.so --symbol needs: $T/libneeds.so loads, but a library it needs is missing: libgldep.so: cannot open shared object file: No such file or directory" "$T/err" &&
+  [ $rc -eq 2 ] && grep -qx "gelulab validate: cannot use --lib $T/libneeds.so --symbol needs: $T/libneeds.so is there, but a library it needs is missing: libgldep.so: cannot open shared object file: No such file or directory" "$T/err" &&
     echo "ok   missing dependency: the loader's words" || { echo "FAIL missing dependency"; cat "$T/err"; fail=1; }
 fi
 # a bare name that is a file here is that file
