@@ -290,7 +290,7 @@ void gl_bench_print(const struct gl_bench *b, const char *path)
     size_t nc = case_list(b, cases, 256);
     printf("%s: %s, %s, %d CPUs at %.0f MHz; medians over repetitions\n\n", path, b->date, b->host,
            b->num_cpus, b->mhz);
-    printf("%-20s %-8s %-7s %-7s", "case", "kind", "defn", "isa");
+    printf("%-20s %-10s %-7s %-7s", "case", "kind", "defn", "isa");
     for (size_t s = 0; s < ns; s++) {
         char sn[16];
         gl_bench_size_name(sizes[s], sn, sizeof sn);
@@ -301,7 +301,7 @@ void gl_bench_print(const struct gl_bench *b, const char *path)
         const struct gl_bench_row *r0 = cases[c];
         double maxcv = 0, cyc0 = 0, cyc1 = 0;
         int reps = 0;
-        printf("%-20s %-8s %-7s %-7s", r0->name, r0->kind, r0->defn, r0->isa);
+        printf("%-20s %-10s %-7s %-7s", r0->name, r0->kind, r0->defn, r0->isa);
         for (size_t s = 0; s < ns; s++) {
             const struct gl_bench_row *r = gl_bench_find(b, r0->name, sizes[s]);
             if (!r) {
