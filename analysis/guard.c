@@ -18,7 +18,9 @@ static size_t page_size(void)
     return p;
 }
 
-uint64_t gl_guard_canary(size_t es)
+/* The canary of each element size: a signaling NaN (binary16's for 2 bytes: a bfloat16 kernel
+ * given a NaN input may pass it through, and only that input's result can equal it) */
+static uint64_t canary_of(size_t es)
 {
     return es == 2 ? 0x7da5u : es == 4 ? 0x7fa5c3e1u : 0x7ff5a5c3e1a5c3e1u;
 }
@@ -103,8 +105,7 @@ static void fill(const struct gl_guard *g, const struct gl_guard_array *a, unsig
 int gl_guard_prepare(struct gl_guard *g, const struct gl_guard_setup *c, const void *x,
                      const void *dy)
 {
-    g->n = c->n, g->es = c->es, g->canary = gl_guard_canary(c->es);
-    g->inplace = c->inplace, g->has_dy = c->has_dy;
+    g->n = c->n, g->es = c->es, g->canary = canary_of(c->es), g->inplace = c->inplace;
     for (int w = 0; w < GL_GUARD_ARRAYS; w++) {
         struct gl_guard_array *a = &g->a[w];
         if ((w == GL_GUARD_DY && !c->has_dy) || (w == GL_GUARD_Y && c->inplace)) {
@@ -168,6 +169,13 @@ static void put_num(struct line *l, long long v)
     }
 }
 
+/* The element at byte offset d from an array's start, rounded down (d < 0: before it) */
+static long long elem_index(ptrdiff_t d, size_t es)
+{
+    ptrdiff_t m = (ptrdiff_t)es;
+    return d >= 0 ? d / m : -((-d + m - 1) / m);
+}
+
 /* "writes y[17] past the end (n = 17)": what touching element `index` of array w means */
 static void describe(struct line *l, const struct gl_guard *g, int w, int write, long long index)
 {
@@ -197,9 +205,7 @@ static void on_fault(int sig, siginfo_t *si, void *ctx)
 #else
         (void)ctx;
 #endif
-        ptrdiff_t d = addr - a->p;
-        long long index =
-            d >= 0 ? d / (ptrdiff_t)g->es : -((-d + (ptrdiff_t)g->es - 1) / (ptrdiff_t)g->es);
+        long long index = elem_index(addr - a->p, g->es);
         struct line l = {{0}, 0};
         if (escape && g == armed) { /* in process, in the thread that called: back to it */
             describe(&l, g, w, is_write, index);
@@ -288,8 +294,7 @@ int gl_guard_check(const struct gl_guard *g, const void *x, const void *dy, char
             while (b >= lo && b < hi && *b == canary_byte(g, b, a->p)) b += side ? 1 : -1;
             if (b < lo || b >= hi) continue;
             struct line l = {{0}, 0};
-            ptrdiff_t d = b - a->p, es = (ptrdiff_t)g->es;
-            describe(&l, g, w, 1, d >= 0 ? d / es : -((-d + es - 1) / es));
+            describe(&l, g, w, 1, elem_index(b - a->p, g->es));
             snprintf(why, whylen, "%s", l.b);
             return 1;
         }

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "gelulab/guard.h"
 #include "gelulab/sweep.h"
@@ -145,7 +144,7 @@ static int call_builtin(const struct gl_kernel_src *k, const float *x, const flo
                         size_t n, const struct gl_call_layout *lay, char *why, size_t whylen)
 {
     struct gl_lib_kernel lk = {dy ? NULL : k->impl->f32, dy ? k->impl->bwd : NULL, k->impl->u16,
-                               k->abi};
+                               k->abi, NULL};
     static _Thread_local sigjmp_buf env;
     static _Thread_local char finding[300];
     if (sigsetjmp(env, 1)) { /* the kernel touched a guard page */
@@ -291,37 +290,28 @@ static void value_name(float v, char *b, size_t l)
         snprintf(b, l, "%a", (double)v);
 }
 
-static double seconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
 /* One try of the narrowing on x[lo, lo + m): 1 when k fails there (the reason in last); the
  * try's time adapts the next try's timeout (four times the longest passing try, at least 1 s,
  * at most the caller's: a hang costs that, not the full --timeout, at each step) */
 struct narrowing {
-    const struct gl_sweep *s;
-    struct gl_sweep t;
+    struct gl_sweep t; /* the caller's sweep, its timeout the next try's */
     const struct gl_kernel_src *k;
     const struct gl_call_layout *lay;
     float *y;
-    double longest;
+    double cap, longest; /* cap: the caller's timeout, at most GL_NARROW_TIMEOUT */
     char last[600];
 };
 
 static int fails_on(struct narrowing *w, const float *x, const float *dy, size_t m)
 {
     char why[600];
-    double t0 = seconds();
+    double t0 = gl_monotonic_s();
     if (gl_kernel_call(&w->t, w->k, NULL, x, dy, w->y, m, w->lay, why, sizeof why) != 0)
         return snprintf(w->last, sizeof w->last, "%s", why), 1;
-    double d = seconds() - t0,
-           cap = w->s->timeout_s < GL_NARROW_TIMEOUT ? w->s->timeout_s : GL_NARROW_TIMEOUT;
+    double d = gl_monotonic_s() - t0;
     if (d > w->longest) w->longest = d;
     w->t.timeout_s = 4 * w->longest > 1 ? 4 * w->longest : 1;
-    if (w->t.timeout_s > cap) w->t.timeout_s = cap;
+    if (w->t.timeout_s > w->cap) w->t.timeout_s = w->cap;
     return 0;
 }
 
@@ -337,7 +327,13 @@ int gl_kernel_narrow(const struct gl_sweep *s, const struct gl_kernel_src *k, co
     where[0] = 0;
     if (k->kind == GL_SRC_BUILTIN || !s || n == 0 || stopped(s)) return -1;
     if (!k->backward) dy = NULL;
-    struct narrowing w = {s, *s, k, lay, malloc(n * sizeof(float)), 0, ""};
+    struct narrowing w = {*s,
+                          k,
+                          lay,
+                          malloc(n * sizeof(float)),
+                          s->timeout_s < GL_NARROW_TIMEOUT ? s->timeout_s : GL_NARROW_TIMEOUT,
+                          0,
+                          ""};
     if (!w.y) return -1;
     /* first the whole again, in a fresh process and with the caller's timeout: a failure that
      * needs the worker's earlier state is not narrowed, but said */
@@ -349,7 +345,7 @@ int gl_kernel_narrow(const struct gl_sweep *s, const struct gl_kernel_src *k, co
         free(w.y);
         return 0;
     }
-    w.t.timeout_s = s->timeout_s < GL_NARROW_TIMEOUT ? s->timeout_s : GL_NARROW_TIMEOUT;
+    w.t.timeout_s = w.cap;
     size_t lo = 0, m = n;
     int whole = 0, found = 0;
     /* first the special inputs alone (NaN, infinities, zeros: the usual culprits), one of each */
@@ -364,8 +360,8 @@ int gl_kernel_narrow(const struct gl_sweep *s, const struct gl_kernel_src *k, co
         tried[nt++] = v;
         if (fails_on(&w, x + i, dy ? dy + i : NULL, 1)) lo = i, m = 1, found = 1;
     }
-    double give_up = seconds() + 12 * GL_NARROW_TIMEOUT; /* a bound on the whole search */
-    while (!found && m > 1 && seconds() < give_up && !stopped(s)) {
+    double give_up = gl_monotonic_s() + 12 * GL_NARROW_TIMEOUT; /* a bound on the whole search */
+    while (!found && m > 1 && gl_monotonic_s() < give_up && !stopped(s)) {
         size_t h = m / 2;
         if (fails_on(&w, x + lo, dy ? dy + lo : NULL, h)) {
             m = h;

@@ -118,7 +118,7 @@ done:
 int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *symbol, int backward,
                        enum gl_abi abi)
 {
-    k->fwd = NULL, k->bwd = NULL, k->u16 = NULL, k->abi = abi;
+    k->fwd = NULL, k->bwd = NULL, k->u16 = NULL, k->f64 = NULL, k->abi = abi;
     if (strchr(path, '/') && access(path, F_OK) != 0) {
         gl_worker_say("file not found: %s", path);
         return -1;

@@ -96,14 +96,8 @@ static int run_external(struct gl_sweep *s, struct gl_kernel_src *k, struct chun
     k->failed = 1; /* the other threads stop calling it */
     pthread_mutex_unlock(lock);
     if (!first) return -1;
-    char where[700];
-    if (!s->stop || !*s->stop) { /* narrowed to the inputs that cause it, unless interrupted */
-        if (gl_kernel_narrow(s, k, b->cxf, k->backward ? b->dy1 : NULL, n, NULL, where,
-                             sizeof where))
-            where[0] = 0;
-    } else {
-        where[0] = 0;
-    }
+    char where[700]; /* narrowed to the inputs that cause it ("" when not: interrupted, ...) */
+    gl_kernel_narrow(s, k, b->cxf, k->backward ? b->dy1 : NULL, n, NULL, where, sizeof where);
     pthread_mutex_lock(lock);
     snprintf(k->error, sizeof k->error,
              "kernel %s %s on the chunk of inputs %a .. %a (chunk %llu, n = %llu)%s%s", k->name,
@@ -120,30 +114,20 @@ static int run_external(struct gl_sweep *s, struct gl_kernel_src *k, struct chun
 static void builtin_guarded(struct chunk_buf *b, const struct gl_kernel_src *ks, const void *x,
                             void *out, size_t es, uint64_t n)
 {
-    const float *dy = ks->backward ? b->dy1 : NULL;
+    const struct gl_impl *im = ks->impl;
+    int u16 = ks->abi != GL_ABI_F32, f64 = ks->f64 && !ks->backward;
+    struct gl_lib_kernel lk = {!u16 && !f64 && !ks->backward ? im->f32 : NULL,
+                               ks->backward ? im->bwd : NULL, u16 ? im->u16 : NULL, ks->abi,
+                               f64 ? im->f64 : NULL};
     struct gl_guard_setup c = {n, es, 0, GL_GUARD_END, 0, ks->backward};
-    char why[300];
-    if (gl_guard_prepare(b->guard, &c, x, dy) != 0) {
-        fprintf(stderr, "gelulab: out of memory for the guarded arrays of %s\n", ks->name);
-        exit(2);
-    }
-    void *gx = gl_guard_ptr(b->guard, GL_GUARD_X), *gy = gl_guard_ptr(b->guard, GL_GUARD_Y);
-    gl_guard_arm(b->guard);
-    if (ks->abi != GL_ABI_F32)
-        ks->impl->u16(gx, gy, n);
-    else if (ks->backward)
-        ks->impl->bwd(gx, gl_guard_ptr(b->guard, GL_GUARD_DY), gy, n);
-    else if (ks->f64)
-        ks->impl->f64(gx, gy, n);
-    else
-        ks->impl->f32(gx, gy, n);
-    gl_guard_disarm();
-    if (gl_guard_check(b->guard, x, dy, why, sizeof why) != 0) {
+    char why[300] = "out of memory for its guarded arrays";
+    if (gl_lib_kernel_guarded(&lk, b->guard, &c, x, ks->backward ? b->dy1 : NULL, n ? n : 1, 0, why,
+                              sizeof why) != 0) {
         fprintf(stderr, "gelulab: built-in kernel %s %s (a bug in gelulab's kernel)\n", ks->name,
                 why);
         exit(2);
     }
-    memcpy(out, gy, n * es);
+    memcpy(out, gl_guard_ptr(b->guard, GL_GUARD_Y), n * es);
 }
 
 /* Kernel k's results on the block at offset off of the chunk, in b->out[k] (and b->yf/b->yd). */

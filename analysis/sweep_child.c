@@ -21,7 +21,7 @@
 
 extern char **environ;
 
-static double now_s(void)
+double gl_monotonic_s(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -82,7 +82,7 @@ static long exchange(int wfd, int rfd, const char *in, size_t in_bytes, char *ou
     while (!(persistent && got == cap && sent == in_bytes)) {
         struct pollfd p[2] = {{rfd, POLLIN, 0}, {wfd, POLLOUT, 0}};
         int np = wopen && sent < in_bytes ? 2 : 1;
-        int ms = (int)((deadline - now_s()) * 1000);
+        int ms = (int)((deadline - gl_monotonic_s()) * 1000);
         if (ms <= 0) return -1;
         if (poll(p, np, ms) <= 0) {
             if (errno == EINTR) continue;
@@ -136,7 +136,7 @@ static int child_verdict(int hung, int status, long got, size_t out_bytes, doubl
 static int reap(pid_t pid, int *status, double deadline)
 {
     pid_t w;
-    while ((w = waitpid(pid, status, WNOHANG)) == 0 && now_s() < deadline) {
+    while ((w = waitpid(pid, status, WNOHANG)) == 0 && gl_monotonic_s() < deadline) {
         struct timespec ms = {0, 1000000};
         nanosleep(&ms, NULL);
     }
@@ -224,7 +224,7 @@ int gl_run_child(const char *cmd, const void *in, size_t in_bytes, void *out, si
         if (diag >= 0) close(diag);
         return -1;
     }
-    double deadline = now_s() + timeout_s;
+    double deadline = gl_monotonic_s() + timeout_s;
     long got = exchange(wfd, rfd, in, in_bytes, out, out_bytes, deadline, 0);
     close(rfd);
     int rc = end_child(pid, got, out_bytes, deadline, timeout_s, why, whylen);
@@ -305,7 +305,7 @@ static void child_failed(struct gl_child *c, long got, size_t out_bytes, double 
 static int child_request(struct gl_child *c, uint64_t count, const void *in, size_t in_bytes,
                          void *out, size_t out_bytes, double timeout_s, char *why, size_t whylen)
 {
-    double deadline = now_s() + timeout_s;
+    double deadline = gl_monotonic_s() + timeout_s;
     if (write(c->wfd, &count, sizeof count) != (ssize_t)sizeof count) count = 0;
     long got = count ? exchange(c->wfd, c->rfd, in, in_bytes, out, out_bytes, deadline, 1) : 0;
     if (got == (long)out_bytes) return 0;
@@ -328,7 +328,7 @@ int gl_child_call_shm(struct gl_child *c, uint64_t which, const float *x, const 
     if (child_request(c, n, &which, sizeof which, &ack, sizeof ack, timeout_s, why, whylen) != 0)
         return -1;
     if (ack != n) { /* an answer for another request: not trusted */
-        child_failed(c, 0, sizeof ack, now_s() + timeout_s, timeout_s, why, whylen);
+        child_failed(c, 0, sizeof ack, gl_monotonic_s() + timeout_s, timeout_s, why, whylen);
         return -1;
     }
     memcpy(y, out, n * sizeof *y);
@@ -346,7 +346,7 @@ void gl_child_stop(struct gl_child *c)
     if (c->pid < 0) return;
     int status;
     close(c->wfd), close(c->rfd);
-    reap(c->pid, &status, now_s() + 10);
+    reap(c->pid, &status, gl_monotonic_s() + 10);
     if (c->diag_fd >= 0) close(c->diag_fd), c->diag_fd = -1;
     c->pid = -1;
     shm_release(c);
@@ -357,27 +357,31 @@ void gl_pairs_pack(const float *x, const float *dy, float *pairs, size_t n)
     for (size_t i = 0; i < n; i++) pairs[2 * i] = x[i], pairs[2 * i + 1] = dy[i];
 }
 
-/* One call of k on n elements in the guarded arrays of g (split: calls of at most that many) */
-static void run_in(const struct gl_lib_kernel *k, struct gl_guard *g, size_t n, size_t split,
-                   int repeat)
+int gl_lib_kernel_guarded(const struct gl_lib_kernel *k, struct gl_guard *g,
+                          const struct gl_guard_setup *c, const void *xin, const void *din,
+                          size_t split, int repeat, char *why, size_t whylen)
 {
+    if (gl_guard_prepare(g, c, xin, din) != 0) return -1;
     unsigned char *x = gl_guard_ptr(g, GL_GUARD_X), *y = gl_guard_ptr(g, GL_GUARD_Y);
     float *dy = gl_guard_ptr(g, GL_GUARD_DY);
-    size_t es = g->es;
+    size_t es = g->es, n = c->n;
     gl_guard_arm(g);
     for (int rep = 0; rep < (repeat ? 2 : 1); rep++)
         for (size_t i = 0; i < n || i == 0; i += split) { /* n = 0: one call */
             size_t m = n - i < split ? n - i : split;
+            const void *xi = x + es * i;
+            void *yi = y + es * i;
             if (k->u16)
-                k->u16((const uint16_t *)(const void *)(x + es * i),
-                       (uint16_t *)(void *)(y + es * i), m);
+                k->u16(xi, yi, m);
             else if (k->bwd)
-                k->bwd((const float *)(const void *)(x + es * i), dy + i,
-                       (float *)(void *)(y + es * i), m);
+                k->bwd(xi, dy + i, yi, m);
+            else if (k->f64)
+                k->f64(xi, yi, m);
             else
-                k->fwd((const float *)(const void *)(x + es * i), (float *)(void *)(y + es * i), m);
+                k->fwd(xi, yi, m);
         }
     gl_guard_disarm();
+    return gl_guard_check(g, xin, din, why, whylen) ? 1 : 0;
 }
 
 int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const float *dy,
@@ -420,15 +424,14 @@ int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const fl
                                lay ? lay->inplace : 0,
                                k->bwd != NULL};
     if (c.inplace == 2 && !k->bwd) c.inplace = 1;
-    if (gl_guard_prepare(&g, &c, xin, din) != 0) return -1;
-    run_in(k, &g, n, split, lay && lay->repeat);
-    int rc = gl_guard_check(&g, xin, din, why, whylen);
+    int rc = gl_lib_kernel_guarded(k, &g, &c, xin, din, split, lay && lay->repeat, why, whylen);
+    if (rc < 0) return -1;
     const void *out = gl_guard_ptr(&g, GL_GUARD_Y);
     if (k->u16)
         for (size_t i = 0; i < n; i++) y[i] = gl_bits16_to_f32(f, ((const uint16_t *)out)[i]);
     else
         memcpy(y, out, n * sizeof *y);
-    return rc ? 1 : 0;
+    return rc;
 }
 
 /* After a guarded call's result rc (gl_lib_kernel_layout): the worker's exit status, having

@@ -21,9 +21,11 @@ struct gl_impl;
  * runnable here; said on stderr unless quiet). */
 int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet);
 struct gl_kernel_src;
-/* Runs a --lib kernel's worker on no input: 0, or 2 after "cannot use --lib ...: missing file
- * or symbol" on stderr. */
-int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct gl_kernel_src *k);
+/* Runs a --lib kernel's worker on no input: 0, or 2 after "cannot use --lib ... --symbol ...:
+ * WHY" on stderr (the worker's words: file not found, a library it needs missing, the symbol not
+ * found), the message also into msg when given. */
+int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct gl_kernel_src *k,
+                     char *msg, size_t msglen);
 /* An external kernel's pass from the command's --backward: a derivative as --defn needs it
  * (one-line error under cmdname, 2); with it, the kernel is a backward one and --defn names
  * its forward definition or the derivative itself. 0 when set. */

@@ -171,12 +171,14 @@ int gl_cli_check_abi(const char *cmdname, const struct gl_kernel_src *k, const s
 
 /* Checks a --lib kernel by running its worker on no input: a clear error, under the name of
  * the command that asked (sweep, validate), before any work. */
-int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct gl_kernel_src *k)
+int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct gl_kernel_src *k,
+                     char *msg, size_t msglen)
 {
-    char why[1024];
+    char why[1024], own[1600];
     if (gl_kernel_src_probe(s, k, why, sizeof why) == 0) return 0;
-    return gl_cli_error(cmdname, "cannot use --lib %s --symbol %s: %s", k->lib_path, k->lib_symbol,
-                        why);
+    if (!msg) msg = own, msglen = sizeof own;
+    snprintf(msg, msglen, "cannot use --lib %s --symbol %s: %s", k->lib_path, k->lib_symbol, why);
+    return gl_cli_error(cmdname, "%s", msg);
 }
 
 /* The --lib kernels' libraries, each loaded once by its worker with every symbol the sweep takes
@@ -189,7 +191,7 @@ static int probe_libraries(const struct gl_sweep *s)
             continue;
         for (int j = k; j < s->nk; j++)
             if (s->k[j].kind == GL_SRC_LIB && gl_kernel_src_lib_lead(s, j) == k &&
-                gl_cli_probe_lib("sweep", s, &s->k[j]) != 0)
+                gl_cli_probe_lib("sweep", s, &s->k[j], NULL, 0) != 0)
                 return 2;
         return gl_cli_error("sweep", "cannot load --lib %s with all its kernels' symbols",
                             s->k[k].lib_path);

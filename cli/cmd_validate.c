@@ -428,11 +428,8 @@ int gl_cmd_validate(int argc, char **argv)
     int f32 = s->fmt.id == GL_FMT_F32, bf16 = s->fmt.id == GL_FMT_BF16;
     if (a.max_ulp < 0) a.max_ulp = f32 ? 4 : 1;
     if (a.max_abs < 0) a.max_abs = f32 ? 2e-6 : bf16 ? 0.0625 : 0.0078;
-    char why[1024];
-    if (a.k->kind == GL_SRC_LIB && gl_kernel_src_probe(s, a.k, why, sizeof why) != 0) {
-        verr(&a, "cannot use --lib %s --symbol %s: %s", a.k->lib_path, a.k->lib_symbol, why);
+    if (a.k->kind == GL_SRC_LIB && gl_cli_probe_lib("validate", s, a.k, a.error, sizeof a.error))
         return end_error(&a, &v);
-    }
     char msg[256];
     if (gl_ref_selfcheck(msg, sizeof msg) != 0) s->use_fast_ref = 0;
     if (a.probes_only)

@@ -34,7 +34,6 @@ struct gl_guard {
     size_t n, es;    /* elements, bytes per element (2, 4 or 8) */
     uint64_t canary; /* the fill: a signaling NaN of the element type */
     int inplace;     /* 0: y apart; 1: y is x; 2: y is dy */
-    int has_dy;
 };
 
 /* The placement of one call: n elements of es bytes, each array `gap` bytes from its guard
@@ -46,14 +45,15 @@ struct gl_guard_setup {
     int inplace, has_dy;
 };
 
-/* Places the arrays, copies x (and dy) in (NULL: left to the caller, who fills them through
- * gl_guard_ptr before the call) and fills the rest with canaries. 0, or -1 out of memory. */
+/* Places the arrays, copies x (and dy) in and fills the rest with canaries. 0, or -1 out of
+ * memory. */
 int gl_guard_prepare(struct gl_guard *g, const struct gl_guard_setup *c, const void *x,
                      const void *dy);
 void *gl_guard_ptr(struct gl_guard *g, enum gl_guard_which w);
-/* Catches a fault on g's guard pages in this thread until disarmed: the handler writes the
- * finding as one line to the report descriptor (gl_guard_report_fd) and ends the process with
- * status GL_GUARD_EXIT; any other fault is left to the default action. */
+/* Catches a fault on g's guard pages (on any thread) until disarmed: the handler writes the
+ * finding as one line to the report descriptor (gl_guard_report_to) and ends the process with
+ * status GL_GUARD_EXIT; any other fault goes to the handler installed before (or the default
+ * action). */
 void gl_guard_arm(const struct gl_guard *g);
 void gl_guard_disarm(void);
 #define GL_GUARD_EXIT 3
@@ -70,9 +70,5 @@ int gl_guard_check(const struct gl_guard *g, const void *x, const void *dy, char
 void gl_guard_free(struct gl_guard *g);
 /* 1 when why is such a finding (it begins "writes ", "reads ", "touches " or "leaves ") */
 int gl_guard_finding(const char *why);
-
-/* The canary of each element size: a signaling NaN (binary16's for 2 bytes: a bfloat16 kernel
- * given a NaN input may pass it through, and only that input's result can equal it) */
-uint64_t gl_guard_canary(size_t es);
 
 #endif

@@ -132,7 +132,8 @@ int gl_kernel_src_probe_library(const struct gl_sweep *s, int k, char *why, size
  * alone, then halves, each try in a fresh process with a timeout of at most
  * GL_NARROW_TIMEOUT seconds, stopping on s->stop: into where, e.g.
  * "x = nan (n = 1): crashed (signal 11, ...)" or "the 2 inputs -0x1p+0 .. 0x1p+0 together
- * (either alone passes)"; nothing for a built-in kernel (in process). 0 narrowed, -1 not. */
+ * (either alone passes)"; nothing for a built-in kernel (in process). 0 narrowed, -1 not
+ * (where then ""). */
 #define GL_NARROW_TIMEOUT 10.0
 struct gl_call_layout;
 int gl_kernel_narrow(const struct gl_sweep *s, const struct gl_kernel_src *k, const float *x,
@@ -153,6 +154,8 @@ int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
                    const float *x, const float *dy, float *y, size_t n,
                    const struct gl_call_layout *lay, char *why, size_t whylen);
 
+/* Seconds on the monotonic clock (the children's deadlines, the narrowing's timeouts) */
+double gl_monotonic_s(void);
 /* Runs CMD under /bin/sh with `in` on its stdin; its stdout must be exactly out_bytes.
  * Returns 0, or -1 with the reason in why (crashed with signal, exit status, timed out after
  * timeout_s, short output). */
@@ -186,12 +189,14 @@ int gl_child_call_shm(struct gl_child *c, uint64_t which, const float *x, const 
                       size_t n, double timeout_s, char *why, size_t whylen);
 /* The library workers' kernel: SYMBOL of the library at PATH, forward, backward or 16-bit (the
  * worker's --backward or --abi, or the KIND of its KIND:SYMBOL); loaded by gl_lib_kernel_load
- * (0, or -1 after saying why on stderr). */
+ * (0, or -1 after saying why on its diagnosis channel). The sweep's built-in kernels are called
+ * through it too, binary64 ones (f64) included. One of the four functions is set. */
 struct gl_lib_kernel {
     gl_kernel_f32 fwd;
     gl_kernel_bwd_f32 bwd;
     gl_kernel_u16 u16; /* a 16-bit kernel (abi): called on the bits of the floats given */
     enum gl_abi abi;
+    gl_kernel_f64 f64; /* built-in binary64 kernels only */
 };
 int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *symbol, int backward,
                        enum gl_abi abi);
@@ -207,6 +212,15 @@ struct gl_call_layout;
 int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const float *dy,
                          size_t stride, float *y, size_t n, const struct gl_call_layout *lay,
                          char *why, size_t whylen);
+/* k on guarded arrays (include/gelulab/guard.h) placed as c, the inputs xin (and din for a
+ * backward kernel) in k's own element type, in calls of at most split elements (twice with
+ * repeat); the results are then at gl_guard_ptr(g, GL_GUARD_Y). 0; -1 out of memory; 1 with the
+ * finding in why. gl_lib_kernel_layout and the sweep's built-in calls both run kernels so. */
+struct gl_guard;
+struct gl_guard_setup;
+int gl_lib_kernel_guarded(const struct gl_lib_kernel *k, struct gl_guard *g,
+                          const struct gl_guard_setup *c, const void *xin, const void *din,
+                          size_t split, int repeat, char *why, size_t whylen);
 /* The library worker's diagnosis channel: descriptor 4 when its parent gave it one (a memfd;
  * else stderr); gl_worker_say writes one line there (a load error, an access outside the
  * arrays), which the parent reports instead of "crashed" or "exited with status 3". */
