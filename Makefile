@@ -1,5 +1,6 @@
 # gelulab — thin wrapper around CMake (out of source, in build/).
-#   make deps     install the missing Debian packages (apt-get) and the pinned npm peers (build/npm)
+#   make deps     install the missing Debian packages (apt-get), the pinned npm peers (build/npm)
+#                 and the pinned PyPI wheels of the newer frameworks (GL_CACHE, outside the clone)
 #   make / build  configure and build (build/, or build/san with SAN=1)
 #   make test     deps + build + ctest          (SAN=1: ASan+UBSan build in build/san)
 #   make bench    deps + build + throughput benchmarks: build/bench/bench.json and a table
@@ -20,13 +21,28 @@ CMAKE_FLAGS ?=
 DEPS_PKGS := cmake make gcc g++ libmpfr-dev libgmp-dev libbenchmark-dev gnuplot-nox sollya \
              libsleef-dev libdnnl-dev libtorch-dev libeigen3-dev \
              qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross python3 \
-             pkg-config dpkg-dev slurm-wlm munge parallel
+             pkg-config dpkg-dev slurm-wlm munge parallel unzip python3-pip
 # Peers from the npm registry (bench/peers.c), pinned, into build/npm without install scripts;
 # Node.js and npm from Debian when the machine has none. Optional: make test passes without them.
 NPM_PKGS  := onnxruntime-node@1.30.0 @node-llama-cpp/linux-x64@3.21.1
 NPM_DIR   := build/npm
+# Peers from PyPI (bench/peers.c: PyTorch 2.15, oneDNN 3.13, MKL 2026.2): pinned wheels unpacked
+# once per machine (reports/pypi_fetch.sh) into GL_CACHE/pypi/DIST-VERSION, one prefix per
+# library named by its first pin, outside the clone, so that every clone on the machine (CI's
+# too) finds them. Optional, like the npm peers. DIST==VERSION[:the members to unpack].
+# PyTorch: its CPU libraries and headers only (the wheel is a CUDA build: libtorch_cpu.so
+# needs libcudart and libcupti to load, nothing of CUDA runs). oneDNN: a SYCL build, with the
+# runtimes it loads (SYCL, UR, the compiler's, the OpenCL CPU device, TBB).
+GL_CACHE  ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/gelulab
+PYPI_DIR  := $(GL_CACHE)/pypi
+PYPI_TORCH := torch==2.15.0:torch/lib/libtorch_cpu.so,torch/lib/libc10.so,torch/lib/libgomp.so.1,torch/include/*,torch/version.py \
+              nvidia-cuda-runtime==13.2.86 nvidia-cuda-cupti==13.2.86
+PYPI_ONEDNN := onednn==2026.1.0 onednn-devel==2026.1.0 intel-sycl-rt==2026.2.0 \
+               intel-cmplr-lib-ur==2026.2.0 intel-cmplr-lib-rt==2026.2.0 intel-opencl-rt==2026.2.0 \
+               tbb==2023.2.0 tcmlib==1.6.0
+PYPI_MKL  := mkl==2026.2.0 mkl-include==2026.2.0
 
-.PHONY: all build deps deps-npm test bench report publish clean help coeffs install deb header
+.PHONY: all build deps deps-npm deps-pypi test bench report publish clean help coeffs install deb header
 all: build
 
 help:
@@ -45,7 +61,13 @@ deps:
 	  { echo "make deps: apt-get install failed for:$$missing" >&2; exit 1; }; \
 	  echo "make deps: done"; \
 	fi
-	@$(MAKE) --no-print-directory deps-npm
+	@$(MAKE) --no-print-directory deps-npm deps-pypi
+
+# the PyPI peers: each group optional (a failure is a warning; its peers are listed as skipped)
+deps-pypi:
+	@reports/pypi_fetch.sh $(PYPI_DIR) "PyTorch 2.15" $(PYPI_TORCH)
+	@reports/pypi_fetch.sh $(PYPI_DIR) "oneDNN 3.13" $(PYPI_ONEDNN)
+	@reports/pypi_fetch.sh $(PYPI_DIR) "MKL 2026.2" $(PYPI_MKL)
 
 # the npm peers: a failure is a warning (their peers are then listed as skipped, with the reason)
 deps-npm:
@@ -67,7 +89,8 @@ deps-npm:
 	  echo "make deps: warning: npm install failed: the ONNX Runtime and ggml peers will be skipped" >&2
 
 $(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGL_SANITIZE=$(SAN) $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGL_SANITIZE=$(SAN) -DGL_PYPI_DIR=$(PYPI_DIR) \
+	  $(CMAKE_FLAGS)
 
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -94,12 +117,18 @@ bench: build
 	@echo "make bench: every kernel, baseline and peer x 5 array sizes x 5 repetitions, pinned to one CPU"
 	$(BUILD)/gelulab-bench --benchmark_out=build/bench/bench.json --benchmark_out_format=json \
 	  --benchmark_display_aggregates_only=true $(BENCH_ARGS) > build/bench/console.txt
-	$(BUILD)/gelulab bench-table build/bench/bench.json | tee build/bench/table.txt
+	@rm -f build/bench/bench-*.json; for m in $$($(BUILD)/gelulab-bench --peer-runs); do \
+	  echo "make bench: the peers of $$m, in a run of their own (gelulab-bench --peers-of $$m)"; \
+	  $(BUILD)/gelulab-bench --peers-of $$m --benchmark_out=build/bench/bench-$$m.json \
+	    --benchmark_out_format=json --benchmark_display_aggregates_only=true $(BENCH_ARGS) \
+	    >> build/bench/console.txt || exit 1; done
+	$(BUILD)/gelulab bench-table build/bench/bench.json $$(ls build/bench/bench-*.json 2>/dev/null) \
+	  | tee build/bench/table.txt
 
 # QUICK=1: sampled sweeps and a shorter benchmark (about 2 minutes)
 QUICK ?= 0
 report: build
-	reports/make_report.sh $(BUILD) build/report $(QUICK)
+	GL_PYPI_DIR=$(PYPI_DIR) reports/make_report.sh $(BUILD) build/report $(QUICK)
 
 # Copy the last full (exhaustive) report into docs/report/<cpu>/ (one folder per CPU model and
 # ISA class) and rewrite the index docs/report/README.md that the README links.
