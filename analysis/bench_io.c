@@ -204,6 +204,44 @@ int gl_bench_read(const char *path, struct gl_bench *b, char *err, size_t errlen
     return rc;
 }
 
+int gl_bench_merge(struct gl_bench *b, const struct gl_bench *run, const char *path, char *err,
+                   size_t errlen)
+{
+    if (!b->compare[0] || strcmp(b->compare, run->compare))
+        return snprintf(err, errlen, "%s: its compare peer '%s' is not the main run's '%s'", path,
+                        run->compare, b->compare),
+               -1;
+    size_t add = 0;
+    for (size_t i = 0; i < run->nrows; i++)
+        add += !gl_bench_find(b, run->rows[i].name, run->rows[i].n);
+    struct gl_bench_row *rows = realloc(b->rows, (b->nrows + add) * sizeof *rows);
+    if (!rows) return snprintf(err, errlen, "%s: out of memory", path), -1;
+    b->rows = rows;
+    int index = 0;
+    for (size_t i = 0; i < b->nrows; i++)
+        if (b->rows[i].index >= index) index = b->rows[i].index + 1;
+    for (size_t i = 0; i < run->nrows; i++) {
+        const struct gl_bench_row *r = &run->rows[i];
+        if (gl_bench_find(b, r->name, r->n)) continue;
+        const struct gl_bench_row *cm = gl_bench_find(b, b->compare, r->n),
+                                  *cr = gl_bench_find(run, run->compare, r->n);
+        if (!cm || !cr || !(cm->eps_median > 0) || !(cr->eps_median > 0))
+            return snprintf(err, errlen,
+                            "%s: no %s at %zu floats in both runs: %s cannot be put on the main "
+                            "run's scale",
+                            path, b->compare, r->n, r->name),
+                   -1;
+        struct gl_bench_row *o = &b->rows[b->nrows++];
+        double k = cm->eps_median / cr->eps_median;
+        *o = *r;
+        o->scaled = k, o->index = index + r->index;
+        for (int j = 0; j < o->reps; j++) o->eps[j] *= k, o->cyc[j] /= k;
+        o->eps_median *= k, o->cyc_median /= k;
+    }
+    qsort(b->rows, b->nrows, sizeof *b->rows, cmp_row);
+    return 0;
+}
+
 void gl_bench_free(struct gl_bench *b)
 {
     free(b->rows);
@@ -301,7 +339,9 @@ void gl_bench_print(const struct gl_bench *b, const char *path)
         const struct gl_bench_row *r0 = cases[c];
         double maxcv = 0, cyc0 = 0, cyc1 = 0;
         int reps = 0;
-        printf("%-20s %-10s %-7s %-7s", r0->name, r0->kind, r0->defn, r0->isa);
+        char name[80];
+        snprintf(name, sizeof name, "%s%s", r0->name, r0->scaled ? "*" : "");
+        printf("%-20s %-10s %-7s %-7s", name, r0->kind, r0->defn, r0->isa);
         for (size_t s = 0; s < ns; s++) {
             const struct gl_bench_row *r = gl_bench_find(b, r0->name, sizes[s]);
             if (!r) {
@@ -316,6 +356,13 @@ void gl_bench_print(const struct gl_bench *b, const char *path)
         printf("          | %8.2f %8.2f             | %5.1f%% | %d\n", cyc0, cyc1, 100 * maxcv,
                reps);
     }
+    for (size_t c = 0; c < nc; c++)
+        if (cases[c]->scaled) {
+            printf("\n* timed in a run of its own (gelulab-bench --peers-of), put on this run's "
+                   "scale by %s, timed in both\n",
+                   b->compare);
+            break;
+        }
     print_ratios(b, cases, nc, sizes, ns, "memcpy");
     if (b->compare[0]) print_ratios(b, cases, nc, sizes, ns, b->compare);
 }

@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "../lib/api.h"
@@ -56,21 +57,58 @@ static void add_registry(int pass)
     }
 }
 
+/* gl_bench_peers_of's module, or NULL: the whole run */
+static const char *peers_of;
+
+/* the modules of the libraries whose peers this run skipped for a run of their own */
+static const char *own_runs[9]; /* NULL-terminated */
+
+static void runs_needed(const char *module)
+{
+    size_t i = 0;
+    while (i < 8 && own_runs[i] && strcmp(own_runs[i], module)) i++;
+    if (i < 8 && !own_runs[i]) own_runs[i] = module;
+}
+
+const char *const *gl_bench_peer_runs(void)
+{
+    size_t n;
+    gl_bench_cases(&n);
+    return own_runs;
+}
+
 /* the forward peers, the backward ones, or the 16-bit ones */
 static void add_peers(int pass)
 {
     static const char *const kinds[] = {"peer", "peer-bwd", "peer16"};
-    static char why[48][200];
-    size_t n;
-    const struct gl_peer *p = gl_peers(&n);
-    for (size_t i = 0; i < n && i < 48; i++) {
-        if (!of_pass(pass, p[i].bwd != NULL, p[i].u16 != NULL)) continue;
-        const char *skip = gl_peer_skip(&p[i], why[i], sizeof why[i]);
+    static struct gl_peer_table t;
+    static char(*why)[200], err[600];
+    size_t n = 0;
+    if (!t.peers && !err[0]) { /* libgelulab-peers.so, beside the benchmark */
+        char path[4200] = "";
+        ssize_t r = readlink("/proc/self/exe", path, sizeof path - 40);
+        path[r > 0 ? r : 0] = '\0';
+        snprintf(strrchr(path, '/') ? strrchr(path, '/') + 1 : path, 40, "libgelulab-peers.so");
+        if (gl_peer_table_open(path, &t, err, sizeof err))
+            fprintf(stderr, "gelulab-bench: no peers: %s\n", err);
+        else if (peers_of)
+            t.run_alone(peers_of);
+    }
+    if (!t.peers) return;
+    const struct gl_peer *p = t.peers(&n);
+    if (!why && !(why = calloc(n, sizeof *why))) abort();
+    for (size_t i = 0; i < n; i++) {
+        if (!of_pass(pass, p[i].kind == GL_PEER_BWD, p[i].kind == GL_PEER_U16)) continue;
+        const char *skip = t.skip(&p[i], why[i], sizeof why[i]);
+        if (skip && peers_of && !p[i].compare)
+            continue;                 /* a run of one library's peers: the others are not listed */
+        if (skip && p[i].per_process) /* listed for its own run (gl_bench_peer_runs) */
+            runs_needed(p[i].lib->module);
         if (!skip && p[i].serve) /* Node and a pipe in the loop: its speed means nothing */
             skip = "accuracy only: evaluated by a serving command through a pipe, not timed";
         struct gl_bench_case *c = add(p[i].name, kinds[pass], p[i].defn, p[i].isa,
-                                      skip ? NULL : p[i].fn, skip, skip ? NULL : p[i].prepare);
-        c->library = p[i].library, c->compare = p[i].compare, c->bwd = skip ? NULL : p[i].bwd;
+                                      skip ? NULL : p[i].fn, skip, skip ? NULL : p[i].prepare_fn);
+        c->library = p[i].lib->name, c->compare = p[i].compare, c->bwd = skip ? NULL : p[i].bwd;
         c->u16 = skip ? NULL : p[i].u16, c->fmt = p[i].fmt;
     }
 }
@@ -151,25 +189,34 @@ static void add_users(int pass)
     }
 }
 
+void gl_bench_peers_of(const char *module)
+{
+    peers_of = module;
+}
+
 const struct gl_bench_case *gl_bench_cases(size_t *n)
 {
     if (!n_cases) {
+        int all = !peers_of; /* a run of one library's peers: its peers, memcpy, compare */
         add("memcpy", "baseline", "-", "libc", gl_base_memcpy, NULL, NULL);
-        add("relu-vec", "baseline", "relu", "auto", gl_base_relu_vec, NULL, NULL);
-        add_registry(FORWARD);
+        if (all) add("relu-vec", "baseline", "relu", "auto", gl_base_relu_vec, NULL, NULL);
+        if (all) add_registry(FORWARD);
         add_peers(FORWARD);
-        add_library();
+        if (all) add_library();
         add_users(FORWARD);
-        add("relu-bwd-vec", "baseline-bwd", "relu_grad", "auto", NULL, NULL, NULL)->bwd =
-            gl_base_relu_bwd_vec;
-        add_registry(BACKWARD);
+        if (all)
+            add("relu-bwd-vec", "baseline-bwd", "relu_grad", "auto", NULL, NULL, NULL)->bwd =
+                gl_base_relu_bwd_vec;
+        if (all) add_registry(BACKWARD);
         add_peers(BACKWARD);
         add_users(BACKWARD);
         struct gl_bench_case *c = add("memcpy16", "baseline16", "-", "libc", NULL, NULL, NULL);
         c->u16 = gl_base_memcpy16, c->fmt = "bf16";
-        c = add("relu16", "baseline16", "relu", "auto", NULL, NULL, NULL);
-        c->u16 = gl_base_relu16, c->fmt = "bf16";
-        add_registry(BITS16);
+        if (all) {
+            c = add("relu16", "baseline16", "relu", "auto", NULL, NULL, NULL);
+            c->u16 = gl_base_relu16, c->fmt = "bf16";
+            add_registry(BITS16);
+        }
         add_peers(BITS16);
         add_users(BITS16);
     }

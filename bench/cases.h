@@ -29,7 +29,7 @@ typedef void (*gl_bench_bwd_fn)(const float *x, const float *dy, float *dx, size
 typedef void (*gl_bench_u16_fn)(const uint16_t *x, uint16_t *y, size_t n);
 
 struct gl_bench_case {
-    char name[64];    /* "erf/avx2", "memcpy", "sleef-erf/avx2", "onednn-gelu_erf" */
+    char name[64];    /* "erf/avx2", "memcpy", "sleef-erf/avx2", "onednn-2.6-gelu_erf" */
     const char *kind; /* "gelulab", "baseline", "peer", "lib", "user"; backward: + "-bwd";
                        * 16-bit: + "16" */
     const char *defn; /* "exact", "tanh", ... or "-" (memcpy) */
@@ -62,6 +62,15 @@ int gl_bench_add_user(const char *path, const char *symbol, const char *name, in
                       const char *fmt, char *err, size_t errlen);
 /* All cases, in report order; the count in *n. */
 const struct gl_bench_case *gl_bench_cases(size_t *n);
+/* Before gl_bench_cases: this run times the peers of library module MODULE alone (an
+ * own_process library's, bench/peers.h), beside memcpy, memcpy16 and the compare peer, whose
+ * times put this run's on the scale of the whole run's (gelulab bench-table and the report
+ * read both files). */
+void gl_bench_peers_of(const char *module);
+/* The modules of the libraries whose peers the whole run skipped for runs of their own (at most
+ * 8, NULL-terminated): gelulab-bench --peer-runs prints them, make bench and make report run
+ * gelulab-bench --peers-of MODULE for each. */
+const char *const *gl_bench_peer_runs(void);
 /* Pins the process to the CPU it runs on (best effort; 0 when pinned) and asks oneDNN's OpenMP
  * runtime for one thread. Call first in main. */
 int gl_bench_pin(void);

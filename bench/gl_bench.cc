@@ -170,7 +170,7 @@ bool has_flag(int argc, char **argv, const char *prefix)
 int usage(FILE *f)
 {
     fprintf(f,
-            "usage: gelulab-bench [--sizes=N,N,...] [--list]\n"
+            "usage: gelulab-bench [--sizes=N,N,...] [--list] [--peer-runs | --peers-of MODULE]\n"
             "                     [--lib PATH --symbol SYM [--name N] [--backward | --abi F]]...\n"
             "                     [Google Benchmark options]\n"
             "Throughput of gelulab's kernels, baselines (memcpy, relu-vec) and peers (SLEEF,\n"
@@ -189,6 +189,13 @@ int usage(FILE *f)
             "  Repeat them for several kernels: a new kernel starts where one of these\n"
             "  options repeats; a kernel without --lib takes the one before's. A library or\n"
             "  symbol that does not load: one line, exit 2, before any timing.\n"
+            "Peers whose library runs only in a process of its own (oneDNN 3.13: bench/peers.h)\n"
+            "are skipped here and timed in a run of their own:\n"
+            "  --peer-runs         prints the modules of those libraries, one per line (nothing\n"
+            "                      is timed)\n"
+            "  --peers-of MODULE   times MODULE's peers alone, beside memcpy, memcpy16 and the\n"
+            "                      compare peer (oneDNN 2.6 gelu_erf): the scale that gelulab\n"
+            "                      bench-table and make report put the run's times on\n"
             "Google Benchmark's own options:\n"
             "  --benchmark_filter=REGEX --benchmark_repetitions=N --benchmark_min_time=S ...\n");
     return f == stdout ? 0 : 2;
@@ -290,6 +297,14 @@ int main(int argc, char **argv)
             continue;
         } else if (!strcmp(argv[i], "--list")) {
             list = true;
+        } else if (!strcmp(argv[i], "--peer-runs")) {
+            for (const char *const *m = gl_bench_peer_runs(); *m; m++) printf("%s\n", *m);
+            return 0;
+        } else if (!strcmp(argv[i], "--peers-of") || !strncmp(argv[i], "--peers-of=", 11)) {
+            const char *m = argv[i][10] == '=' ? argv[i] + 11 : i + 1 < argc ? argv[++i] : nullptr;
+            if (!m || !*m)
+                return bad("%s", "--peers-of needs a module (gelulab-bench --peer-runs)");
+            gl_bench_peers_of(m);
         } else if (!strncmp(argv[i], "--sizes=", 8)) {
             sizes.clear();
             for (const char *p = argv[i] + 8; *p;) {

@@ -1,6 +1,8 @@
 /* PyTorch peer (bench/peers.h): at::gelu_out on a 1-D binary32 tensor that wraps the caller's
- * arrays (at::from_blob, no copy), one intra-op thread. C++17, the one language libtorch has;
- * the kernel ABI is exported with C linkage.
+ * arrays (at::from_blob, no copy), one intra-op thread. C++ (C++17 for 1.13, C++20 for 2.15:
+ * its headers require it), the one language libtorch has; the kernel ABI is exported with C
+ * linkage. Compiled once per version: Debian's 1.13 linked into the benchmark, PyPI's 2.15 into
+ * the module libgelulab-peer-torch215.so (GL_TORCH_WANT "2.15", bench/CMakeLists.txt).
  *
  * Three peers, because what PyTorch 1.13 computes depends on how it is called
  * (aten/src/ATen/native/Activation.cpp): approximate="none" on more than one element goes to
@@ -21,6 +23,14 @@
 #include <cstdio>
 #include <cstring>
 #include "peers.h"
+
+/* the version the peers' names say (the check compares the headers' version with it) */
+#ifndef GL_TORCH_WANT
+#define GL_TORCH_WANT "1.13"
+#endif
+#define GL_STR2(x) #x
+#define GL_STR(x)  GL_STR2(x)
+static const char torch_found[] = GL_STR(TORCH_VERSION_MAJOR) "." GL_STR(TORCH_VERSION_MINOR);
 
 static at::Tensor wrap(const float *p, size_t n)
 {
@@ -54,7 +64,7 @@ static const char *torch_check16(at::ScalarType t, char *why, size_t len)
         torch_gelu16(x, y, 2, "none", t);
         torch_gelu16(x, y, 2, "tanh", t);
     } catch (const std::exception &e) {
-        std::snprintf(why, len, "PyTorch 1.13 has no CPU GELU for %s: %.120s",
+        std::snprintf(why, len, "PyTorch %s has no CPU GELU for %s: %.120s", torch_found,
                       t == at::kHalf ? "half" : "bfloat16", e.what());
         why[std::strcspn(why, "\n")] = '\0'; /* its first line: "... not implemented for ..." */
         return why;
@@ -146,13 +156,13 @@ void gl_peer_torch_gelu_tanh(const float *x, float *y, size_t n)
     torch_gelu(x, y, n, "tanh", true);
 }
 
-/* the peer table names PyTorch 1.13 */
+/* the peer table names PyTorch GL_TORCH_WANT */
 const char *gl_peer_torch_check(void)
 {
     static char why[96];
-    if (TORCH_VERSION_MAJOR == 1 && TORCH_VERSION_MINOR == 13) return nullptr;
-    std::snprintf(why, sizeof why, "PyTorch %d.%d found, the peers are named for 1.13",
-                  TORCH_VERSION_MAJOR, TORCH_VERSION_MINOR);
+    if (!std::strcmp(torch_found, GL_TORCH_WANT)) return nullptr;
+    std::snprintf(why, sizeof why, "PyTorch %s found, the peers are named for " GL_TORCH_WANT,
+                  torch_found);
     return why;
 }
 }

@@ -1,83 +1,20 @@
-/* The table of peers (bench/peers.h): each peer named once, under a name that says library,
- * version and mode. Adding a peer: its source file, its weak declaration and one entry here,
- * one gl_peer() line in bench/CMakeLists.txt, and its Debian package in the Makefile's
- * DEPS_PKGS (or its pinned npm package in NPM_PKGS). */
+/* The table of peers (bench/peers.h), as data: each library described once, each peer naming
+ * its library and what differs. Adding a peer: its function in the library's source file and
+ * one entry here; a new library: its source file, one gl_peer() (Debian) or gl_pypi_peer()
+ * (PyPI) line in bench/CMakeLists.txt, its package in the Makefile (DEPS_PKGS, NPM_PKGS or the
+ * PYPI_* groups), and one record below. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dlmopen, dladdr, on_exit */
+#endif
+#include <dlfcn.h>
+#include <libgen.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "peers.h"
 
-/* The peers' functions, weak: NULL where the library was not found at build time */
-/* peer_sleef.c, compiled twice: GELU as a user writes it with SLEEF's vector functions,
- * 0.5 x (1 + erf(x/sqrt2)) (Sleef_erff*_u10) and 0.5 x erfc(-x/sqrt2) (Sleef_erfcf*_u15) */
-void gl_peer_sleef_erf_avx2(const float *x, float *y, size_t n) __attribute__((weak));
-void gl_peer_sleef_erfc_avx2(const float *x, float *y, size_t n) __attribute__((weak));
-void gl_peer_sleef_erf_avx512(const float *x, float *y, size_t n) __attribute__((weak));
-void gl_peer_sleef_erfc_avx512(const float *x, float *y, size_t n) __attribute__((weak));
-/* peer_onednn.c: eltwise forward inference, gelu_erf and gelu_tanh, one thread; prepare builds
- * the primitive for n (the kernel builds it itself when n changes) */
-void gl_peer_onednn_gelu_erf(const float *x, float *y, size_t n) __attribute__((weak));
-void gl_peer_onednn_gelu_tanh(const float *x, float *y, size_t n) __attribute__((weak));
-void gl_peer_onednn_prepare_erf(size_t n) __attribute__((weak));
-void gl_peer_onednn_prepare_tanh(size_t n) __attribute__((weak));
-/* and eltwise backward (a forward-training hint), gelu_erf and gelu_tanh */
-void gl_peer_onednn_gelu_erf_bwd(const float *x, const float *dy, float *dx, size_t n)
-    __attribute__((weak));
-void gl_peer_onednn_gelu_tanh_bwd(const float *x, const float *dy, float *dx, size_t n)
-    __attribute__((weak));
-void gl_peer_onednn_prepare_erf_bwd(size_t n) __attribute__((weak));
-/* and eltwise forward on bf16 and f16 memory (the 16-bit kernel ABI) */
-void gl_peer_onednn_gelu_erf_bf16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
-void gl_peer_onednn_gelu_tanh_bf16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
-void gl_peer_onednn_gelu_erf_f16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
-void gl_peer_onednn_gelu_tanh_f16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
-const char *gl_peer_onednn_check_bf16(void) __attribute__((weak));
-const char *gl_peer_onednn_check_f16(void) __attribute__((weak));
-void gl_peer_onednn_prepare_tanh_bwd(size_t n) __attribute__((weak));
-/* peer_torch.cc: at::gelu_out, one thread; exact through oneDNN (mkldnn on, the default) or
- * ATen's own kernel (mkldnn off), tanh always ATen's */
-void gl_peer_torch_gelu(const float *x, float *y, size_t n) __attribute__((weak));
-void gl_peer_torch_gelu_aten(const float *x, float *y, size_t n) __attribute__((weak));
-void gl_peer_torch_gelu_tanh(const float *x, float *y, size_t n) __attribute__((weak));
-/* and at::gelu_backward_out on the same paths */
-void gl_peer_torch_gelu_bwd(const float *x, const float *dy, float *dx, size_t n)
-    __attribute__((weak));
-void gl_peer_torch_gelu_bwd_aten(const float *x, const float *dy, float *dx, size_t n)
-    __attribute__((weak));
-void gl_peer_torch_gelu_tanh_bwd(const float *x, const float *dy, float *dx, size_t n)
-    __attribute__((weak));
-const char *gl_peer_torch_check(void) __attribute__((weak));
-/* and at::gelu_out on bfloat16 and half tensors (the 16-bit kernel ABI) */
-void gl_peer_torch_gelu_bf16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
-void gl_peer_torch_gelu_tanh_bf16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
-void gl_peer_torch_gelu_f16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
-void gl_peer_torch_gelu_tanh_f16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
-const char *gl_peer_torch_check_bf16(void) __attribute__((weak));
-const char *gl_peer_torch_check_f16(void) __attribute__((weak));
-/* peer_eigen.cc, compiled twice (-mavx; -mavx2 -mfma): tf.nn.gelu's ops over Eigen's erf/tanh */
-void gl_peer_eigen_gelu_avx(const float *x, float *y, size_t n) __attribute__((weak));
-void gl_peer_eigen_gelu_tanh_avx(const float *x, float *y, size_t n) __attribute__((weak));
-void gl_peer_eigen_gelu_avx2(const float *x, float *y, size_t n) __attribute__((weak));
-void gl_peer_eigen_gelu_tanh_avx2(const float *x, float *y, size_t n) __attribute__((weak));
-const char *gl_peer_eigen_check_avx(void) __attribute__((weak));
-const char *gl_peer_eigen_check_avx2(void) __attribute__((weak));
-/* peer_ggml.c: ggml_gelu (binary16 table), ggml_gelu_erf, ggml_gelu_quick, one thread; prepare
- * builds the graph for n; check loads the library (dlopen) and checks its version */
-void gl_peer_ggml_gelu(const float *x, float *y, size_t n) __attribute__((weak));
-void gl_peer_ggml_gelu_erf(const float *x, float *y, size_t n) __attribute__((weak));
-void gl_peer_ggml_gelu_quick(const float *x, float *y, size_t n) __attribute__((weak));
-void gl_peer_ggml_prepare_gelu(size_t n) __attribute__((weak));
-void gl_peer_ggml_prepare_gelu_erf(size_t n) __attribute__((weak));
-void gl_peer_ggml_prepare_gelu_quick(size_t n) __attribute__((weak));
-const char *gl_peer_ggml_check(void) __attribute__((weak));
-/* and ggml_gelu, ggml_gelu_erf on binary16 and bfloat16 tensors (the 16-bit kernel ABI) */
-void gl_peer_ggml_gelu_f16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
-void gl_peer_ggml_gelu_erf_f16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
-void gl_peer_ggml_gelu_bf16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
-void gl_peer_ggml_gelu_erf_bf16(const uint16_t *x, uint16_t *y, size_t n) __attribute__((weak));
-const char *gl_peer_ggml_check_f16(void) __attribute__((weak));
-const char *gl_peer_ggml_check_bf16(void) __attribute__((weak));
-/* ort_eval.mjs: ONNX Runtime's operators in Node (GL_ORT_SERVE: node, the script, --serve and
- * the npm folder, set by CMake when it found them), a serving command per operator */
 #ifdef GL_ORT_SERVE
 #define ORT(op) GL_ORT_SERVE " " op
 /* Node loads onnxruntime-node and it is the version the names say (once per process) */
@@ -101,115 +38,312 @@ static const char *ort_check(void)
 #define ort_check NULL
 #endif
 
-#define PEER(name, defn, isa, lib, module, pkg, fn, prepare, compare, check)                       \
-    {                                                                                              \
-        name, defn, isa, lib, pkg, fn, #fn, module, prepare, compare, NULL, check, NULL, NULL,     \
-            NULL                                                                                   \
-    }
-#define PEER_BWD(name, defn, isa, lib, module, pkg, bwd, prepare, check)                           \
-    {                                                                                              \
-        name, defn, isa, lib, pkg, NULL, #bwd, module, prepare, NULL, NULL, check, bwd, NULL, NULL \
-    }
-#define PEER16(name, defn, fmt, isa, lib, module, pkg, u16, check)                                 \
-    {                                                                                              \
-        name, defn, isa, lib, pkg, NULL, #u16, module, NULL, NULL, NULL, check, NULL, u16, fmt     \
-    }
-#define SERVED(name, defn, lib, pkg, cmd)                                                          \
-    {                                                                                              \
-        name, defn, "auto", lib, pkg, NULL, "-", NULL, NULL, NULL, cmd, ort_check, NULL, NULL,     \
-            NULL                                                                                   \
-    }
+/* The libraries, each a module (peers.h). Into namespaces of their own: PyTorch 1.13 and 2.15
+ * (the same sonames), oneDNN 2.6 (Debian's libtbb and libOpenCL, which oneDNN 3.13's runtimes
+ * share sonames with). oneDNN 3.13 stays in the base namespace: its OpenCL runtime and TBB
+ * dlopen with RTLD_GLOBAL, which glibc 2.36 does not survive inside a namespace of dlmopen's.
+ * It comes twice, as it comes and capped at AVX2 (its ISA cap is set once per process, before
+ * its first primitive), and its peers run only in processes of their own (own_process). */
+static const struct gl_peer_lib onednn26 = {.name = "oneDNN",
+                                            .version = "2.6",
+                                            .package = "Debian libdnnl-dev",
+                                            .module = "onednn",
+                                            .reach = GL_PEER_NAMESPACE},
+                                onednn313 = {.name = "oneDNN",
+                                             .version = "3.13",
+                                             .package = "PyPI onednn==2026.1.0",
+                                             .module = "onednn3",
+                                             .reach = GL_PEER_BASE,
+                                             .check = "gl_peer_onednn_check",
+                                             .own_process = 1},
+                                onednn313_avx2 = {.name = "oneDNN",
+                                                  .version = "3.13",
+                                                  .package = "PyPI onednn==2026.1.0",
+                                                  .module = "onednn3-avx2",
+                                                  .reach = GL_PEER_BASE,
+                                                  .check = "gl_peer_onednn_check",
+                                                  .own_process = 1},
+                                sleef = {.name = "SLEEF",
+                                         .version = "3.5",
+                                         .package = "Debian libsleef-dev",
+                                         .module = "sleef"},
+                                torch113 = {.name = "PyTorch",
+                                            .version = "1.13",
+                                            .package = "Debian libtorch-dev",
+                                            .module = "torch",
+                                            .reach = GL_PEER_NAMESPACE,
+                                            .check = "gl_peer_torch_check"},
+                                torch215 = {.name = "PyTorch",
+                                            .version = "2.15",
+                                            .package = "PyPI torch==2.15.0",
+                                            .module = "torch215",
+                                            .reach = GL_PEER_NAMESPACE,
+                                            .check = "gl_peer_torch_check"},
+                                eigen = {.name = "Eigen",
+                                         .version = "3.4",
+                                         .package = "Debian libeigen3-dev",
+                                         .module = "eigen"},
+                                mkl = {.name = "MKL",
+                                       .version = "2026.2",
+                                       .package = "PyPI mkl==2026.2.0",
+                                       .module = "mkl",
+                                       .reach = GL_PEER_BASE,
+                                       .check = "gl_peer_mkl_check"},
+                                ggml = {.name = "ggml",
+                                        .version = "0.23",
+                                        .package = "npm @node-llama-cpp/linux-x64@3.21.1",
+                                        .module = "ggml",
+                                        .check = "gl_peer_ggml_check"},
+                                ort = {.name = "ONNX Runtime",
+                                       .version = "1.30",
+                                       .package = "npm onnxruntime-node@1.30.0",
+                                       .reach = GL_PEER_SERVED,
+                                       .check_fn = ort_check};
+
+/* a binary32 peer: FWD(function); backward: BWD(function); 16-bit: U16(format, function) */
+#define FWD(f)         .kind = GL_PEER_F32, .symbol = #f
+#define BWD(f)         .kind = GL_PEER_BWD, .symbol = #f
+#define U16(format, f) .kind = GL_PEER_U16, .fmt = format, .symbol = #f
 
 /* isa: "jit" (oneDNN generates code) and "auto" (the library picks its code path at run time)
  * run anywhere; "avx", "avx2" (with FMA), "avx512" (F) need the CPU to have them */
-static const struct gl_peer peers[] = {
-    PEER("onednn-gelu_erf", "exact", "jit", "oneDNN", "onednn", "Debian libdnnl-dev",
-         gl_peer_onednn_gelu_erf, gl_peer_onednn_prepare_erf, "oneDNN erf", NULL),
-    PEER("onednn-gelu_tanh", "tanh", "jit", "oneDNN", "onednn", "Debian libdnnl-dev",
-         gl_peer_onednn_gelu_tanh, gl_peer_onednn_prepare_tanh, NULL, NULL),
-    PEER("sleef-erf/avx2", "exact", "avx2", "SLEEF", "sleef", "Debian libsleef-dev",
-         gl_peer_sleef_erf_avx2, NULL, NULL, NULL),
-    PEER("sleef-erfc/avx2", "exact", "avx2", "SLEEF", "sleef", "Debian libsleef-dev",
-         gl_peer_sleef_erfc_avx2, NULL, NULL, NULL),
-    PEER("sleef-erf/avx512", "exact", "avx512", "SLEEF", "sleef", "Debian libsleef-dev",
-         gl_peer_sleef_erf_avx512, NULL, NULL, NULL),
-    PEER("sleef-erfc/avx512", "exact", "avx512", "SLEEF", "sleef", "Debian libsleef-dev",
-         gl_peer_sleef_erfc_avx512, NULL, NULL, NULL),
-    PEER("torch-1.13-gelu", "exact", "auto", "PyTorch", "torch", "Debian libtorch-dev",
-         gl_peer_torch_gelu, NULL, NULL, gl_peer_torch_check),
-    PEER("torch-1.13-gelu-aten", "exact", "auto", "PyTorch", "torch", "Debian libtorch-dev",
-         gl_peer_torch_gelu_aten, NULL, NULL, gl_peer_torch_check),
-    PEER("torch-1.13-gelu-tanh", "tanh", "auto", "PyTorch", "torch", "Debian libtorch-dev",
-         gl_peer_torch_gelu_tanh, NULL, NULL, gl_peer_torch_check),
-    PEER("tf-eigen-3.4-gelu/avx", "exact", "avx", "Eigen", "eigen", "Debian libeigen3-dev",
-         gl_peer_eigen_gelu_avx, NULL, NULL, gl_peer_eigen_check_avx),
-    PEER("tf-eigen-3.4-gelu/avx2", "exact", "avx2", "Eigen", "eigen", "Debian libeigen3-dev",
-         gl_peer_eigen_gelu_avx2, NULL, NULL, gl_peer_eigen_check_avx2),
-    PEER("tf-eigen-3.4-gelu-tanh/avx", "tanh", "avx", "Eigen", "eigen", "Debian libeigen3-dev",
-         gl_peer_eigen_gelu_tanh_avx, NULL, NULL, gl_peer_eigen_check_avx),
-    PEER("tf-eigen-3.4-gelu-tanh/avx2", "tanh", "avx2", "Eigen", "eigen", "Debian libeigen3-dev",
-         gl_peer_eigen_gelu_tanh_avx2, NULL, NULL, gl_peer_eigen_check_avx2),
-    PEER("ggml-0.23-gelu", "tanh", "auto", "ggml", "ggml", "npm @node-llama-cpp/linux-x64@3.21.1",
-         gl_peer_ggml_gelu, gl_peer_ggml_prepare_gelu, NULL, gl_peer_ggml_check),
-    PEER("ggml-0.23-gelu-erf", "exact", "auto", "ggml", "ggml",
-         "npm @node-llama-cpp/linux-x64@3.21.1", gl_peer_ggml_gelu_erf,
-         gl_peer_ggml_prepare_gelu_erf, NULL, gl_peer_ggml_check),
-    PEER("ggml-0.23-gelu-quick", "sigmoid", "auto", "ggml", "ggml",
-         "npm @node-llama-cpp/linux-x64@3.21.1", gl_peer_ggml_gelu_quick,
-         gl_peer_ggml_prepare_gelu_quick, NULL, gl_peer_ggml_check),
-    SERVED("ort-1.30-gelu", "exact", "ONNX Runtime", "npm onnxruntime-node@1.30.0", ORT("gelu")),
-    SERVED("ort-1.30-gelu-tanh", "tanh", "ONNX Runtime", "npm onnxruntime-node@1.30.0",
-           ORT("gelu-tanh")),
-    SERVED("ort-1.30-ms-gelu", "exact", "ONNX Runtime", "npm onnxruntime-node@1.30.0",
-           ORT("ms-gelu")),
-    SERVED("ort-1.30-fastgelu", "tanh", "ONNX Runtime", "npm onnxruntime-node@1.30.0",
-           ORT("fastgelu")),
-    SERVED("ort-1.30-quickgelu", "sigmoid", "ONNX Runtime", "npm onnxruntime-node@1.30.0",
-           ORT("quickgelu")),
+static struct gl_peer peers[] = {
+    {"onednn-2.6-gelu_erf", "exact", "jit", &onednn26, FWD(gl_peer_onednn_gelu_erf),
+     .prepare = "gl_peer_onednn_prepare_erf", .compare = "oneDNN erf",
+     .path =
+         "dnnl eltwise forward inference gelu_erf on f32, one thread: the JIT code for this CPU"},
+    {"onednn-2.6-gelu_tanh", "tanh", "jit", &onednn26, FWD(gl_peer_onednn_gelu_tanh),
+     .prepare = "gl_peer_onednn_prepare_tanh",
+     .path = "eltwise gelu_tanh on f32, the JIT code for this CPU"},
+    {"onednn-3.13-gelu_erf/avx512", "exact", "avx512", &onednn313, FWD(gl_peer_onednn_gelu_erf),
+     .prepare = "gl_peer_onednn_prepare_erf",
+     .path = "dnnl eltwise forward inference gelu_erf on f32, one thread: the avx512_core JIT code "
+             "an AVX-512 CPU gets"},
+    {"onednn-3.13-gelu_erf/avx2", "exact", "avx2", &onednn313_avx2, FWD(gl_peer_onednn_gelu_erf),
+     .prepare = "gl_peer_onednn_prepare_erf",
+     .path = "the same call with the ISA capped at AVX2 (ONEDNN_MAX_CPU_ISA=AVX2): the code an "
+             "AVX2-only CPU gets"},
+    {"onednn-3.13-gelu_tanh/avx512", "tanh", "avx512", &onednn313, FWD(gl_peer_onednn_gelu_tanh),
+     .prepare = "gl_peer_onednn_prepare_tanh",
+     .path = "eltwise gelu_tanh on f32, avx512_core JIT code"},
+    {"onednn-3.13-gelu_tanh/avx2", "tanh", "avx2", &onednn313_avx2, FWD(gl_peer_onednn_gelu_tanh),
+     .prepare = "gl_peer_onednn_prepare_tanh", .path = "eltwise gelu_tanh on f32, capped at AVX2"},
+    {"sleef-erf/avx2", "exact", "avx2", &sleef, FWD(gl_peer_sleef_erf_avx2),
+     .path = "0.5 x (1 + Sleef_erff8_u10avx2(x/sqrt2)), as a user writes it"},
+    {"sleef-erfc/avx2", "exact", "avx2", &sleef, FWD(gl_peer_sleef_erfc_avx2),
+     .path = "0.5 x Sleef_erfcf8_u15avx2(-x/sqrt2), as a user writes it"},
+    {"sleef-erf/avx512", "exact", "avx512", &sleef, FWD(gl_peer_sleef_erf_avx512),
+     .path = "0.5 x (1 + Sleef_erff16_u10avx512f(x/sqrt2))"},
+    {"sleef-erfc/avx512", "exact", "avx512", &sleef, FWD(gl_peer_sleef_erfc_avx512),
+     .path = "0.5 x Sleef_erfcf16_u15avx512f(-x/sqrt2)"},
+    /* PyTorch: exact through oneDNN (mkldnn on, the default), ATen's own kernel (mkldnn off:
+     * also what one element, a non-contiguous tensor and float16 take), tanh always ATen's */
+    {"torch-1.13-gelu", "exact", "auto", &torch113, FWD(gl_peer_torch_gelu),
+     .path = "F.gelu(x) on a contiguous float32 tensor of more than one element, mkldnn on (the "
+             "default): its oneDNN (Debian: the system oneDNN 2.6) gelu_erf"},
+    {"torch-1.13-gelu-aten", "exact", "auto", &torch113, FWD(gl_peer_torch_gelu_aten),
+     .path = "F.gelu(x) on one element, a non-contiguous tensor, or with mkldnn off: ATen, 0.5 x "
+             "(1 + erf(x/sqrt2)), erf by Sleef_erff16_u10"},
+    {"torch-1.13-gelu-tanh", "tanh", "auto", &torch113, FWD(gl_peer_torch_gelu_tanh),
+     .path = "F.gelu(x, approximate='tanh'): ATen, SLEEF tanh"},
+    {"torch-2.15-gelu", "exact", "auto", &torch215, FWD(gl_peer_torch_gelu),
+     .path = "F.gelu(x) on a contiguous float32 tensor of more than one element, mkldnn on (the "
+             "default): its bundled oneDNN 3.13 gelu_erf"},
+    {"torch-2.15-gelu-aten", "exact", "auto", &torch215, FWD(gl_peer_torch_gelu_aten),
+     .path =
+         "F.gelu(x) on one element, a non-contiguous tensor, or with mkldnn off: ATen, 0.5 x (1 + "
+         "erf(x/sqrt2)), erf by Abramowitz-Stegun 7.1.26 times Sleef_expf16_u10 (vec512_float.h)"},
+    {"torch-2.15-gelu-tanh", "tanh", "auto", &torch215, FWD(gl_peer_torch_gelu_tanh),
+     .path = "F.gelu(x, approximate='tanh'): ATen, SLEEF tanh"},
+    /* MKL's vector math: x Phi(x) over vsCdfNorm, (x/2) erfc(-x/sqrt2) over vsErfc, in its
+     * three accuracy modes */
+    {"mkl-2026.2-cdfnorm-ha", "exact", "auto", &mkl, FWD(gl_peer_mkl_cdfnorm_ha),
+     .path = "x Phi(x): vmsCdfNorm(n, x, t, VML_HA), then vsMul; one thread (libmkl_sequential)"},
+    {"mkl-2026.2-cdfnorm-la", "exact", "auto", &mkl, FWD(gl_peer_mkl_cdfnorm_la),
+     .path = "x Phi(x): vmsCdfNorm in VML_LA mode, then vsMul"},
+    {"mkl-2026.2-cdfnorm-ep", "exact", "auto", &mkl, FWD(gl_peer_mkl_cdfnorm_ep),
+     .path = "x Phi(x): vmsCdfNorm in VML_EP mode, then vsMul"},
+    {"mkl-2026.2-erfc-ha", "exact", "auto", &mkl, FWD(gl_peer_mkl_erfc_ha),
+     .path = "(x/2) erfc(-x/sqrt2): vmsErfc(n, t, t, VML_HA) on t = -x/sqrt2 rounded to binary32"},
+    {"mkl-2026.2-erfc-la", "exact", "auto", &mkl, FWD(gl_peer_mkl_erfc_la),
+     .path = "(x/2) erfc(-x/sqrt2): vmsErfc in VML_LA mode"},
+    {"mkl-2026.2-erfc-ep", "exact", "auto", &mkl, FWD(gl_peer_mkl_erfc_ep),
+     .path = "(x/2) erfc(-x/sqrt2): vmsErfc in VML_EP mode"},
+    /* tf.nn.gelu's ops over Eigen's erf/tanh: TensorFlow's x86 wheels (-mavx) and -march=haswell */
+    {"tf-eigen-3.4-gelu/avx", "exact", "avx", &eigen, FWD(gl_peer_eigen_gelu_avx),
+     .check = "gl_peer_eigen_check_avx",
+     .path = "tf.nn.gelu(x)'s ops over Eigen's erf, built -mavx as TensorFlow's x86 wheels"},
+    {"tf-eigen-3.4-gelu/avx2", "exact", "avx2", &eigen, FWD(gl_peer_eigen_gelu_avx2),
+     .check = "gl_peer_eigen_check_avx2",
+     .path = "tf.nn.gelu(x)'s ops over Eigen's erf, built -mavx2 -mfma"},
+    {"tf-eigen-3.4-gelu-tanh/avx", "tanh", "avx", &eigen, FWD(gl_peer_eigen_gelu_tanh_avx),
+     .check = "gl_peer_eigen_check_avx",
+     .path = "tf.nn.gelu(x, approximate=True)'s ops over Eigen's tanh, -mavx"},
+    {"tf-eigen-3.4-gelu-tanh/avx2", "tanh", "avx2", &eigen, FWD(gl_peer_eigen_gelu_tanh_avx2),
+     .check = "gl_peer_eigen_check_avx2",
+     .path = "tf.nn.gelu(x, approximate=True)'s ops over Eigen's tanh, -mavx2 -mfma"},
+    {"ggml-0.23-gelu", "tanh", "auto", &ggml, FWD(gl_peer_ggml_gelu),
+     .prepare = "gl_peer_ggml_prepare_gelu",
+     .path = "ggml_gelu on an f32 tensor, one thread: a binary16 table of the tanh form"},
+    {"ggml-0.23-gelu-erf", "exact", "auto", &ggml, FWD(gl_peer_ggml_gelu_erf),
+     .prepare = "gl_peer_ggml_prepare_gelu_erf",
+     .path = "ggml_gelu_erf on an f32 tensor, one thread"},
+    {"ggml-0.23-gelu-quick", "sigmoid", "auto", &ggml, FWD(gl_peer_ggml_gelu_quick),
+     .prepare = "gl_peer_ggml_prepare_gelu_quick", .path = "ggml_gelu_quick: x sigmoid(1.702 x)"},
+    {"ort-1.30-gelu", "exact", "auto", &ort, .serve = ORT("gelu"),
+     .path = "the ONNX Gelu operator (opset 20), CPU execution provider, under Node"},
+    {"ort-1.30-gelu-tanh", "tanh", "auto", &ort, .serve = ORT("gelu-tanh"),
+     .path = "Gelu with approximate='tanh'"},
+    {"ort-1.30-ms-gelu", "exact", "auto", &ort, .serve = ORT("ms-gelu"),
+     .path = "the com.microsoft Gelu contrib operator"},
+    {"ort-1.30-fastgelu", "tanh", "auto", &ort, .serve = ORT("fastgelu"),
+     .path = "the com.microsoft FastGelu contrib operator (tanh form)"},
+    {"ort-1.30-quickgelu", "sigmoid", "auto", &ort, .serve = ORT("quickgelu"),
+     .path = "the com.microsoft QuickGelu contrib operator (sigmoid form)"},
     /* the backward pass (dx = dy f'(x)) */
-    PEER_BWD("onednn-gelu_erf-bwd", "exact_grad", "jit", "oneDNN", "onednn", "Debian libdnnl-dev",
-             gl_peer_onednn_gelu_erf_bwd, gl_peer_onednn_prepare_erf_bwd, NULL),
-    PEER_BWD("onednn-gelu_tanh-bwd", "tanh_grad", "jit", "oneDNN", "onednn", "Debian libdnnl-dev",
-             gl_peer_onednn_gelu_tanh_bwd, gl_peer_onednn_prepare_tanh_bwd, NULL),
-    PEER_BWD("torch-1.13-gelu-bwd", "exact_grad", "auto", "PyTorch", "torch", "Debian libtorch-dev",
-             gl_peer_torch_gelu_bwd, NULL, gl_peer_torch_check),
-    PEER_BWD("torch-1.13-gelu-bwd-aten", "exact_grad", "auto", "PyTorch", "torch",
-             "Debian libtorch-dev", gl_peer_torch_gelu_bwd_aten, NULL, gl_peer_torch_check),
-    PEER_BWD("torch-1.13-gelu-tanh-bwd", "tanh_grad", "auto", "PyTorch", "torch",
-             "Debian libtorch-dev", gl_peer_torch_gelu_tanh_bwd, NULL, gl_peer_torch_check),
+    {"onednn-2.6-gelu_erf-bwd", "exact_grad", "jit", &onednn26, BWD(gl_peer_onednn_gelu_erf_bwd),
+     .prepare = "gl_peer_onednn_prepare_erf_bwd",
+     .path = "eltwise backward gelu_erf (a forward-training hint), f32"},
+    {"onednn-2.6-gelu_tanh-bwd", "tanh_grad", "jit", &onednn26, BWD(gl_peer_onednn_gelu_tanh_bwd),
+     .prepare = "gl_peer_onednn_prepare_tanh_bwd", .path = "eltwise backward gelu_tanh, f32"},
+    {"onednn-3.13-gelu_erf-bwd/avx512", "exact_grad", "avx512", &onednn313,
+     BWD(gl_peer_onednn_gelu_erf_bwd), .prepare = "gl_peer_onednn_prepare_erf_bwd",
+     .path = "eltwise backward gelu_erf, f32, avx512_core JIT code"},
+    {"onednn-3.13-gelu_tanh-bwd/avx512", "tanh_grad", "avx512", &onednn313,
+     BWD(gl_peer_onednn_gelu_tanh_bwd), .prepare = "gl_peer_onednn_prepare_tanh_bwd",
+     .path = "eltwise backward gelu_tanh, f32, avx512_core JIT code"},
+    {"torch-1.13-gelu-bwd", "exact_grad", "auto", &torch113, BWD(gl_peer_torch_gelu_bwd),
+     .path = "gelu_backward on contiguous float32, mkldnn on: oneDNN eltwise backward"},
+    {"torch-1.13-gelu-bwd-aten", "exact_grad", "auto", &torch113, BWD(gl_peer_torch_gelu_bwd_aten),
+     .path = "gelu_backward with mkldnn off: ATen's GeluBackwardKernel"},
+    {"torch-1.13-gelu-tanh-bwd", "tanh_grad", "auto", &torch113, BWD(gl_peer_torch_gelu_tanh_bwd),
+     .path = "gelu_backward, approximate='tanh': ATen"},
+    {"torch-2.15-gelu-bwd", "exact_grad", "auto", &torch215, BWD(gl_peer_torch_gelu_bwd),
+     .path = "gelu_backward on contiguous float32, mkldnn on: oneDNN 3.13 eltwise backward"},
+    {"torch-2.15-gelu-bwd-aten", "exact_grad", "auto", &torch215, BWD(gl_peer_torch_gelu_bwd_aten),
+     .path = "gelu_backward with mkldnn off: ATen's GeluBackwardKernel"},
+    {"torch-2.15-gelu-tanh-bwd", "tanh_grad", "auto", &torch215, BWD(gl_peer_torch_gelu_tanh_bwd),
+     .path = "gelu_backward, approximate='tanh': ATen"},
     /* 16 bits: bfloat16 and binary16 in and out (the 16-bit kernel ABI) */
-    PEER16("torch-1.13-gelu-bf16", "exact", "bf16", "auto", "PyTorch", "torch",
-           "Debian libtorch-dev", gl_peer_torch_gelu_bf16, gl_peer_torch_check_bf16),
-    PEER16("torch-1.13-gelu-tanh-bf16", "tanh", "bf16", "auto", "PyTorch", "torch",
-           "Debian libtorch-dev", gl_peer_torch_gelu_tanh_bf16, gl_peer_torch_check_bf16),
-    PEER16("onednn-gelu_erf-bf16", "exact", "bf16", "jit", "oneDNN", "onednn", "Debian libdnnl-dev",
-           gl_peer_onednn_gelu_erf_bf16, gl_peer_onednn_check_bf16),
-    PEER16("onednn-gelu_tanh-bf16", "tanh", "bf16", "jit", "oneDNN", "onednn", "Debian libdnnl-dev",
-           gl_peer_onednn_gelu_tanh_bf16, gl_peer_onednn_check_bf16),
-    PEER16("ggml-0.23-gelu-bf16", "tanh", "bf16", "auto", "ggml", "ggml",
-           "npm @node-llama-cpp/linux-x64@3.21.1", gl_peer_ggml_gelu_bf16, gl_peer_ggml_check_bf16),
-    PEER16("ggml-0.23-gelu-erf-bf16", "exact", "bf16", "auto", "ggml", "ggml",
-           "npm @node-llama-cpp/linux-x64@3.21.1", gl_peer_ggml_gelu_erf_bf16,
-           gl_peer_ggml_check_bf16),
-    PEER16("torch-1.13-gelu-f16", "exact", "f16", "auto", "PyTorch", "torch", "Debian libtorch-dev",
-           gl_peer_torch_gelu_f16, gl_peer_torch_check_f16),
-    PEER16("torch-1.13-gelu-tanh-f16", "tanh", "f16", "auto", "PyTorch", "torch",
-           "Debian libtorch-dev", gl_peer_torch_gelu_tanh_f16, gl_peer_torch_check_f16),
-    PEER16("onednn-gelu_erf-f16", "exact", "f16", "jit", "oneDNN", "onednn", "Debian libdnnl-dev",
-           gl_peer_onednn_gelu_erf_f16, gl_peer_onednn_check_f16),
-    PEER16("onednn-gelu_tanh-f16", "tanh", "f16", "jit", "oneDNN", "onednn", "Debian libdnnl-dev",
-           gl_peer_onednn_gelu_tanh_f16, gl_peer_onednn_check_f16),
-    PEER16("ggml-0.23-gelu-f16", "tanh", "f16", "auto", "ggml", "ggml",
-           "npm @node-llama-cpp/linux-x64@3.21.1", gl_peer_ggml_gelu_f16, gl_peer_ggml_check_f16),
-    PEER16("ggml-0.23-gelu-erf-f16", "exact", "f16", "auto", "ggml", "ggml",
-           "npm @node-llama-cpp/linux-x64@3.21.1", gl_peer_ggml_gelu_erf_f16,
-           gl_peer_ggml_check_f16),
+    {"torch-1.13-gelu-bf16", "exact", "auto", &torch113, U16("bf16", gl_peer_torch_gelu_bf16),
+     .check = "gl_peer_torch_check_bf16",
+     .path = "F.gelu(x) on a contiguous bfloat16 tensor, mkldnn on"},
+    {"torch-1.13-gelu-tanh-bf16", "tanh", "auto", &torch113,
+     U16("bf16", gl_peer_torch_gelu_tanh_bf16), .check = "gl_peer_torch_check_bf16",
+     .path = "F.gelu(x, approximate='tanh') on bfloat16"},
+    {"torch-2.15-gelu-bf16", "exact", "auto", &torch215, U16("bf16", gl_peer_torch_gelu_bf16),
+     .check = "gl_peer_torch_check_bf16",
+     .path = "F.gelu(x) on a contiguous bfloat16 tensor, mkldnn on"},
+    {"torch-2.15-gelu-tanh-bf16", "tanh", "auto", &torch215,
+     U16("bf16", gl_peer_torch_gelu_tanh_bf16), .check = "gl_peer_torch_check_bf16",
+     .path = "F.gelu(x, approximate='tanh') on bfloat16"},
+    {"onednn-2.6-gelu_erf-bf16", "exact", "jit", &onednn26,
+     U16("bf16", gl_peer_onednn_gelu_erf_bf16), .check = "gl_peer_onednn_check_bf16",
+     .path = "eltwise gelu_erf on bf16 memory (computed in f32, rounded)"},
+    {"onednn-2.6-gelu_tanh-bf16", "tanh", "jit", &onednn26,
+     U16("bf16", gl_peer_onednn_gelu_tanh_bf16), .check = "gl_peer_onednn_check_bf16",
+     .path = "eltwise gelu_tanh on bf16 memory"},
+    {"onednn-3.13-gelu_erf-bf16/avx512", "exact", "avx512", &onednn313,
+     U16("bf16", gl_peer_onednn_gelu_erf_bf16), .check = "gl_peer_onednn_check_bf16",
+     .path = "eltwise gelu_erf on bf16 memory, avx512_core JIT code"},
+    {"onednn-3.13-gelu_tanh-bf16/avx512", "tanh", "avx512", &onednn313,
+     U16("bf16", gl_peer_onednn_gelu_tanh_bf16), .check = "gl_peer_onednn_check_bf16",
+     .path = "eltwise gelu_tanh on bf16 memory, avx512_core JIT code"},
+    {"ggml-0.23-gelu-bf16", "tanh", "auto", &ggml, U16("bf16", gl_peer_ggml_gelu_bf16),
+     .check = "gl_peer_ggml_check_bf16", .path = "ggml_gelu on a bf16 tensor"},
+    {"ggml-0.23-gelu-erf-bf16", "exact", "auto", &ggml, U16("bf16", gl_peer_ggml_gelu_erf_bf16),
+     .check = "gl_peer_ggml_check_bf16", .path = "ggml_gelu_erf on a bf16 tensor"},
+    {"torch-1.13-gelu-f16", "exact", "auto", &torch113, U16("f16", gl_peer_torch_gelu_f16),
+     .check = "gl_peer_torch_check_f16", .path = "F.gelu(x) on a half tensor"},
+    {"torch-1.13-gelu-tanh-f16", "tanh", "auto", &torch113, U16("f16", gl_peer_torch_gelu_tanh_f16),
+     .check = "gl_peer_torch_check_f16", .path = "F.gelu(x, approximate='tanh') on half"},
+    {"torch-2.15-gelu-f16", "exact", "auto", &torch215, U16("f16", gl_peer_torch_gelu_f16),
+     .check = "gl_peer_torch_check_f16",
+     .path = "F.gelu(x) on a contiguous half tensor: widened to float, ATen, rounded back"},
+    {"torch-2.15-gelu-tanh-f16", "tanh", "auto", &torch215, U16("f16", gl_peer_torch_gelu_tanh_f16),
+     .check = "gl_peer_torch_check_f16", .path = "F.gelu(x, approximate='tanh') on half"},
+    {"onednn-2.6-gelu_erf-f16", "exact", "jit", &onednn26, U16("f16", gl_peer_onednn_gelu_erf_f16),
+     .check = "gl_peer_onednn_check_f16", .path = "eltwise gelu_erf on f16 memory"},
+    {"onednn-2.6-gelu_tanh-f16", "tanh", "jit", &onednn26, U16("f16", gl_peer_onednn_gelu_tanh_f16),
+     .check = "gl_peer_onednn_check_f16", .path = "eltwise gelu_tanh on f16 memory"},
+    {"onednn-3.13-gelu_erf-f16/avx512", "exact", "avx512", &onednn313,
+     U16("f16", gl_peer_onednn_gelu_erf_f16), .check = "gl_peer_onednn_check_f16",
+     .path = "eltwise gelu_erf on f16 memory, avx512_core JIT code"},
+    {"ggml-0.23-gelu-f16", "tanh", "auto", &ggml, U16("f16", gl_peer_ggml_gelu_f16),
+     .check = "gl_peer_ggml_check_f16", .path = "ggml_gelu on an f16 tensor"},
+    {"ggml-0.23-gelu-erf-f16", "exact", "auto", &ggml, U16("f16", gl_peer_ggml_gelu_erf_f16),
+     .check = "gl_peer_ggml_check_f16", .path = "ggml_gelu_erf on an f16 tensor"},
 };
 
 const struct gl_peer *gl_peers(size_t *n)
 {
     *n = sizeof peers / sizeof peers[0];
     return peers;
+}
+
+/* The folder of the table's own library (libgelulab-peers.so), where the modules lie */
+static const char *modules_dir(void)
+{
+    static char where[4096];
+    if (!where[0]) {
+        Dl_info info;
+        char path[4096] = ".";
+        if (dladdr((void *)gl_peers, &info) && info.dli_fname)
+            snprintf(path, sizeof path, "%s", info.dli_fname);
+        snprintf(where, sizeof where, "%s", dirname(path));
+    }
+    return where;
+}
+
+/* at exit, once a module was loaded into a namespace of its own: flush and _exit with the
+ * status (peers.h says why) */
+static void exit_quietly(int status, void *arg)
+{
+    (void)arg;
+    fflush(NULL);
+    _exit(status);
+}
+
+/* lib's module, loaded once (NULL with the reason in why) */
+static void *lib_handle(const struct gl_peer_lib *lib, char *why, size_t len)
+{
+    static struct {
+        const struct gl_peer_lib *lib;
+        void *h;
+        char why[300];
+    } opened[16];
+    size_t i = 0;
+    while (i < 16 && opened[i].lib && opened[i].lib != lib) i++;
+    if (i == 16) return snprintf(why, len, "more than 16 libraries"), NULL;
+    if (!opened[i].lib) {
+        char path[4200];
+        opened[i].lib = lib;
+        snprintf(path, sizeof path, "%s/libgelulab-peer-%s.so", modules_dir(), lib->module);
+#if defined(__SANITIZE_ADDRESS__) /* no namespaces: the Debian libraries alone */
+        const int under_asan = 1;
+#else
+        const int under_asan = 0;
+#endif
+        if (access(path, R_OK))
+            snprintf(opened[i].why, sizeof opened[i].why,
+                     "%s %s not found at build time (%s; make deps)", lib->name, lib->version,
+                     lib->package);
+        else if (under_asan && !strncmp(lib->package, "PyPI", 4))
+            snprintf(opened[i].why, sizeof opened[i].why,
+                     "%s %s: not loaded under AddressSanitizer (no link namespaces there)",
+                     lib->name, lib->version);
+        else if (!(opened[i].h = lib->reach == GL_PEER_NAMESPACE && !under_asan
+                                     ? dlmopen(LM_ID_NEWLM, path, RTLD_NOW | RTLD_LOCAL)
+                                     : dlopen(path, RTLD_NOW | RTLD_LOCAL)))
+            snprintf(opened[i].why, sizeof opened[i].why, "%s %s does not load: %s", lib->name,
+                     lib->version, dlerror());
+        else if (lib->reach == GL_PEER_NAMESPACE && !under_asan) {
+            static int once;
+            if (!once++) on_exit(exit_quietly, NULL);
+        }
+    }
+    if (!opened[i].h) snprintf(why, len, "%s", opened[i].why);
+    return opened[i].h;
 }
 
 /* what the peers' builds need: avx (Eigen's TensorFlow-like build), avx2 with fma (-mavx2
@@ -226,16 +360,120 @@ static int cpu_has(const char *isa)
     return !strcmp(isa, "jit") || !strcmp(isa, "auto");
 }
 
-const char *gl_peer_skip(const struct gl_peer *p, char *buf, size_t len)
+static char alone[64]; /* gl_peer_run_alone's module, or "" */
+
+void gl_peer_run_alone(const char *module)
 {
+    snprintf(alone, sizeof alone, "%s", module ? module : "");
+}
+
+/* Peer p of own_process library lib, checked in a child process (fork) as it would run: NULL
+ * when it runs, else why not. The child checks every peer of lib at once, and says each
+ * reason on a line of a pipe: INDEX TAB REASON. */
+static const char *checked_alone(const struct gl_peer_lib *lib, const struct gl_peer *p)
+{
+    static const struct gl_peer_lib *done[4];
+    static char *why[sizeof peers / sizeof peers[0]];
+    size_t n = sizeof peers / sizeof peers[0], d = 0;
+    while (d < 4 && done[d] && done[d] != lib) d++;
+    if (d < 4 && !done[d]) {
+        done[d] = lib;
+        int fd[2];
+        pid_t pid = -1;
+        fflush(NULL);
+        if (pipe(fd) == 0 && (pid = fork()) == 0) {
+            close(fd[0]);
+            FILE *out = fdopen(fd[1], "w");
+            gl_peer_run_alone(lib->module);
+            for (size_t i = 0; i < n && out; i++) {
+                char b[300];
+                const char *w = peers[i].lib == lib ? gl_peer_skip(&peers[i], b, sizeof b) : NULL;
+                if (w) fprintf(out, "%zu\t%s\n", i, w);
+            }
+            if (out) fclose(out);
+            _exit(0);
+        }
+        char line[400];
+        if (pid > 0) {
+            close(fd[1]);
+            FILE *in = fdopen(fd[0], "r");
+            while (in && fgets(line, sizeof line, in)) {
+                char *tab = strchr(line, '\t');
+                size_t i = strtoul(line, NULL, 10);
+                if (!tab || i >= n) continue;
+                tab[strcspn(tab, "\n")] = '\0';
+                free(why[i]), why[i] = strdup(tab + 1);
+            }
+            if (in) fclose(in);
+            int st = 0;
+            waitpid(pid, &st, 0);
+            if (!WIFEXITED(st) || WEXITSTATUS(st)) { /* the check itself failed */
+                snprintf(line, sizeof line, "%s %s: its check crashed (%s %d)", lib->name,
+                         lib->version, WIFSIGNALED(st) ? "signal" : "exit status",
+                         WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+                for (size_t i = 0; i < n; i++)
+                    if (peers[i].lib == lib && !why[i]) why[i] = strdup(line);
+            }
+        } else {
+            snprintf(line, sizeof line, "%s %s: no process to check it in", lib->name,
+                     lib->version);
+            for (size_t i = 0; i < n; i++)
+                if (peers[i].lib == lib && !why[i]) why[i] = strdup(line);
+        }
+    }
+    return why[p - peers];
+}
+
+/* the check named sym in handle h: NULL when it passes (or there is none), else its reason */
+static const char *run_check(void *h, const char *sym)
+{
+    gl_peer_check_fn f;
+    if (!sym) return NULL;
+    *(void **)&f = dlsym(h, sym);
+    return f ? f() : NULL; /* absent with its library: the function was reported missing */
+}
+
+const char *gl_peer_skip(const struct gl_peer *cp, char *buf, size_t len)
+{
+    struct gl_peer *p =
+        &peers[cp - peers]; /* the table's own entry: its functions are found here */
+    const struct gl_peer_lib *lib = p->lib;
     const char *why;
-    if (!p->fn && !p->serve && !p->bwd && !p->u16)
-        snprintf(buf, len, "%s not found at build time (%s; make deps)", p->library, p->package);
-    else if (!cpu_has(p->isa))
-        snprintf(buf, len, "ISA not supported by this CPU");
-    else if (p->check && (why = p->check()))
-        snprintf(buf, len, "%s", why);
-    else
-        return NULL;
-    return buf;
+    void *h = NULL, *f = NULL;
+    p->fn = NULL, p->bwd = NULL, p->u16 = NULL, p->prepare_fn = NULL;
+    if (lib->reach == GL_PEER_SERVED) {
+        if (!p->serve)
+            return snprintf(buf, len, "%s not found at build time (%s; make deps)", lib->name,
+                            lib->package),
+                   buf;
+        if (!cpu_has(p->isa)) return snprintf(buf, len, "ISA not supported by this CPU"), buf;
+        return lib->check_fn && (why = lib->check_fn()) ? snprintf(buf, len, "%s", why), buf : NULL;
+    }
+    if (!cpu_has(p->isa)) return snprintf(buf, len, "ISA not supported by this CPU"), buf;
+    p->per_process = 0;
+    if (alone[0] && strcmp(lib->module, alone) && !p->compare)
+        return snprintf(buf, len, "not in this run (the peers of %s alone)", alone), buf;
+    if (lib->own_process && !alone[0]) { /* its peers run in a process of their own */
+        const char *why_not = checked_alone(lib, p);
+        if (why_not) return snprintf(buf, len, "%s", why_not), buf;
+        return p->per_process = 1,
+               snprintf(buf, len,
+                        "timed in a run of its own, gelulab-bench --peers-of %s (%s %s's "
+                        "runtimes crash where PyTorch 1.13 has run; its ISA is set once per "
+                        "process)",
+                        lib->module, lib->name, lib->version),
+               buf;
+    }
+    if (!(h = lib_handle(lib, buf, len))) return buf;
+    if (!(f = dlsym(h, p->symbol)))
+        return snprintf(buf, len, "%s %s not found at build time (%s; make deps)", lib->name,
+                        lib->version, lib->package),
+               buf;
+    if ((why = run_check(h, lib->check)) || (why = run_check(h, p->check)))
+        return snprintf(buf, len, "%s", why), buf;
+    if (p->kind == GL_PEER_F32) *(void **)&p->fn = f;
+    if (p->kind == GL_PEER_BWD) *(void **)&p->bwd = f;
+    if (p->kind == GL_PEER_U16) *(void **)&p->u16 = f;
+    if (p->prepare) *(void **)&p->prepare_fn = dlsym(h, p->prepare);
+    return NULL;
 }

@@ -1,22 +1,30 @@
 /* The peers: other projects' GELU kernels, measured beside gelulab's (docs/design.md, "Add a
  * peer"). One source file per peer library (peer_onednn.c, peer_sleef.c, peer_torch.cc,
- * peer_eigen.cc, peer_ggml.c, and ort_eval.mjs for ONNX Runtime), and one table,
- * bench/peers.c, naming each peer once; the benchmark (bench/cases.c), libgelulab-peers.so (the
- * kernels exported for `gelulab sweep --lib`), `gelulab list --peers` and through it
- * `make report` all take the list from that table.
+ * peer_eigen.cc, peer_ggml.c, peer_mkl.c, and ort_eval.mjs for ONNX Runtime), and one table,
+ * bench/peers.c, as data: each library described once (struct gl_peer_lib: name, version,
+ * package, module, how it is reached, its check), each peer naming its library and only what
+ * differs. The benchmark (bench/cases.c), libgelulab-peers.so (the table for `gelulab list
+ * --peers`), and through it `make report` all take the list from that table.
  *
  * A peer's function has the kernel ABI (y[i] = f(x[i]), any n, unaligned), or for a backward
  * peer (oneDNN's eltwise backward, PyTorch's gelu_backward) the backward one, or for a 16-bit
- * peer (PyTorch, oneDNN and ggml on bfloat16 or binary16 tensors) the 16-bit one. Its declaration,
- * in peers.c beside its entry, is weak: a peer whose library CMake did not find is not compiled,
- * its function is NULL, and the table says why it is skipped. A peer reachable only from
- * another runtime (ONNX Runtime through Node) is a serving command instead (`gelulab sweep
- * --serve`, docs/exec-protocol.md): measured for accuracy, not timed. The C++ libraries
- * (PyTorch, Eigen) are reached from C++17 files that export the ABI with C linkage. */
+ * peer (PyTorch, oneDNN and ggml on bfloat16 or binary16 tensors) the 16-bit one. The table
+ * names it by symbol, and gl_peer_skip finds it in its library's module,
+ * libgelulab-peer-MODULE.so beside the table (libgelulab-peers.so, which links none of them),
+ * loaded once per library record when a peer of it is first asked for: into the base
+ * namespace, or for a library whose sonames another version shares, into a link namespace of
+ * its own (dlmopen), so that one process holds PyTorch 1.13 and 2.15, oneDNN 2.6 and 3.13. A
+ * peer reachable only from another runtime (ONNX Runtime through Node) is a serving command
+ * instead (`gelulab sweep --serve`, docs/exec-protocol.md): measured for accuracy, not timed.
+ * Sweeps load libgelulab-peer-MODULE.so alone in a worker (`gelulab list --peers
+ * --sweep-args`). The C++ libraries (PyTorch, Eigen) are reached from C++ files that export
+ * the ABI with C linkage. */
 #ifndef GELULAB_BENCH_PEERS_H
 #define GELULAB_BENCH_PEERS_H
+#include <dlfcn.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,34 +33,100 @@ extern "C" {
 typedef void (*gl_peer_fn)(const float *x, float *y, size_t n);
 typedef void (*gl_peer_bwd_fn)(const float *x, const float *dy, float *dx, size_t n);
 typedef void (*gl_peer_u16_fn)(const uint16_t *x, uint16_t *y, size_t n);
+typedef const char *(*gl_peer_check_fn)(void);
+
+/* How the table reaches a library's peers */
+enum gl_peer_reach {
+    GL_PEER_BASE,      /* its module loaded into the process's base namespace (dlopen) */
+    GL_PEER_NAMESPACE, /* its module loaded into a link namespace of its own (dlmopen): a
+                        * library whose sonames a newer version's share (Debian's oneDNN 2.6
+                        * and PyTorch 1.13, with their libtbb, libOpenCL and libgomp) */
+    GL_PEER_SERVED     /* a serving command per peer (ONNX Runtime under Node) */
+};
+
+/* A library, described once */
+struct gl_peer_lib {
+    const char *name;    /* "PyTorch", "oneDNN": the report groups its versions by it */
+    const char *version; /* "2.15": the version the peers' names say */
+    const char *package; /* what provides it: "Debian libtorch-dev", "PyPI torch==2.15.0" */
+    const char *module;  /* libgelulab-peer-MODULE.so holds its peers alone (sweep workers);
+                          * NULL for a served library */
+    enum gl_peer_reach reach;
+    const char *check;         /* NULL, or the symbol of its check: NULL when the library loads, is
+                                * the version named and runs here, else why not */
+    gl_peer_check_fn check_fn; /* or a check in the table's own file (the served ones) */
+    int own_process; /* its peers run only in a process of their own: in a sweep's worker, and
+                      * in a benchmark run of their own (gl_peer_run_alone); elsewhere they are
+                      * not loaded, and skipped with the reason (per_process). oneDNN 3.13: its
+                      * SYCL and TBB runtimes crash in a process where PyTorch 1.13 has run
+                      * (TBB's arena, seen), and its ISA cap is set once per process */
+};
+
+/* What a peer is called with */
+enum gl_peer_kind { GL_PEER_F32, GL_PEER_BWD, GL_PEER_U16 };
 
 struct gl_peer {
-    const char *name;    /* "onednn-gelu_erf": library, function and, if several, ISA */
-    const char *defn;    /* the definition it claims: "exact", "tanh", ... */
-    const char *isa;     /* "avx2", "avx512": this CPU must have it; "jit": the library picks */
-    const char *library; /* "oneDNN", "SLEEF" (named in the report) */
-    const char *package; /* the Debian package that provides it (make deps installs it) */
-    gl_peer_fn fn;       /* NULL: the library was not found at build time */
-    const char *symbol;  /* fn's name: libgelulab-peers.so exports it for sweeps */
-    const char *module;  /* "torch": libgelulab-peer-torch.so (beside libgelulab-peers.so) holds
-                          * fn with this library alone, for sweeps (a worker loads only it) */
-    void (*prepare)(size_t n);  /* NULL, or called per size outside the timed loop */
-    const char *compare;        /* non-NULL for the one peer the report and bench-table give ratios
-                                 * to: the title of that column ("oneDNN erf") */
-    const char *serve;          /* non-NULL (and fn NULL): the serving command that evaluates it */
-    const char *(*check)(void); /* NULL, or says (NULL: fine) whether the library found at build
-                                 * time loads and is the version the peer's name says */
-    gl_peer_bwd_fn bwd;         /* a backward peer (defn a derivative; fn NULL): dx = dy f'(x), the
-                                 * backward kernel ABI; symbol names it */
-    gl_peer_u16_fn u16;         /* a 16-bit peer (fn NULL): the 16-bit kernel ABI on the bits of
-                                 * fmt; symbol names it */
-    const char *fmt;            /* a 16-bit peer's format: "bf16" or "f16"; NULL otherwise */
+    const char *name; /* "onednn-2.6-gelu_erf": library, version, function, and its path when
+                       * several (ISA, dtype, mkldnn on or off) */
+    const char *defn; /* the definition it claims: "exact", "tanh", ... */
+    const char *isa; /* "avx2", "avx512": this CPU must have it; "jit", "auto": the library picks */
+    const struct gl_peer_lib *lib;
+    enum gl_peer_kind kind;
+    const char *fmt;     /* GL_PEER_U16: "bf16" or "f16"; NULL otherwise */
+    const char *symbol;  /* its function (GL_PEER_F32: the kernel ABI, GL_PEER_BWD: the
+                          * backward one, GL_PEER_U16: the 16-bit one on fmt's bits) */
+    const char *prepare; /* NULL, or the symbol of a function (size_t n) called per size
+                          * outside the timed loop */
+    const char *check;   /* NULL, or the symbol of a check of its own, after the library's */
+    const char *compare; /* non-NULL for the one peer the report and bench-table give ratios
+                          * to: the title of that column ("oneDNN erf") */
+    const char *serve;   /* a served library's peer: the serving command that evaluates it */
+    const char *path;    /* how a user's call reaches this code, and what that code computes
+                          * (the report's "What the frameworks compute" quotes it) */
+    /* found by gl_peer_skip (NULL until then, and when it skips the peer) */
+    gl_peer_fn fn;
+    gl_peer_bwd_fn bwd;
+    gl_peer_u16_fn u16;
+    void (*prepare_fn)(size_t n);
+    int per_process; /* skipped only because its library runs in a process of its own (own_process):
+                      * it runs in a sweep's worker, and in a benchmark run of its own */
 };
 
 /* The table, in report order; the count in *n. */
 const struct gl_peer *gl_peers(size_t *n);
-/* NULL when p runs on this machine, else the reason (one line, into buf). */
+/* Makes this process a run of the peers of library module MODULE alone (an own_process
+ * library's): gl_peer_skip then skips every other peer but the compare one. Call it before
+ * gl_peer_skip. */
+void gl_peer_run_alone(const char *module);
+/* NULL when p runs on this machine, else the reason (one line, into buf). Finds p's functions
+ * first (loading its library's module); call it before using p->fn, p->bwd, p->u16 or
+ * p->prepare_fn. A process that loaded a module
+ * into a namespace of its own ends, when it exits, by _exit after flushing its streams: glibc
+ * 2.36 runs the destructors of several namespaces in an order that crashes (seen: Debian's
+ * libGLX and libtbb after PyTorch 2.15's). Under AddressSanitizer, which has no namespaces,
+ * those modules load into the base namespace and PyPI's are skipped. */
 const char *gl_peer_skip(const struct gl_peer *p, char *buf, size_t len);
+
+/* The table as libgelulab-peers.so exports it (the benchmark and `gelulab list` load it with
+ * dlopen). 0, or -1 with the reason in err. */
+struct gl_peer_table {
+    const struct gl_peer *(*peers)(size_t *n);
+    const char *(*skip)(const struct gl_peer *p, char *buf, size_t len);
+    void (*run_alone)(const char *module);
+};
+
+static inline int gl_peer_table_open(const char *path, struct gl_peer_table *t, char *err,
+                                     size_t errlen)
+{
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    *(void **)&t->peers = h ? dlsym(h, "gl_peers") : NULL;
+    *(void **)&t->skip = h ? dlsym(h, "gl_peer_skip") : NULL;
+    *(void **)&t->run_alone = h ? dlsym(h, "gl_peer_run_alone") : NULL;
+    if (t->peers && t->skip && t->run_alone) return 0;
+    snprintf(err, errlen, "cannot read the peers from %s: %s", path,
+             h ? "no gl_peers/gl_peer_skip/gl_peer_run_alone in it" : dlerror());
+    return -1;
+}
 
 #ifdef __cplusplus
 }

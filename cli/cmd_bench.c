@@ -14,12 +14,15 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: gelulab bench-table FILE.json\n\n"
-               "Prints the throughput table of a benchmark run: median elements/s per case and\n"
-               "array size, coefficient of variation over the repetitions, TSC cycles per\n"
-               "element, and ratios to memcpy and to oneDNN gelu_erf from the same run.\n"
-               "FILE is Google Benchmark JSON written by build/gelulab-bench (make bench writes\n"
-               "build/bench/bench.json).\n");
+    fprintf(f,
+            "usage: gelulab bench-table FILE.json [RUN.json...]\n\n"
+            "Prints the throughput table of a benchmark run: median elements/s per case and\n"
+            "array size, coefficient of variation over the repetitions, TSC cycles per\n"
+            "element, and ratios to memcpy and to oneDNN gelu_erf from the same run.\n"
+            "FILE is Google Benchmark JSON written by build/gelulab-bench (make bench writes\n"
+            "build/bench/bench.json). Each RUN.json, a run of one library's peers alone\n"
+            "(gelulab-bench --peers-of MODULE: make bench writes build/bench/bench-MODULE.json),\n"
+            "adds its peers, put on FILE's scale by the compare peer timed in both (marked *).\n");
 }
 
 int gl_cmd_bench_table(int argc, char **argv)
@@ -31,14 +34,27 @@ int gl_cmd_bench_table(int argc, char **argv)
             return 0;
         }
         if (argv[i][0] == '-') return gl_cli_error("bench-table", "unknown option '%s'", argv[i]);
-        if (path) return gl_cli_error("bench-table", "one file only ('%s' is extra)", argv[i]);
-        path = argv[i];
+        if (!path) path = argv[i];
     }
     if (!path) return gl_cli_error("bench-table", "missing FILE.json (see --help)");
     struct gl_bench b;
-    char err[300];
+    char err[600];
     if (gl_bench_read(path, &b, err, sizeof err) != 0)
         return gl_cli_error("bench-table", "%s", err);
+    for (int i = 1; i < argc; i++) { /* the runs of one library's peers alone */
+        struct gl_bench run;
+        if (argv[i] == path) continue;
+        if (gl_bench_read(argv[i], &run, err, sizeof err) != 0) {
+            gl_bench_free(&b);
+            return gl_cli_error("bench-table", "%s", err);
+        }
+        int bad = gl_bench_merge(&b, &run, argv[i], err, sizeof err);
+        gl_bench_free(&run);
+        if (bad) {
+            gl_bench_free(&b);
+            return gl_cli_error("bench-table", "%s", err);
+        }
+    }
     gl_bench_print(&b, path);
     gl_bench_free(&b);
     return 0;
@@ -46,42 +62,43 @@ int gl_cmd_bench_table(int argc, char **argv)
 
 static void bench_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: gelulab bench [--sizes=N,N,...] [--list]\n"
-            "                     [--lib PATH --symbol SYM [--name N] [--backward | --abi F]]...\n"
-            "                     [Google Benchmark options]\n\n"
-            "Times the kernels this CPU can run, memcpy and ReLU (the baselines) and the peers\n"
-            "found at build time, one core, medians of repetitions: runs gelulab-bench, the\n"
-            "Google Benchmark program (beside gelulab in the build tree; installed in\n"
-            "%s/ relative to gelulab's folder), with the same arguments. Options:\n"
-            "  --sizes=N,N,...     array sizes in floats (default 1Ki,4Ki,64Ki,1Mi,16Mi)\n"
-            "  --list              the cases, and why any is skipped here\n"
-            "  --lib PATH --symbol SYM\n"
-            "                      your kernel, void SYM(const float *x, float *y, size_t n)\n"
-            "                      from the shared library PATH, timed in the same run beside\n"
-            "                      memcpy, ReLU, gelulab's kernels and the peers (kind user;\n"
-            "                      label lib=PATH); loaded with dlopen before any timing: a\n"
-            "                      file or symbol not found, or the loader's message, is one\n"
-            "                      line and exit 2. Your kernel is timed, not checked (gelulab\n"
-            "                      validate checks it)\n"
-            "  --backward          SYM is a backward kernel, void SYM(const float *x, const\n"
-            "                      float *dy, float *dx, size_t n), timed beside the backward\n"
-            "                      cases (relu-bwd-vec, grad_accurate/..., lib/grad, the\n"
-            "                      backward peers; kind user-bwd)\n"
-            "  --abi bf16|f16      SYM is a 16-bit kernel, void SYM(const uint16_t *x, uint16_t\n"
-            "                      *y, size_t n) on bfloat16 or binary16 bits, timed beside\n"
-            "                      memcpy16, relu16 and the 16-bit kernels (kind user16)\n"
-            "  --name N            the case's name in the output (default: SYM)\n"
-            "                      --lib, --symbol, --name, --backward and --abi repeat for\n"
-            "                      several kernels: a new kernel starts where one of them\n"
-            "                      repeats; a kernel without --lib takes the one before's\n"
-            "  --benchmark_filter=REGEX, --benchmark_repetitions=N, --benchmark_min_time=S,\n"
-            "  --benchmark_out=FILE.json --benchmark_out_format=json (then\n"
-            "  'gelulab bench-table FILE.json'), and Google Benchmark's other options.\n"
-            "make bench runs it for every case and prints the table. Example:\n"
-            "  gelulab bench --lib ./libmygelu.so --symbol my_gelu --sizes=4096 \\\n"
-            "    --benchmark_filter='^(memcpy|relu-vec|accurate/avx2|onednn-gelu_erf|my_gelu)/'\n",
-            GL_PRIVATE_DIR);
+    fprintf(
+        f,
+        "usage: gelulab bench [--sizes=N,N,...] [--list]\n"
+        "                     [--lib PATH --symbol SYM [--name N] [--backward | --abi F]]...\n"
+        "                     [Google Benchmark options]\n\n"
+        "Times the kernels this CPU can run, memcpy and ReLU (the baselines) and the peers\n"
+        "found at build time, one core, medians of repetitions: runs gelulab-bench, the\n"
+        "Google Benchmark program (beside gelulab in the build tree; installed in\n"
+        "%s/ relative to gelulab's folder), with the same arguments. Options:\n"
+        "  --sizes=N,N,...     array sizes in floats (default 1Ki,4Ki,64Ki,1Mi,16Mi)\n"
+        "  --list              the cases, and why any is skipped here\n"
+        "  --lib PATH --symbol SYM\n"
+        "                      your kernel, void SYM(const float *x, float *y, size_t n)\n"
+        "                      from the shared library PATH, timed in the same run beside\n"
+        "                      memcpy, ReLU, gelulab's kernels and the peers (kind user;\n"
+        "                      label lib=PATH); loaded with dlopen before any timing: a\n"
+        "                      file or symbol not found, or the loader's message, is one\n"
+        "                      line and exit 2. Your kernel is timed, not checked (gelulab\n"
+        "                      validate checks it)\n"
+        "  --backward          SYM is a backward kernel, void SYM(const float *x, const\n"
+        "                      float *dy, float *dx, size_t n), timed beside the backward\n"
+        "                      cases (relu-bwd-vec, grad_accurate/..., lib/grad, the\n"
+        "                      backward peers; kind user-bwd)\n"
+        "  --abi bf16|f16      SYM is a 16-bit kernel, void SYM(const uint16_t *x, uint16_t\n"
+        "                      *y, size_t n) on bfloat16 or binary16 bits, timed beside\n"
+        "                      memcpy16, relu16 and the 16-bit kernels (kind user16)\n"
+        "  --name N            the case's name in the output (default: SYM)\n"
+        "                      --lib, --symbol, --name, --backward and --abi repeat for\n"
+        "                      several kernels: a new kernel starts where one of them\n"
+        "                      repeats; a kernel without --lib takes the one before's\n"
+        "  --benchmark_filter=REGEX, --benchmark_repetitions=N, --benchmark_min_time=S,\n"
+        "  --benchmark_out=FILE.json --benchmark_out_format=json (then\n"
+        "  'gelulab bench-table FILE.json'), and Google Benchmark's other options.\n"
+        "make bench runs it for every case and prints the table. Example:\n"
+        "  gelulab bench --lib ./libmygelu.so --symbol my_gelu --sizes=4096 \\\n"
+        "    --benchmark_filter='^(memcpy|relu-vec|accurate/avx2|onednn-2.6-gelu_erf|my_gelu)/'\n",
+        GL_PRIVATE_DIR);
 }
 
 /* where an install keeps a file, DIR/REL normalised ("/usr/bin" and "../libexec/gelulab":

@@ -41,8 +41,8 @@ static const char list_help[] =
     "                 DIR/libgelulab-peer-MODULE.so --symbol SYM, or --serve CMD; then --defn D\n"
     "                 --name NAME), as make report does.\n"
     "  --tsv          with --peers: the table as tab-separated columns with a header (name,\n"
-    "                 defn, isa, library, package, runs, note), as make report keeps it\n"
-    "                 (data/peers.tsv, docs/report-format.md).\n"
+    "                 defn, isa, library, version, package, path, runs, note), as make report\n"
+    "                 keeps it (data/peers.tsv, docs/report-format.md).\n"
     "  --backward     with --sweep-args or --tsv: the backward peers (dx = dy f'(x); swept by\n"
     "                 gelulab sweep --backward) instead of the forward ones\n"
     "  --library      libgelulab's entry points (include/gelulab.h) instead: function, the\n"
@@ -59,15 +59,14 @@ static const char list_help[] =
     "                 start-up takes most of a second), each line led by its kind and a tab:\n"
     "                 f32, bwd, bf16 or f16 (--tsv: a first column `kind`)\n";
 
-typedef const struct gl_peer *(*peers_fn)(size_t *n);
 typedef const char *(*skip_fn)(const struct gl_peer *p, char *buf, size_t len);
 
 /* whether peer p is listed: the backward ones with --backward, the 16-bit ones of format fmt
  * with --format fmt, else the binary32 forward ones */
 static int listed(const struct gl_peer *p, int backward, const char *fmt)
 {
-    if (fmt) return p->u16 && !strcmp(p->fmt, fmt);
-    return !p->u16 && !p->bwd == !backward;
+    if (fmt) return p->kind == GL_PEER_U16 && !strcmp(p->fmt, fmt);
+    return p->kind == (backward ? GL_PEER_BWD : GL_PEER_F32);
 }
 
 /* The sweep arguments (sweep_args) or table rows (tsv) of the peers listed with backward and
@@ -78,13 +77,16 @@ static void peer_lines(const struct gl_peer *p, size_t n, skip_fn skip, const ch
     for (size_t i = 0; i < n; i++) {
         char why[200];
         if (!listed(&p[i], backward, fmt)) continue;
-        const char *no = skip(&p[i], why, sizeof why);
+        const char *no = skip(&p[i], why, sizeof why), *alone = NULL;
+        if (p[i].per_process) alone = no, no = NULL; /* it runs in a process of its own */
         if (sweep_args && no) continue;
         if (kind) printf("%s\t", kind);
         if (!sweep_args) {
-            printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p[i].name, p[i].defn, p[i].isa, p[i].library,
-                   p[i].package, no ? "no" : "yes",
+            printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p[i].name, p[i].defn, p[i].isa,
+                   p[i].lib->name, p[i].lib->version, p[i].lib->package,
+                   p[i].path ? p[i].path : "-", no ? "no" : "yes",
                    no             ? no
+                   : alone        ? alone
                    : p[i].compare ? p[i].compare
                    : p[i].serve   ? "served (accuracy only)"
                                   : "-");
@@ -93,8 +95,9 @@ static void peer_lines(const struct gl_peer *p, size_t n, skip_fn skip, const ch
         if (p[i].serve)
             printf("--serve\t%s", p[i].serve);
         else
-            printf("--lib\t%s/libgelulab-peer-%s.so\t--symbol\t%s", dir, p[i].module, p[i].symbol);
-        if (p[i].u16) printf("\t--abi\t%s", p[i].fmt);
+            printf("--lib\t%s/libgelulab-peer-%s.so\t--symbol\t%s", dir, p[i].lib->module,
+                   p[i].symbol);
+        if (p[i].kind == GL_PEER_U16) printf("\t--abi\t%s", p[i].fmt);
         printf("\t--defn\t%s\t--name\t%s\n", p[i].defn, p[i].name);
     }
 }
@@ -114,14 +117,12 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward, co
                                 where);
         lib = path;
     }
-    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-    peers_fn peers = h ? (peers_fn)dlsym(h, "gl_peers") : NULL;
-    skip_fn skip = h ? (skip_fn)dlsym(h, "gl_peer_skip") : NULL;
-    if (!peers || !skip)
-        return gl_cli_error("list", "cannot read the peers from %s: %s", lib,
-                            h ? "no gl_peers/gl_peer_skip in it" : dlerror());
+    struct gl_peer_table t;
+    char err[600];
+    if (gl_peer_table_open(lib, &t, err, sizeof err)) return gl_cli_error("list", "%s", err);
+    skip_fn skip = t.skip;
     size_t n;
-    const struct gl_peer *p = peers(&n);
+    const struct gl_peer *p = t.peers(&n);
     char tmp[4200], dir[4200]; /* the per-library peer objects lie beside the table */
     snprintf(tmp, sizeof tmp, "%s", lib);
     snprintf(dir, sizeof dir, "%s", dirname(tmp));
@@ -131,19 +132,21 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward, co
             int backward;
         } kinds[] = {{"f32", NULL, 0}, {"bwd", NULL, 1}, {"bf16", "bf16", 0}, {"f16", "f16", 0}};
         if (tsv)
-            printf("%sname\tdefn\tisa\tlibrary\tpackage\truns\tnote\n", all_kinds ? "kind\t" : "");
+            printf("%sname\tdefn\tisa\tlibrary\tversion\tpackage\tpath\truns\tnote\n",
+                   all_kinds ? "kind\t" : "");
         for (size_t k = 0; all_kinds && k < sizeof kinds / sizeof *kinds; k++)
             peer_lines(p, n, skip, dir, sweep_args, kinds[k].backward, kinds[k].fmt, kinds[k].kind);
         if (!all_kinds) peer_lines(p, n, skip, dir, sweep_args, backward, fmt, NULL);
         return 0;
     }
-    printf("%-27s %-10s %-6s %-12s %-4s %-30s %s\n", "name", "defn", "isa", "library", "runs",
+    printf("%-34s %-10s %-6s %-20s %-4s %-30s %s\n", "name", "defn", "isa", "library", "runs",
            "symbol", "note");
     for (size_t i = 0; i < n; i++) {
-        char why[200];
+        char why[200], libv[64];
         const char *no = skip(&p[i], why, sizeof why);
-        printf("%-27s %-10s %-6s %-12s %-4s %-30s %s\n", p[i].name, p[i].defn, p[i].isa,
-               p[i].library, no ? "no" : "yes", p[i].symbol,
+        snprintf(libv, sizeof libv, "%s %s", p[i].lib->name, p[i].lib->version);
+        printf("%-34s %-10s %-6s %-20s %-4s %-30s %s\n", p[i].name, p[i].defn, p[i].isa, libv,
+               no && !p[i].per_process ? "no" : "yes", p[i].serve ? "-" : p[i].symbol,
                no             ? no
                : p[i].compare ? "compare"
                               : "-");

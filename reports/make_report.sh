@@ -3,7 +3,8 @@
 # those files and writes OUT/REPORT.md with its charts.
 #   usage: reports/make_report.sh BUILD_DIR OUT_DIR [QUICK]
 #   QUICK=1: binary32 sampled (every 61st pattern), NEON left out, binary64 quick, shorter
-#            benchmarks (no 16 Mi size, 3 repetitions), two moons with 10 seeds: about 2 minutes
+#            benchmarks (1 Ki, 4 Ki and 1 Mi floats, 3 repetitions), two moons with 5 seeds:
+#            under 2 minutes on 2 cores
 #   otherwise: exhaustive binary32 (all 2^32 inputs), the full benchmark (the longest stages)
 #   STAGES=sweeps,facts,bench,moons,report (the default: all) runs only the stages named:
 #   reports/cluster/ runs the sweeps as shards on other machines, facts (with the peers'
@@ -24,8 +25,8 @@ for s in ${STAGES//,/ }; do
 done
 mode=exhaustive bench_args=() moons_seeds=30
 if [ "$QUICK" = 1 ]; then # no 16 Mi benchmark (sweep_plan.sh leaves NEON out)
-    mode=quick moons_seeds=10
-    bench_args=(--sizes=1024,4096,65536,1048576 --benchmark_repetitions=3
+    mode=quick moons_seeds=5
+    bench_args=(--sizes=1024,4096,1048576 --benchmark_repetitions=3
                 --benchmark_min_time=0.005 --benchmark_min_warmup_time=0.005)
 fi
 
@@ -67,6 +68,11 @@ if want facts; then
         v=$("$(dirname "$0")/npm_version.sh" "$(dirname "$0")/../build/npm" "$1")
         echo "$1@${v:-not installed}"
     }
+    pypiv() { # the PyPI wheels make deps unpacked (GL_PYPI_DIR: the Makefile's PYPI_DIR)
+        local l
+        l=$(ls -d "${GL_PYPI_DIR:-/nonexistent}"/*/.ok-* 2>/dev/null | sed 's|.*/\.ok-||' | tr '\n' ' ')
+        echo "${l:-none}"
+    }
     # the facts in the background, beside the diagnoses (its exit status kept in a file)
     { rc=0; "$G" facts --out "$D" --meta "commit=$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
         --meta "date=$(date -u +%Y-%m-%dT%H:%MZ)" --meta "report_mode=$mode" \
@@ -74,6 +80,7 @@ if want facts; then
         --meta "onednn=$(pkg libdnnl-dev)" --meta "pytorch=$(pkg libtorch-dev)" \
         --meta "eigen=$(pkg libeigen3-dev)" --meta "node=$(node --version 2>/dev/null || echo none)" \
         --meta "npm_peers=$(npmv onnxruntime-node) $(npmv @node-llama-cpp/linux-x64)" \
+        --meta "pypi_peers=$(pypiv)" \
         --meta "gnuplot=$(gnuplot --version 2>/dev/null || echo none)" || rc=$?
       echo "$rc" >"$D/facts.rc"; } &
     # each peer's diagnoses: gelulab validate's probes (exit 1: a check failed, which is the finding)
@@ -104,6 +111,13 @@ if want bench; then
     stage 6 "throughput benchmarks (one core; Google Benchmark log in $D/bench.txt)"
     "$B" --benchmark_out="$D/bench.json" --benchmark_out_format=json \
         --benchmark_display_aggregates_only=true "${bench_args[@]}" >"$D/bench.txt"
+    # the libraries whose peers run only in a process of their own (oneDNN 3.13): a run each,
+    # beside memcpy and the compare peer, which put it on the main run's scale (the report)
+    rm -f "$D"/bench-*.json
+    for m in $("$B" --peer-runs); do
+        "$B" --peers-of "$m" --benchmark_out="$D/bench-$m.json" --benchmark_out_format=json \
+            --benchmark_display_aggregates_only=true "${bench_args[@]}" >>"$D/bench.txt"
+    done
 fi
 if want moons; then
     stage 7 "two-moons experiment ($moons_seeds seeds per activation)"

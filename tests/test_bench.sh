@@ -22,7 +22,7 @@ check "gelulab list --peers exits 0 and lists the peers" "[ \$(tail -n +2 '$T/pe
 # (a served peer, ONNX Runtime under Node, runs for sweeps and is not timed)
 "$G" list --peers --lib "$(dirname "$B")/libgelulab-peers.so" --tsv >"$T/peers.tsv" 2>&1
 check "the benchmark's peer cases are the table's, run or skipped alike" \
-      "[ \"\$(awk '\$2 == \"peer\" {print \$1, \$5 == \"runs\" ? \"yes\" : \"no\"}' '$T/list')\" = \"\$(awk -F'\t' 'NR > 1 {print \$1, \$6 == \"yes\" && \$7 !~ /^served/ ? \"yes\" : \"no\"}' '$T/peers.tsv')\" ]"
+      "[ \"\$(awk '\$2 == \"peer\" {print \$1, \$5 == \"runs\" ? \"yes\" : \"no\"}' '$T/list')\" = \"\$(awk -F'\t' 'NR > 1 {print \$1, \$8 == \"yes\" && \$9 !~ /^(served|timed in a run of its own)/ ? \"yes\" : \"no\"}' '$T/peers.tsv')\" ]"
 "$G" list --peers --lib "$T/none.so" >/dev/null 2>"$T/pe"; rc=$?
 check "list --peers with a missing library: exit 2, one line" "[ $rc -eq 2 ] && [ \$(wc -l <'$T/pe') -eq 1 ]"
 
@@ -38,7 +38,7 @@ done
 check "every runnable case is in the table with 2 repetitions" \
       "[ \$(awk '/Melem/ {on=1; next} on && NF == 0 {exit} on' '$T/table' | grep -c ' 2\$') -eq $runs ]"
 check "ratio tables to memcpy and oneDNN gelu_erf" \
-      "grep -q 'ratio to memcpy' '$T/table' && grep -q 'ratio to onednn-gelu_erf' '$T/table'"
+      "grep -q 'ratio to memcpy' '$T/table' && grep -q 'ratio to onednn-2.6-gelu_erf' '$T/table'"
 check "memcpy's ratio to itself is 1" "grep -A3 'ratio to memcpy' '$T/table' | grep -q '^memcpy  *1.000  *1.000'"
 
 # --benchmark_report_aggregates_only=true (the A/B option): only mean/median/stddev/cv entries;
@@ -54,6 +54,29 @@ agg() { # RUN AGGREGATE ITEMS/S CYCLES INDEX
 "$G" bench-table "$T/agg.json" >"$T/atable" 2>"$T/aerr"
 check "bench-table reads aggregates-only JSON: median 2000.0 Melem/s, 0.25 cyc/elem, CV 5.0 %, 5 reps" \
       "grep -q '^memcpy  *baseline  *-  *libc  *2000.0  *|  *0.25  *0.25  *|  *5.0%  *| 5\$' '$T/atable'"
+
+# a run of one library's peers alone (gelulab-bench --peers-of) put on the main run's scale by
+# the compare peer timed in both: the compare peer at 1000 Melem/s in the main run and 500 in the
+# other, so the other's peer at 200 Melem/s is 400 on the main run's scale, 5 cyc/elem 2.5
+run() { # COMPARE_EPS PEER PEER_EPS PEER_CYC
+  echo '{"context": {"date": "d", "host_name": "h", "num_cpus": 2, "mhz_per_cpu": 1000, "gelulab_compare": "cmp", "gelulab_compare_title": "cmp"}, "benchmarks": ['
+  agg cmp/16/real_time median "$1" 1 1 | sed 's/kind=baseline/kind=peer/'; echo ,
+  agg cmp/16/real_time cv 0 0 NaN; echo ,
+  agg memcpy/16/real_time median 4e9 0.25 0; echo ,
+  agg memcpy/16/real_time cv 0 0 NaN
+  [ -n "$2" ] && { echo ,; agg "$2/16/real_time" median "$3" "$4" 2 | sed 's/kind=baseline/kind=peer/'; echo ,
+                  agg "$2/16/real_time" cv 0 0 NaN; }
+  echo ']}'; }
+run 1e9 "" >"$T/main.json"
+run 5e8 alone-peer 2e8 5 >"$T/alone.json"
+"$G" bench-table "$T/main.json" "$T/alone.json" >"$T/mtable" 2>"$T/merr"
+check "bench-table MAIN RUN: the run's peer at 400.0 Melem/s, 2.50 cyc/elem, marked *" \
+      "grep -q '^alone-peer\\*  *peer  *-  *libc  *400.0  *|  *2.50  *2.50  *|' '$T/mtable' &&
+       grep -q '^\\* timed in a run of its own (gelulab-bench --peers-of), put on this run.s scale by cmp' '$T/mtable'"
+run 5e8 "" | sed 's/"gelulab_compare": "cmp"/"gelulab_compare": "other"/' >"$T/other.json"
+"$G" bench-table "$T/main.json" "$T/other.json" >/dev/null 2>"$T/merr2"; rc=$?
+check "bench-table MAIN RUN with another compare peer: exit 2, one line" \
+      "[ $rc -eq 2 ] && [ \$(wc -l <'$T/merr2') -eq 1 ] && grep -q 'compare peer .other. is not the main run.s .cmp.' '$T/merr2'"
 
 "$B" --sizes=0 >/dev/null 2>"$T/e1"; rc=$?
 check "bad --sizes: exit 2, one line" "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e1') -eq 1 ]"
@@ -125,10 +148,10 @@ check "each beside the cases of its ABI: forward before relu-bwd-vec, backward b
        [ \$(line my-gelu-bf16) -gt \$(line memcpy16) ]"
 check "the rest of the list is unchanged" "[ \"\$(grep -v ' user' '$T/ulist')\" = \"\$(cat '$T/list')\" ]"
 onednn=0
-grep -q '^onednn-gelu_erf .* runs$' "$T/list" && onednn=1
+grep -q '^onednn-2.6-gelu_erf .* runs$' "$T/list" && onednn=1
 "$G" bench $U --sizes=64 --benchmark_repetitions=1 --benchmark_min_time=0.0001 \
      --benchmark_min_warmup_time=0 --benchmark_out="$T/u.json" --benchmark_out_format=json \
-     --benchmark_filter='^(memcpy|accurate/scalar|onednn-gelu_erf|my-gelu|relu-bwd-vec|user_gelu_bwd|memcpy16|my-gelu-bf16)/' \
+     --benchmark_filter='^(memcpy|accurate/scalar|onednn-2.6-gelu_erf|my-gelu|relu-bwd-vec|user_gelu_bwd|memcpy16|my-gelu-bf16)/' \
      >"$T/uconsole" 2>"$T/uerr"
 check "gelulab bench --lib ... exits 0" "[ $? -eq 0 ]" || cat "$T/uerr"
 for c in memcpy accurate/scalar my-gelu relu-bwd-vec user_gelu_bwd memcpy16 my-gelu-bf16; do
@@ -136,7 +159,7 @@ for c in memcpy accurate/scalar my-gelu relu-bwd-vec user_gelu_bwd memcpy16 my-g
 done
 if [ $onednn = 1 ]; then
   check "the user's kernel beside oneDNN gelu_erf in the console output" \
-        "grep -q '^onednn-gelu_erf/64/real_time ' '$T/uconsole' &&
+        "grep -q '^onednn-2.6-gelu_erf/64/real_time ' '$T/uconsole' &&
          grep -q '^my-gelu/64/real_time .*kind=user defn=- isa=- lib=$T/libuser.so\$' '$T/uconsole'"
 else
   echo "skip the user's kernel beside oneDNN: oneDNN is not built here"
@@ -157,8 +180,8 @@ check "bench-table: the user cases' ratios to memcpy (bf16: to memcpy16)" \
        grep -A12 'ratio to memcpy' '$T/utable' | grep -q '^my-gelu-bf16  *[0-9][0-9.]*\$'"
 if [ $onednn = 1 ]; then
   check "bench-table: the user's kernel beside oneDNN gelu_erf, with its ratio to it" \
-        "grep -q '^onednn-gelu_erf  *peer ' '$T/utable' &&
-         grep -A12 'ratio to onednn-gelu_erf' '$T/utable' | grep -q '^my-gelu  *[0-9][0-9.]*\$'"
+        "grep -q '^onednn-2.6-gelu_erf  *peer ' '$T/utable' &&
+         grep -A12 'ratio to onednn-2.6-gelu_erf' '$T/utable' | grep -q '^my-gelu  *[0-9][0-9.]*\$'"
 fi
 # what does not load: one line, exit 2, nothing timed
 uerr() { # NAME GREP ARGS...: exit 2, one line on stderr matching GREP, nothing on stdout

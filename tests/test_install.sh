@@ -58,13 +58,13 @@ if [ -x "$B/gelulab-bench" ]; then
   printf 'void tiny(const float *x, float *y, unsigned long n)\n{ for (unsigned long i = 0; i < n; i++) y[i] = x[i] > 0 ? x[i] : 0; }\n' >"$T/tiny.c"
   ${CC:-cc} -O2 -shared -fPIC -o "$T/libtiny.so" "$T/tiny.c"
   "$P/bin/gelulab" bench --sizes=64 --benchmark_repetitions=1 --benchmark_min_time=0.0001 \
-    --benchmark_min_warmup_time=0 --benchmark_filter='^(memcpy|accurate/scalar|onednn-gelu_erf|tiny)/' \
+    --benchmark_min_warmup_time=0 --benchmark_filter='^(memcpy|accurate/scalar|onednn-2.6-gelu_erf|tiny)/' \
     --lib "$T/libtiny.so" --symbol tiny >"$T/brun" 2>"$T/brerr"
   check "installed gelulab bench: a tiny filtered run with a user's kernel exits 0" \
         "[ $? -eq 0 ] && grep -q '^memcpy/64/real_time ' '$T/brun' && grep -q '^accurate/scalar/64/real_time ' '$T/brun' &&
          grep -q '^tiny/64/real_time .*kind=user ' '$T/brun'" || cat "$T/brerr"
-  if grep -q '^onednn-gelu_erf .* runs$' "$T/blist"; then
-    check "installed gelulab bench: the user's kernel beside oneDNN" "grep -q '^onednn-gelu_erf/64/real_time ' '$T/brun'"
+  if grep -q '^onednn-2.6-gelu_erf .* runs$' "$T/blist"; then
+    check "installed gelulab bench: the user's kernel beside oneDNN" "grep -q '^onednn-2.6-gelu_erf/64/real_time ' '$T/brun'"
   fi
   "$P/bin/gelulab" list --peers >"$T/plist" 2>"$T/plerr"
   check "installed gelulab list --peers exits 0 and is the build's" \
@@ -72,7 +72,7 @@ if [ -x "$B/gelulab-bench" ]; then
     cat "$T/plerr"
   "$P/bin/gelulab" list --peers --sweep-args --all-kinds >"$T/sargs" 2>&1
   check "installed list --peers --sweep-args: every --lib is an installed module" \
-        "[ $? -eq 0 ] && awk -F'\t' '\$2 == \"--lib\" {n++; if (\$3 !~ \"^$X/libgelulab-peer-[a-z0-9]+[.]so\$\") bad++} END {exit !(n > 0 && !bad)}' '$T/sargs'"
+        "[ $? -eq 0 ] && awk -F'\t' '\$2 == \"--lib\" {n++; if (\$3 !~ \"^$X/libgelulab-peer-[a-z0-9-]+[.]so\$\") bad++} END {exit !(n > 0 && !bad)}' '$T/sargs'"
   # a 16-bit peer's sweep (65 536 inputs, seconds) from its installed module, as make report runs it
   line=$(awk -F'\t' '($1 == "bf16" || $1 == "f16") && $2 == "--lib"' "$T/sargs" | head -n 1)
   if [ -n "$line" ]; then

@@ -10,7 +10,7 @@
 #define GL_BENCH_MAXREP 64
 
 struct gl_bench_row {
-    char name[64];                    /* case: "erf/avx2", "memcpy", "onednn-gelu_erf" */
+    char name[64];                    /* case: "erf/avx2", "memcpy", "onednn-2.6-gelu_erf" */
     char kind[16], defn[16], isa[16]; /* from the benchmark's label */
     char lib[32];                     /* peers: the library that provides it ("oneDNN") */
     char fmt[8];                      /* 16-bit cases: "bf16" or "f16" (their inputs); "" */
@@ -19,6 +19,8 @@ struct gl_bench_row {
     int reps;
     double eps[GL_BENCH_MAXREP], cyc[GL_BENCH_MAXREP]; /* elements/s, cycles/element */
     double eps_median, eps_cv, cyc_median;
+    double scaled; /* 0, or a row of a run of its own (gelulab-bench --peers-of) put on this
+                    * run's scale: its times multiplied by this (gl_bench_merge) */
 };
 
 struct gl_bench {
@@ -35,6 +37,12 @@ struct gl_bench {
  * one-line message in err. */
 int gl_bench_read(const char *path, struct gl_bench *b, char *err, size_t errlen);
 void gl_bench_free(struct gl_bench *b);
+/* Adds to b the rows of run (a run of one library's peers alone, gelulab-bench --peers-of) that
+ * b lacks, on b's scale: elements/s multiplied, cycles divided, by the ratio of the compare
+ * peer's median elements/s in b to that in run, at the same size (each row's `scaled`). 0, or
+ * -1 with a one-line message: the runs lack the compare peer at a size, or name others. */
+int gl_bench_merge(struct gl_bench *b, const struct gl_bench *run, const char *path, char *err,
+                   size_t errlen);
 /* The row of case NAME at size n, or NULL. */
 const struct gl_bench_row *gl_bench_find(const struct gl_bench *b, const char *name, size_t n);
 /* The distinct sizes, ascending (at most max); returns how many. */

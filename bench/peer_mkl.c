@@ -1,0 +1,76 @@
+/* Intel MKL peer (bench/peers.h): GELU as an HPC user writes it over MKL's vector math (VM),
+ * one thread (libmkl_sequential), in the module libgelulab-peer-mkl.so (bench/CMakeLists.txt).
+ *
+ *   cdfnorm: y = x * Phi(x), Phi by vmsCdfNorm (the normal CDF itself, no 1 + erf cancellation)
+ *   erfc:    y = (x/2) * erfc(-x/sqrt2), erfc by vmsErfc (-x/sqrt2 rounded to binary32 first)
+ *
+ * each in VM's three accuracy modes, passed per call (VML_HA: high accuracy, VML_LA: low
+ * accuracy, VML_EP: enhanced performance; MKL's documentation bounds them by about 1, 4 and
+ * half the bits). The arrays are processed in blocks of CHUNK elements through a buffer on the
+ * stack (Phi or erfc of the block, then the product), as one would to stay in cache; any n,
+ * x == y allowed (each y[i] is written after x[i] is read). */
+#include <stdio.h>
+#include <string.h>
+#include <mkl.h>
+#include "peers.h"
+
+#define CHUNK 1024
+
+static void gelu_cdfnorm(const float *x, float *y, size_t n, MKL_INT64 mode)
+{
+    float t[CHUNK];
+    for (size_t i = 0; i < n; i += CHUNK) {
+        MKL_INT m = (MKL_INT)(n - i < CHUNK ? n - i : CHUNK);
+        vmsCdfNorm(m, x + i, t, mode);
+        vsMul(m, x + i, t, y + i);
+    }
+}
+
+static void gelu_erfc(const float *x, float *y, size_t n, MKL_INT64 mode)
+{
+    float t[CHUNK];
+    for (size_t i = 0; i < n; i += CHUNK) {
+        MKL_INT m = (MKL_INT)(n - i < CHUNK ? n - i : CHUNK);
+        for (MKL_INT j = 0; j < m; j++) t[j] = x[i + j] * -0x1.6a09e6p-1f; /* -x/sqrt2 */
+        vmsErfc(m, t, t, mode);
+        for (MKL_INT j = 0; j < m; j++) y[i + j] = 0.5f * x[i + j] * t[j];
+    }
+}
+
+void gl_peer_mkl_cdfnorm_ha(const float *x, float *y, size_t n)
+{
+    gelu_cdfnorm(x, y, n, VML_HA);
+}
+void gl_peer_mkl_cdfnorm_la(const float *x, float *y, size_t n)
+{
+    gelu_cdfnorm(x, y, n, VML_LA);
+}
+void gl_peer_mkl_cdfnorm_ep(const float *x, float *y, size_t n)
+{
+    gelu_cdfnorm(x, y, n, VML_EP);
+}
+void gl_peer_mkl_erfc_ha(const float *x, float *y, size_t n)
+{
+    gelu_erfc(x, y, n, VML_HA);
+}
+void gl_peer_mkl_erfc_la(const float *x, float *y, size_t n)
+{
+    gelu_erfc(x, y, n, VML_LA);
+}
+void gl_peer_mkl_erfc_ep(const float *x, float *y, size_t n)
+{
+    gelu_erfc(x, y, n, VML_EP);
+}
+
+/* NULL when the MKL loaded is the version the peers' names say (2026.2: MKL reports its
+ * update as MinorVersion 0, UpdateVersion 2), else why not */
+const char *gl_peer_mkl_check(void)
+{
+    static char why[120];
+    MKLVersion v;
+    mkl_get_version(&v);
+    if (v.MajorVersion == 2026 && v.UpdateVersion == 2) return NULL;
+    snprintf(why, sizeof why, "MKL %d.%d found, the peers are named for 2026.2", v.MajorVersion,
+             v.UpdateVersion);
+    return why;
+}
