@@ -1,5 +1,6 @@
 /* gelulab report (reports/report.h): loads the result files, derives the per-kernel rows and
  * the Pareto front, then writes the charts and REPORT.md. */
+#include <glob.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +204,25 @@ int gl_report(const char *in, const char *out, char *err, size_t errlen)
         goto done;
     snprintf(p, sizeof p, "%s/bench.json", in);
     if (gl_bench_read(p, &r.bench, err, errlen)) goto done;
+    /* the runs of one library's peers alone (gelulab-bench --peers-of: bench-MODULE.json), put
+     * on the main run's scale by the compare peer timed in both */
+    snprintf(p, sizeof p, "%s/bench-*.json", in);
+    glob_t g;
+    if (glob(p, 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++) {
+            struct gl_bench run;
+            int bad = gl_bench_read(g.gl_pathv[i], &run, err, errlen);
+            if (!bad) {
+                bad = gl_bench_merge(&r.bench, &run, g.gl_pathv[i], err, errlen);
+                gl_bench_free(&run);
+            }
+            if (bad) {
+                globfree(&g);
+                goto done;
+            }
+        }
+        globfree(&g);
+    }
     snprintf(p, sizeof p, "%s/facts.json", in);
     char *text = gl_json_read_file(p, err, errlen);
     if (!text) goto done;

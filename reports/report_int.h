@@ -21,8 +21,9 @@ struct rep_kernel {
 };
 
 /* a row of the peer table as built (IN/peers.tsv) and its diagnoses (IN/validate/NAME.json) */
+#define REP_MAX_PEERS 128 /* rows of one peers table */
 struct rep_peer {
-    char name[160], defn[16], isa[16], library[64], package[96], note[240];
+    char name[160], defn[16], isa[16], library[64], version[32], package[96], path[240], note[240];
     int runs;
     struct gl_json *validate; /* NULL: not diagnosed */
 };
@@ -81,6 +82,8 @@ int rep_peers_load(struct rep *r, char *err, size_t errlen);
 void rep_peers_free(struct rep *r);
 const struct rep_peer *rep_peer_find(const struct rep *r, const char *name);
 void rep_peers_md(FILE *f, const struct rep *r);
+/* "What changed between versions": the libraries measured at two versions, side by side */
+void rep_versions_md(FILE *f, const struct rep *r);
 /* "- **NAME** (LIBRARY, claims D): its FAIL and WARN diagnoses" (nothing when not diagnosed) */
 void rep_peer_diagnoses(FILE *f, const struct rep_peer *p);
 int rep_markdown(struct rep *r, char *err, size_t errlen);

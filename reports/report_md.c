@@ -323,6 +323,7 @@ int rep_markdown(struct rep *r, char *err, size_t errlen)
     md_pareto(f, r);
     rep_library_md(f, r);
     rep_peers_md(f, r);
+    rep_versions_md(f, r);
     md_charts(f, r);
     md_specials(f, r);
     md_formats(f, r);

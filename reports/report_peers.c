@@ -3,6 +3,9 @@
  * peer's diagnoses (IN/validate/NAME.json, from `gelulab
  * validate --probes-only`), and the section "What the frameworks compute", written from those
  * files and the sweeps' statistics and traits only. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* strverscmp */
+#endif
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +32,8 @@ static void load_validate(const struct rep *r, struct rep_peer *p)
     free(text);
 }
 
-/* IN/FILE (a table of gelulab list --peers --tsv) into *peers (at most 64 rows), with each
- * peer's diagnoses */
+/* IN/FILE (a table of gelulab list --peers --tsv) into *peers (at most REP_MAX_PEERS rows),
+ * with each peer's diagnoses */
 static int load_table(const struct rep *r, const char *file, struct rep_peer **peers, int *npeers,
                       char *err, size_t errlen)
 {
@@ -38,22 +41,28 @@ static int load_table(const struct rep *r, const char *file, struct rep_peer **p
     snprintf(path, sizeof path, "%s/%s", r->in, file);
     FILE *f = fopen(path, "r");
     if (!f) return 0; /* optional: without it, peers are known from the benchmark only */
-    *peers = calloc(64, sizeof **peers);
-    while (fgets(line, sizeof line, f) && *npeers < 64) {
+    *peers = calloc(REP_MAX_PEERS, sizeof **peers);
+    while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
         if (!strncmp(line, "name\t", 5)) continue; /* the header */
+        if (*npeers == REP_MAX_PEERS) {
+            fclose(f);
+            return snprintf(err, errlen, "%s: more than %d peers (REP_MAX_PEERS)", path,
+                            REP_MAX_PEERS),
+                   -1;
+        }
         struct rep_peer *p = &(*peers)[*npeers];
-        char *field[7], *s = line;
+        char *field[9], *s = line;
         int n = 0;
-        for (; n < 7 && s; n++) {
+        for (; n < 9 && s; n++) {
             field[n] = s;
             s = strchr(s, '\t');
             if (s) *s++ = '\0';
         }
-        if (n != 7) {
+        if (n != 9 || s) {
             fclose(f);
             return snprintf(err, errlen,
-                            "%s: a line without the 7 columns of gelulab list "
+                            "%s: a line without the 9 columns of gelulab list "
                             "--peers --tsv",
                             path),
                    -1;
@@ -62,9 +71,11 @@ static int load_table(const struct rep *r, const char *file, struct rep_peer **p
         snprintf(p->defn, sizeof p->defn, "%s", field[1]);
         snprintf(p->isa, sizeof p->isa, "%s", field[2]);
         snprintf(p->library, sizeof p->library, "%s", field[3]);
-        snprintf(p->package, sizeof p->package, "%s", field[4]);
-        p->runs = !strcmp(field[5], "yes");
-        snprintf(p->note, sizeof p->note, "%s", field[6]);
+        snprintf(p->version, sizeof p->version, "%s", field[4]);
+        snprintf(p->package, sizeof p->package, "%s", field[5]);
+        snprintf(p->path, sizeof p->path, "%s", field[6]);
+        p->runs = !strcmp(field[7], "yes");
+        snprintf(p->note, sizeof p->note, "%s", field[8]);
         load_validate(r, p);
         (*npeers)++;
     }
@@ -187,8 +198,9 @@ static void md_peer_table(FILE *f, const struct rep *r)
         for (int q = 0; q < GL_TRAITS; q++) trait_cell(t, q, c[q], sizeof c[q]);
         for (int s = 0; s < 3; s++)
             special_cell(t, traits_in(&r->bf16, k->k->name), s, sp[s], sizeof sp[s]);
-        fprintf(f, "| %s | %s | %s | %.3g | %.3g | %.2f | %.3g | %s | %s | %s | %s | %s | %s |",
-                names, p->library, p->defn, o->region[GL_REGION_CORE].max_ulp, o->all.max_ulp,
+        fprintf(f, "| %s | %s %s | %s | %.3g | %.3g | %.2f | %.3g | %s | %s | %s | %s | %s | %s |",
+                names, p->library, p->version, p->defn, o->region[GL_REGION_CORE].max_ulp,
+                o->all.max_ulp,
                 o->all.n ? 100.0 * (double)o->all.correctly_rounded / (double)o->all.n : 0,
                 rep_core_exact(k), c[0], c[1], c[2], sp[0], sp[1], sp[2]);
         double x = rep_eps(r, k->k->name, r->pareto_size);
@@ -201,7 +213,7 @@ void rep_peer_diagnoses(FILE *f, const struct rep_peer *p)
 {
     const struct gl_json *checks = p->validate ? gl_json_get(p->validate, "checks") : NULL;
     if (!checks) return;
-    fprintf(f, "- **%s** (%s, claims %s):", p->name, p->library, p->defn);
+    fprintf(f, "- **%s** (%s %s, claims %s):", p->name, p->library, p->version, p->defn);
     int any = 0;
     for (size_t c = 0; c < checks->n; c++) {
         const char *st = rep_str(gl_json_get(&checks->items[c], "status"));
@@ -229,7 +241,9 @@ static void md_call_paths(FILE *f, const struct rep *r)
         const struct rep_peer *a = rep_peer_find(r, r->rk[i].k->name);
         for (int j = i + 1; a && j < r->nrk; j++) {
             const struct rep_peer *b = rep_peer_find(r, r->rk[j].k->name);
-            if (!b || strcmp(a->library, b->library) || strcmp(a->defn, b->defn)) continue;
+            if (!b || strcmp(a->library, b->library) || strcmp(a->version, b->version) ||
+                strcmp(a->defn, b->defn))
+                continue; /* (two versions: "What changed between versions") */
             if (!any++)
                 fprintf(f, "\nOne library, one definition, two calls or builds (results compared "
                            "over every swept input; different results: what a user gets depends "
@@ -263,11 +277,191 @@ void rep_peers_md(FILE *f, const struct rep *r)
             n, r->npeers, swept,
             r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick, sampled");
     md_peer_table(f, r);
+    fprintf(f, "\nHow each is called, and what that call runs (the peer table's words, "
+               "`data/peers.tsv`):\n\n");
+    for (int i = 0; i < r->npeers; i++)
+        fprintf(f, "- `%s` (%s %s, %s): %s.\n", r->peers[i].name, r->peers[i].library,
+                r->peers[i].version, r->peers[i].package, r->peers[i].path);
     md_call_paths(f, r);
     md_peer_diagnoses(f, r);
     for (int i = 0; i < r->npeers; i++) {
         if (r->peers[i].runs) continue;
         if (!out++) fprintf(f, "\nNot measured on this machine:\n\n");
-        fprintf(f, "- %s (%s): %s.\n", r->peers[i].name, r->peers[i].library, r->peers[i].note);
+        fprintf(f, "- %s (%s %s, %s): %s.\n", r->peers[i].name, r->peers[i].library,
+                r->peers[i].version, r->peers[i].package, r->peers[i].note);
+    }
+}
+
+/* ---- What changed between versions ---- */
+
+/* the kernel of the swept results named name, or NULL */
+static const struct rep_kernel *kernel_of(const struct rep *r, const char *name)
+{
+    for (int i = 0; i < r->nrk; i++)
+        if (!strcmp(r->rk[i].k->name, name)) return &r->rk[i];
+    return NULL;
+}
+
+/* peer p's name without its version ("-1.13") and ISA ("/avx512"): what two versions share */
+static void version_key(const struct rep_peer *p, char *buf, size_t len)
+{
+    char v[40];
+    snprintf(buf, len, "%s", p->name);
+    snprintf(v, sizeof v, "-%s", p->version);
+    char *at = p->version[0] ? strstr(buf, v) : NULL;
+    if (at) memmove(at, at + strlen(v), strlen(at + strlen(v)) + 1);
+    char *isa = strchr(buf, '/');
+    if (isa) *isa = '\0';
+}
+
+/* the status of validate's check name for peer p ("PASS", "FAIL", "WARN"; "-": not diagnosed),
+ * its text in *text */
+static const char *check_of(const struct rep_peer *p, const char *name, const char **text)
+{
+    const struct gl_json *checks = p->validate ? gl_json_get(p->validate, "checks") : NULL;
+    *text = "";
+    for (size_t c = 0; checks && c < checks->n; c++)
+        if (!strcmp(rep_str(gl_json_get(&checks->items[c], "name")), name)) {
+            *text = rep_str(gl_json_get(&checks->items[c], "text"));
+            return rep_str(gl_json_get(&checks->items[c], "status"));
+        }
+    return "-";
+}
+
+/* one row of the comparison: the peer's figures, from the result files */
+static void version_row(FILE *f, const struct rep *r, const struct rep_peer *p)
+{
+    const struct rep_kernel *k = kernel_of(r, p->name);
+    if (!k) {
+        fprintf(f, "| %s | %s | not swept here: %s | | | | | | | |\n", p->name, p->version,
+                p->runs ? "no sweep" : p->note);
+        return;
+    }
+    const struct gl_acc *o = k->k->acc[0];
+    char tail[200], sp[3][80];
+    trait_cell(&o->traits, 0, tail, sizeof tail);
+    for (int s = 0; s < 3; s++)
+        special_cell(&o->traits, traits_in(&r->bf16, p->name), s, sp[s], sizeof sp[s]);
+    const char *txt, *layout = check_of(p, "layout", &txt);
+    double x = rep_eps(r, p->name, r->pareto_size),
+           c = rep_eps(r, r->bench.compare, r->pareto_size);
+    char speed[32] = "not timed";
+    if (x > 0 && c > 0) snprintf(speed, sizeof speed, "%.3f", x / c);
+    fprintf(f, "| %s | %s | %.3g | %.3g | %.2f | %s | %s | %s | %s | %s | %s |\n", p->name,
+            p->version, o->region[GL_REGION_CORE].max_ulp, o->all.max_ulp,
+            o->all.n ? 100.0 * (double)o->all.correctly_rounded / (double)o->all.n : 0, tail, sp[0],
+            sp[1], sp[2],
+            !strcmp(layout, "PASS")   ? "none"
+            : !strcmp(layout, "FAIL") ? "**depends**"
+                                      : "not diagnosed",
+            speed);
+}
+
+/* what changed from old to new, in words: the checks of validate that one fails and the other
+ * passes, and the accuracy */
+static void version_words(FILE *f, const struct rep *r, const struct rep_peer *old,
+                          const struct rep_peer *nw)
+{
+    static const char *const checks[] = {"specials", "tail", "layout", "definition", "memory"};
+    const struct rep_kernel *ko = kernel_of(r, old->name), *kn = kernel_of(r, nw->name);
+    fprintf(f, "- `%s` → `%s`:", old->name, nw->name);
+    int any = 0;
+    if (ko && kn) {
+        double a = ko->k->acc[0]->region[GL_REGION_CORE].max_ulp,
+               b = kn->k->acc[0]->region[GL_REGION_CORE].max_ulp;
+        int same = rep_same_bits(ko->k, kn->k);
+        fprintf(f, " %s", same ? "bit-identical results" : "different results");
+        if (!same)
+            fprintf(f, "; max ULP on [-5, 5] %.3g → %.3g (%s)", a, b,
+                    b < a   ? "more accurate"
+                    : b > a ? "less accurate"
+                            : "as accurate");
+        any++;
+    }
+    char still[200] = "";
+    for (size_t c = 0; c < sizeof checks / sizeof *checks; c++) {
+        const char *to, *tn, *so = check_of(old, checks[c], &to),
+                             *sn = check_of(nw, checks[c], &tn);
+        int bad_o = !strcmp(so, "FAIL") || !strcmp(so, "WARN");
+        int bad_n = !strcmp(sn, "FAIL") || !strcmp(sn, "WARN");
+        if (bad_o && !strcmp(sn, "PASS"))
+            fprintf(f, "%s fixed `%s` (was: %s)", any++ ? ";" : "", checks[c], to);
+        else if (bad_n && !strcmp(so, "PASS"))
+            fprintf(f, "%s new defect `%s`: %s", any++ ? ";" : "", checks[c], tn);
+        else if (bad_o && bad_n && !strcmp(checks[c], "specials") && strcmp(to, tn))
+            fprintf(f, "%s `specials` changed: was %s; now %s", any++ ? ";" : "", to, tn);
+        else if (bad_o && bad_n)
+            snprintf(still + strlen(still), sizeof still - strlen(still), "%s`%s`",
+                     still[0] ? ", " : "", checks[c]);
+    }
+    if (still[0]) fprintf(f, "%s both fail %s", any++ ? ";" : "", still);
+    fprintf(f, "%s\n", any ? "." : " neither swept nor diagnosed here.");
+}
+
+void rep_versions_md(FILE *f, const struct rep *r)
+{
+    int libs = 0;
+    for (int i = 0; i < r->npeers; i++) {
+        const struct rep_peer *a = &r->peers[i];
+        int first = 1, versions = 0;
+        for (int j = 0; j < i; j++) first &= strcmp(r->peers[j].library, a->library) != 0;
+        if (!first) continue;
+        for (int j = i; j < r->npeers; j++) /* another version of a's library? */
+            versions |=
+                !strcmp(r->peers[j].library, a->library) && strcmp(r->peers[j].version, a->version);
+        if (!versions) continue;
+        if (!libs++)
+            fprintf(f,
+                    "\n## What changed between versions\n\nThe libraries measured at two "
+                    "versions (`data/peers.tsv`: library, version, package), each peer beside its "
+                    "namesake at the other version, the same columns for both, every cell read "
+                    "from the result files: max ULP against the peer's own definition on [-5, 5] "
+                    "and over all swept inputs, %% correctly rounded, the tail (inputs where it "
+                    "returns ±0 though the correctly rounded definition is not 0), the results at "
+                    "NaN, +∞ and −∞ (bold: not what GELU gives), whether results depend on the "
+                    "call's length or position (`gelulab validate`'s layout check), and the speed "
+                    "× %s at %zu floats (one run of the benchmark). Below each table, what "
+                    "changed in words: the checks of `gelulab validate` one version fails and the "
+                    "other passes.\n",
+                    r->bench.compare_title[0] ? r->bench.compare_title : "the compare peer",
+                    r->pareto_size);
+        fprintf(f,
+                "\n### %s\n\n| peer | version | own: core | own: all | %% CR | tail "
+                "(±0 where not 0) | NaN → | +∞ → | −∞ → | length dependence | speed |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|\n",
+                a->library);
+        /* the rows: each key's peers (in order of first appearance), oldest version first */
+        char key[160], kj[160];
+        int done[REP_MAX_PEERS] = {0}, row[REP_MAX_PEERS];
+        for (int j = i; j < r->npeers; j++) {
+            if (strcmp(r->peers[j].library, a->library) || done[j]) continue;
+            version_key(&r->peers[j], key, sizeof key);
+            int n = 0;
+            for (int m = j; m < r->npeers; m++) {
+                if (done[m] || strcmp(r->peers[m].library, a->library)) continue;
+                version_key(&r->peers[m], kj, sizeof kj);
+                if (strcmp(kj, key)) continue;
+                done[m] = 1;
+                int at = n++; /* insertion by version, stable */
+                while (at > 0 && strverscmp(r->peers[row[at - 1]].version, r->peers[m].version) > 0)
+                    row[at] = row[at - 1], at--;
+                row[at] = m;
+            }
+            for (int m = 0; m < n; m++) version_row(f, r, &r->peers[row[m]]);
+        }
+        fputc('\n', f);
+        /* in words: each peer of a version paired with its namesake of another */
+        for (int j = i; j < r->npeers; j++) {
+            const struct rep_peer *o = &r->peers[j];
+            if (strcmp(o->library, a->library)) continue;
+            version_key(o, key, sizeof key);
+            for (int m = i; m < r->npeers; m++) {
+                const struct rep_peer *nw = &r->peers[m];
+                if (strcmp(nw->library, a->library) || !strcmp(nw->version, o->version)) continue;
+                version_key(nw, kj, sizeof kj);
+                if (!strcmp(kj, key) && strverscmp(o->version, nw->version) < 0)
+                    version_words(f, r, o, nw);
+            }
+        }
     }
 }

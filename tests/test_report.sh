@@ -14,8 +14,11 @@ mkdir -p "$D"
 K="--impl erf/scalar --impl tanh/scalar --impl relu --impl poly5/scalar"
 P=$(dirname "$B")/libgelulab-peers.so # a peer swept through --lib, as make report does
 PEER=""
-if "$G" list --peers --lib "$P" 2>/dev/null | grep -q '^onednn-gelu_erf .* yes  *gl_peer_onednn_gelu_erf '; then
-  PEER="--lib $P --symbol gl_peer_onednn_gelu_erf --defn exact --name onednn-gelu_erf"
+if "$G" list --peers --lib "$P" 2>/dev/null | grep -q '^onednn-2.6-gelu_erf .* yes  *gl_peer_onednn_gelu_erf '; then
+  PEER="--lib $(dirname "$B")/libgelulab-peer-onednn.so --symbol gl_peer_onednn_gelu_erf --defn exact --name onednn-2.6-gelu_erf"
+  # the same function under the name of another version of the library: "What changed between
+  # versions" sets the two side by side, bit-identical
+  PEER="$PEER --lib $(dirname "$B")/libgelulab-peer-onednn.so --symbol gl_peer_onednn_gelu_erf --defn exact --name onednn-9.9-gelu_erf/avx512"
 fi
 LIBSO=$(dirname "$B")/libgelulab.so # the library's entry point, swept as make report does
 LIBK=""
@@ -29,7 +32,7 @@ fi
 "$G" sweep --impl erfc-stable --impl relu --format f64 --mode quick --shard 1/16 --out "$D/f64.json" >/dev/null 2>&1
 "$G" facts --out "$D" --meta commit=test --meta date=today >/dev/null 2>"$T/ferr"
 check "facts exits 0" "[ $? -eq 0 ]"
-GELULAB_ISA=scalar "$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-gelu_erf|memcpy16|relu16|cr_bf16/scalar|cr_f16/scalar|fast/scalar|lib/fast)/' \
+GELULAB_ISA=scalar "$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-2.6-gelu_erf|memcpy16|relu16|cr_bf16/scalar|cr_f16/scalar|fast/scalar|lib/fast)/' \
      --benchmark_repetitions=2 --benchmark_min_time=0.0001 --benchmark_min_warmup_time=0 \
      --benchmark_out="$D/bench.json" --benchmark_out_format=json >/dev/null 2>&1
 
@@ -37,8 +40,21 @@ GELULAB_ISA=scalar "$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|er
      --out "$D/moons.json" >/dev/null 2>&1
 check "moons exits 0" "[ $? -eq 0 ]"
 
+if [ -n "$PEER" ]; then # the peer table as make report keeps it (9 columns), one library at two versions
+  printf 'name\tdefn\tisa\tlibrary\tversion\tpackage\tpath\truns\tnote\n' >"$D/peers.tsv"
+  printf 'onednn-2.6-gelu_erf\texact\tjit\toneDNN\t2.6\tDebian libdnnl-dev\teltwise gelu_erf\tyes\toneDNN erf\n' >>"$D/peers.tsv"
+  printf 'onednn-9.9-gelu_erf/avx512\texact\tavx512\toneDNN\t9.9\tnowhere\tthe same, renamed\tyes\t-\n' >>"$D/peers.tsv"
+fi
 "$G" report --in "$D" --out "$O" 2>"$T/err"
 check "report exits 0" "[ $? -eq 0 ]"
+if [ -n "$PEER" ]; then
+  check "What the frameworks compute: each peer with its version, package and path" \
+        "grep -q '^## What the frameworks compute' '$O/REPORT.md' &&
+         grep -qF -- '- \`onednn-9.9-gelu_erf/avx512\` (oneDNN 9.9, nowhere): the same, renamed.' '$O/REPORT.md'"
+  check "What changed between versions: both rows, oldest first, and bit-identical in words" \
+        "sed -n '/^## What changed between versions/,/^## /p' '$O/REPORT.md' | grep -E '^\| onednn-' | cut -d'|' -f2,3 | tr -d ' ' | tr '\n' ' ' | grep -qx 'onednn-2.6-gelu_erf|2.6 onednn-9.9-gelu_erf/avx512|9.9 ' &&
+         grep -qF -- '- \`onednn-2.6-gelu_erf\` → \`onednn-9.9-gelu_erf/avx512\`: bit-identical results' '$O/REPORT.md'"
+fi
 for c in definitions binades hist pareto throughput moons errors_erf errors_tanh errors_relu errors_poly; do
   check "chart $c.png and $c.svg" "[ -s '$O/$c.png' ] && [ -s '$O/$c.svg' ] && grep -q '<svg' '$O/$c.svg'"
 done
@@ -74,7 +90,7 @@ check "moons: a row per activation" "[ \$(grep -cE '^\| (relu|gelu-exact|erf/sca
 check "moons: the GELU-vs-ReLU answer" "grep -q '^\*\*Does GELU beat ReLU here?\*\* Test accuracy of gelu-exact minus relu' '$O/REPORT.md'"
 if [ -n "$PEER" ]; then
   check "the peer in the summary and on the Pareto chart" \
-        "grep -qE '^\| onednn-gelu_erf( \*)?( †)? \| exact \| jit ' '$O/REPORT.md' && grep -q ',onednn-gelu_erf,1,' '$O/charts/pareto.dat'"
+        "grep -qE '^\| onednn-2.6-gelu_erf( \*)?( †)? \| exact \| jit ' '$O/REPORT.md' && grep -q ',onednn-2.6-gelu_erf,1,' '$O/charts/pareto.dat'"
 fi
 check "no chart reads outside IN/OUT" "! grep -l 'gelulab ' '$O'/charts/*.gp"
 check "backward pass without bwd.json: said, not dropped" \
@@ -85,10 +101,10 @@ check "backward pass without bwd.json: said, not dropped" \
 BK="--impl grad_accurate/scalar --impl grad_fast/scalar"
 BPEER=""
 if [ -n "$PEER" ]; then
-  BPEER="--lib $P --symbol gl_peer_onednn_gelu_erf_bwd --defn exact --name onednn-gelu_erf-bwd"
+  BPEER="--lib $(dirname "$B")/libgelulab-peer-onednn.so --symbol gl_peer_onednn_gelu_erf_bwd --defn exact --name onednn-2.6-gelu_erf-bwd"
 fi
 OMP_NUM_THREADS=1 "$G" sweep --backward $BK $BPEER --mode quick --shard 48/64 --out "$D/bwd.json" >/dev/null 2>&1
-"$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-gelu_erf|memcpy16|relu16|cr_bf16/scalar|cr_f16/scalar|relu-bwd-vec|grad_accurate/scalar|grad_fast/scalar|onednn-gelu_erf-bwd)/' \
+"$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-2.6-gelu_erf|memcpy16|relu16|cr_bf16/scalar|cr_f16/scalar|relu-bwd-vec|grad_accurate/scalar|grad_fast/scalar|onednn-2.6-gelu_erf-bwd)/' \
      --benchmark_repetitions=2 --benchmark_min_time=0.0001 --benchmark_min_warmup_time=0 \
      --benchmark_out="$D/bench.json" --benchmark_out_format=json >/dev/null 2>&1
 "$G" report --in "$D" --out "$O" 2>"$T/err"
@@ -104,7 +120,7 @@ check "the forward sections do not list backward kernels" \
       "! sed -n '/^## Summary/,/^## Backward pass/p' '$O/REPORT.md' | grep -q 'grad_'"
 if [ -n "$BPEER" ]; then
   check "the backward peer: its row and the Pareto chart" \
-        "grep -qE '^\| onednn-gelu_erf-bwd \| exact_grad ' '$O/REPORT.md' && grep -q ',onednn-gelu_erf-bwd,1' '$O/charts/backward_pareto.dat'"
+        "grep -qE '^\| onednn-2.6-gelu_erf-bwd \| exact_grad ' '$O/REPORT.md' && grep -q ',onednn-2.6-gelu_erf-bwd,1' '$O/charts/backward_pareto.dat'"
 fi
 
 mv "$D/moons.json" "$T/moons.json"
