@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "cases.h"
+#include "gelulab/san_defaults.h" // SAN=1 builds: ASan's defaults
 
 namespace
 {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "gelulab/reference.h"
+#include "gelulab/san_defaults.h" /* SAN=1 builds: ASan's defaults */
 
 static const struct {
     const char *name;
