@@ -181,13 +181,15 @@ static void run_specials(const struct gl_sweep *s, struct gl_traits *t, const st
  * once over binary64 scalars or GCC vectors of them alike, as analysis/acc_rules.h's rules:
  * comparisons give 1/0 on scalars and -1/0 lane masks on vectors; ax and ay are |x| and |y|.
  * The sign is x's for every GELU definition (sg = x) and the rounded reference's for a
- * derivative (sg = yr, which crosses zero); Phi above 1 applies to GELU only. NaN inputs show
- * none (the specials say what they give). */
+ * derivative (sg = yr, which crosses zero); Phi above 1 applies to GELU only, at finite x, an
+ * infinite y included (an overflow: oneDNN 3.13's AVX-512 gelu_erf gives +inf from x = 2^127,
+ * where 0.5 x (1 + erf) overflows in x (1 + erf)). NaN inputs show none (the specials say what
+ * they give). */
 #define SW_ZERO_LOST(x, y, yr) (((y) == 0) & ((yr) != 0) & ((x) == (x)))
 #define SW_WRONG_SIGN(x, sg, y)                                                                    \
     (((y) != 0) & ((y) == (y)) & ((sg) != 0) & ((sg) == (sg)) & ((x) == (x)) &                     \
      (((sg) < 0) != ((y) < 0)))
-#define SW_PHI_ABOVE1(ax, ay) (((ay) > (ax)) & ((ay) < INFINITY))
+#define SW_PHI_ABOVE1(ax, ay) (((ay) > (ax)) & ((ax) < INFINITY))
 
 /* bit q for trait q; grad: d is a derivative */
 static unsigned defects_at(double x, double y, double yr, int grad)

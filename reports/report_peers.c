@@ -269,7 +269,8 @@ void rep_peers_md(FILE *f, const struct rep *r)
             "against the peer's own definition and against exact GELU; the columns after "
             "count the swept inputs where the result is ±0 though the correctly rounded "
             "definition is not (lost to cancellation or underflow), has not the sign of x, or "
-            "exceeds |x| in magnitude (Φ(x) = y/x above 1, i.e. erf above 1), with the range "
+            "exceeds |x| in magnitude (Φ(x) = y/x above 1, i.e. erf above 1, or an overflow to ∞), "
+            "with the range "
             "of such x; then the results at the special inputs (bold: not what GELU gives; ᵇ: "
             "from the bfloat16 sweep, when the binary32 one is sampled). "
             "Peers served through a pipe (ONNX Runtime in Node) are measured for accuracy "
@@ -333,13 +334,14 @@ static void version_row(FILE *f, const struct rep *r, const struct rep_peer *p)
 {
     const struct rep_kernel *k = kernel_of(r, p->name);
     if (!k) {
-        fprintf(f, "| %s | %s | not swept here: %s | | | | | | | |\n", p->name, p->version,
+        fprintf(f, "| %s | %s | not swept here: %s | | | | | | | | |\n", p->name, p->version,
                 p->runs ? "no sweep" : p->note);
         return;
     }
     const struct gl_acc *o = k->k->acc[0];
-    char tail[200], sp[3][80];
-    trait_cell(&o->traits, 0, tail, sizeof tail);
+    char tail[200], above[200], sp[3][80];
+    trait_cell(&o->traits, GL_TRAIT_ZERO_LOST, tail, sizeof tail);
+    trait_cell(&o->traits, GL_TRAIT_PHI_ABOVE1, above, sizeof above);
     for (int s = 0; s < 3; s++)
         special_cell(&o->traits, traits_in(&r->bf16, p->name), s, sp[s], sizeof sp[s]);
     const char *txt, *layout = check_of(p, "layout", &txt);
@@ -347,10 +349,10 @@ static void version_row(FILE *f, const struct rep *r, const struct rep_peer *p)
            c = rep_eps(r, r->bench.compare, r->pareto_size);
     char speed[32] = "not timed";
     if (x > 0 && c > 0) snprintf(speed, sizeof speed, "%.3f", x / c);
-    fprintf(f, "| %s | %s | %.3g | %.3g | %.2f | %s | %s | %s | %s | %s | %s |\n", p->name,
+    fprintf(f, "| %s | %s | %.3g | %.3g | %.2f | %s | %s | %s | %s | %s | %s | %s |\n", p->name,
             p->version, o->region[GL_REGION_CORE].max_ulp, o->all.max_ulp,
-            o->all.n ? 100.0 * (double)o->all.correctly_rounded / (double)o->all.n : 0, tail, sp[0],
-            sp[1], sp[2],
+            o->all.n ? 100.0 * (double)o->all.correctly_rounded / (double)o->all.n : 0, tail, above,
+            sp[0], sp[1], sp[2],
             !strcmp(layout, "PASS")   ? "none"
             : !strcmp(layout, "FAIL") ? "**depends**"
                                       : "not diagnosed",
@@ -376,6 +378,15 @@ static void version_words(FILE *f, const struct rep *r, const struct rep_peer *o
                     b < a   ? "more accurate"
                     : b > a ? "less accurate"
                             : "as accurate");
+        const struct gl_traits *to = &ko->k->acc[0]->traits, *tn = &kn->k->acc[0]->traits;
+        char cell[200];
+        if (!to->n[GL_TRAIT_PHI_ABOVE1] && tn->n[GL_TRAIT_PHI_ABOVE1]) {
+            trait_cell(tn, GL_TRAIT_PHI_ABOVE1, cell, sizeof cell);
+            fprintf(f, "; new defect: |y| > |x| (erf above 1, or an overflow to ∞) on %s", cell);
+        } else if (to->n[GL_TRAIT_PHI_ABOVE1] && !tn->n[GL_TRAIT_PHI_ABOVE1]) {
+            trait_cell(to, GL_TRAIT_PHI_ABOVE1, cell, sizeof cell);
+            fprintf(f, "; fixed: |y| > |x| (it was on %s)", cell);
+        }
         any++;
     }
     char still[200] = "";
@@ -417,7 +428,8 @@ void rep_versions_md(FILE *f, const struct rep *r)
                     "namesake at the other version, the same columns for both, every cell read "
                     "from the result files: max ULP against the peer's own definition on [-5, 5] "
                     "and over all swept inputs, %% correctly rounded, the tail (inputs where it "
-                    "returns ±0 though the correctly rounded definition is not 0), the results at "
+                    "returns ±0 though the correctly rounded definition is not 0), where |y| "
+                    "exceeds |x| (erf above 1, or an overflow to ∞), the results at "
                     "NaN, +∞ and −∞ (bold: not what GELU gives), whether results depend on the "
                     "call's length or position (`gelulab validate`'s layout check), and the speed "
                     "× %s at %zu floats (one run of the benchmark). Below each table, what "
