@@ -65,9 +65,9 @@ deps:
 
 # the PyPI peers: each group optional (a failure is a warning; its peers are listed as skipped)
 deps-pypi:
-	@reports/pypi_fetch.sh $(PYPI_DIR) "PyTorch 2.15" $(PYPI_TORCH)
-	@reports/pypi_fetch.sh $(PYPI_DIR) "oneDNN 3.13" $(PYPI_ONEDNN)
-	@reports/pypi_fetch.sh $(PYPI_DIR) "MKL 2026.2" $(PYPI_MKL)
+	@reports/pypi_fetch.sh "$(PYPI_DIR)" "PyTorch 2.15" $(foreach p,$(PYPI_TORCH),'$(p)')
+	@reports/pypi_fetch.sh "$(PYPI_DIR)" "oneDNN 3.13" $(foreach p,$(PYPI_ONEDNN),'$(p)')
+	@reports/pypi_fetch.sh "$(PYPI_DIR)" "MKL 2026.2" $(foreach p,$(PYPI_MKL),'$(p)')
 
 # the npm peers: a failure is a warning (their peers are then listed as skipped, with the reason)
 deps-npm:
@@ -88,9 +88,10 @@ deps-npm:
 	( cd $(NPM_DIR) && npm install --ignore-scripts --no-audit --no-fund --save-exact -q $(NPM_PKGS) >/dev/null ) || \
 	  echo "make deps: warning: npm install failed: the ONNX Runtime and ggml peers will be skipped" >&2
 
-$(BUILD)/CMakeCache.txt:
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGL_SANITIZE=$(SAN) -DGL_PYPI_DIR=$(PYPI_DIR) \
-	  $(CMAKE_FLAGS)
+# (configured again when make deps unpacked a wheel since: CMake looks for the PyPI peers then)
+$(BUILD)/CMakeCache.txt: $(wildcard $(PYPI_DIR)/*/.ok-*)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGL_SANITIZE=$(SAN) \
+	  "-DGL_PYPI_DIR=$(PYPI_DIR)" $(CMAKE_FLAGS)
 
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -128,7 +129,7 @@ bench: build
 # QUICK=1: sampled sweeps and a shorter benchmark (about 2 minutes)
 QUICK ?= 0
 report: build
-	GL_PYPI_DIR=$(PYPI_DIR) reports/make_report.sh $(BUILD) build/report $(QUICK)
+	reports/make_report.sh $(BUILD) build/report $(QUICK)
 
 # Copy the last full (exhaustive) report into docs/report/<cpu>/ (one folder per CPU model and
 # ISA class) and rewrite the index docs/report/README.md that the README links.

@@ -60,21 +60,26 @@ static void add_registry(int pass)
 /* gl_bench_peers_of's module, or NULL: the whole run */
 static const char *peers_of;
 
-/* the modules of the libraries whose peers this run skipped for a run of their own */
-static const char *own_runs[9]; /* NULL-terminated */
+/* the modules of the libraries whose peers this run skipped for a run of their own (as many
+ * as the table has peers, NULL-terminated), and whether the compare peer runs in this one */
+static const char **own_runs;
+static int compare_runs;
 
-static void runs_needed(const char *module)
+static void runs_needed(const char *module, size_t npeers)
 {
     size_t i = 0;
-    while (i < 8 && own_runs[i] && strcmp(own_runs[i], module)) i++;
-    if (i < 8 && !own_runs[i]) own_runs[i] = module;
+    if (!own_runs && !(own_runs = calloc(npeers + 1, sizeof *own_runs))) abort();
+    while (own_runs[i] && strcmp(own_runs[i], module)) i++;
+    if (!own_runs[i]) own_runs[i] = module;
 }
 
 const char *const *gl_bench_peer_runs(void)
 {
+    static const char *none[1];
     size_t n;
     gl_bench_cases(&n);
-    return own_runs;
+    /* a run of their own is put on this run's scale by the compare peer: without it, none */
+    return own_runs && compare_runs ? own_runs : none;
 }
 
 /* the forward peers, the backward ones, or the 16-bit ones */
@@ -103,7 +108,8 @@ static void add_peers(int pass)
         if (skip && peers_of && !p[i].compare)
             continue;                 /* a run of one library's peers: the others are not listed */
         if (skip && p[i].per_process) /* listed for its own run (gl_bench_peer_runs) */
-            runs_needed(p[i].lib->module);
+            runs_needed(p[i].lib->module, n);
+        compare_runs |= !skip && p[i].compare;
         if (!skip && p[i].serve) /* Node and a pipe in the loop: its speed means nothing */
             skip = "accuracy only: evaluated by a serving command through a pipe, not timed";
         struct gl_bench_case *c = add(p[i].name, kinds[pass], p[i].defn, p[i].isa,

@@ -67,8 +67,9 @@ const struct gl_bench_case *gl_bench_cases(size_t *n);
  * times put this run's on the scale of the whole run's (gelulab bench-table and the report
  * read both files). */
 void gl_bench_peers_of(const char *module);
-/* The modules of the libraries whose peers the whole run skipped for runs of their own (at most
- * 8, NULL-terminated): gelulab-bench --peer-runs prints them, make bench and make report run
+/* The modules of the libraries whose peers the whole run skipped for runs of their own
+ * (NULL-terminated; none when the compare peer does not run, which puts those runs on this
+ * one's scale): gelulab-bench --peer-runs prints them, make bench and make report run
  * gelulab-bench --peers-of MODULE for each. */
 const char *const *gl_bench_peer_runs(void);
 /* Pins the process to the CPU it runs on (best effort; 0 when pinned) and asks oneDNN's OpenMP

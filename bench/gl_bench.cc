@@ -290,6 +290,7 @@ int main(int argc, char **argv)
     std::vector<char *> args = {argv[0]};
     std::vector<user_kernel> users;
     bool list = false;
+    const char *peers_of = nullptr;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) return usage(stdout);
         int taken = user_option(argc, argv, &i, users);
@@ -305,7 +306,7 @@ int main(int argc, char **argv)
             const char *m = argv[i][10] == '=' ? argv[i] + 11 : i + 1 < argc ? argv[++i] : nullptr;
             if (!m || !*m)
                 return bad("%s", "--peers-of needs a module (gelulab-bench --peer-runs)");
-            gl_bench_peers_of(m);
+            gl_bench_peers_of(peers_of = m);
         } else if (!strncmp(argv[i], "--sizes=", 8)) {
             sizes.clear();
             for (const char *p = argv[i] + 8; *p;) {
@@ -343,6 +344,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "gelulab-bench: could not pin to one CPU (running unpinned)\n");
     size_t n_cases;
     const gl_bench_case *cases = gl_bench_cases(&n_cases);
+    bool of_module = !peers_of; // --peers-of MODULE: one of its peers is listed, run or skipped
+    for (size_t i = 0; i < n_cases && !of_module; i++)
+        of_module = !strncmp(cases[i].kind, "peer", 4) && !cases[i].compare;
+    if (!of_module)
+        return bad("--peers-of %s: no peer of that module in the table (gelulab list --peers "
+                   "--sweep-args names each peer's module)",
+                   peers_of);
     for (size_t i = 0; i < n_cases; i++) // a user's kernel under a name taken: said before timing
         for (size_t j = 0; j < n_cases && !strncmp(cases[i].kind, "user", 4); j++)
             if (j != i && !strcmp(cases[i].name, cases[j].name))

@@ -11,11 +11,11 @@
  * computes in f32 and rounds the result to the memory's type); whether this oneDNN has it on
  * this CPU is asked once, by creating its primitive descriptor (the check says why not).
  *
- * Compiled once per oneDNN: Debian's 2.6 (linked into the benchmark) and PyPI's 3.13 (the
- * modules libgelulab-peer-onednn3.so and libgelulab-peer-onednn3-avx2.so, bench/CMakeLists.txt).
- * 3.x replaced the operation descriptors with one call per primitive descriptor; the two APIs
- * meet in eltwise_pd and md_1d below. GL_ONEDNN_CAP (the -avx2 module) caps the ISA oneDNN
- * generates code for (dnnl_set_max_cpu_isa, before the first primitive: what
+ * Compiled once per oneDNN: Debian's 2.6 (the module libgelulab-peer-onednn.so) and PyPI's 3.13
+ * (the modules libgelulab-peer-onednn3.so and libgelulab-peer-onednn3-avx2.so,
+ * bench/CMakeLists.txt). 3.x replaced the operation descriptors with one call per primitive
+ * descriptor; the two APIs meet in eltwise_pd and md_1d below. GL_ONEDNN_CAP (the -avx2 module)
+ * caps the ISA oneDNN generates code for (dnnl_set_max_cpu_isa, before the first primitive: what
  * ONEDNN_MAX_CPU_ISA=AVX2 does), so that its AVX2 path is a peer of its own on an AVX-512 CPU.
  * PyPI's oneDNN is a SYCL build: its CPU engine is a SYCL device, which the wheels' OpenCL CPU
  * runtime provides; GL_ONEDNN_OCL_ICD names that runtime's library (OCL_ICD_FILENAMES, set

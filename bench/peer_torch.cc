@@ -1,7 +1,7 @@
 /* PyTorch peer (bench/peers.h): at::gelu_out on a 1-D binary32 tensor that wraps the caller's
  * arrays (at::from_blob, no copy), one intra-op thread. C++ (C++17 for 1.13, C++20 for 2.15:
  * its headers require it), the one language libtorch has; the kernel ABI is exported with C
- * linkage. Compiled once per version: Debian's 1.13 linked into the benchmark, PyPI's 2.15 into
+ * linkage. Compiled once per version: Debian's 1.13 into libgelulab-peer-torch.so, PyPI's 2.15 into
  * the module libgelulab-peer-torch215.so (GL_TORCH_WANT "2.15", bench/CMakeLists.txt).
  *
  * Three peers, because what PyTorch 1.13 computes depends on how it is called

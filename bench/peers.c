@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "peers.h"
@@ -44,25 +46,29 @@ static const char *ort_check(void)
  * dlopen with RTLD_GLOBAL, which glibc 2.36 does not survive inside a namespace of dlmopen's.
  * It comes twice, as it comes and capped at AVX2 (its ISA cap is set once per process, before
  * its first primitive), and its peers run only in processes of their own (own_process). */
+#define ONEDNN3_ALONE                                                                              \
+    "oneDNN 3.13's SYCL and TBB runtimes crash where PyTorch 1.13 has run, and its ISA is set "    \
+    "once per process"
 static const struct gl_peer_lib onednn26 = {.name = "oneDNN",
                                             .version = "2.6",
                                             .package = "Debian libdnnl-dev",
                                             .module = "onednn",
-                                            .reach = GL_PEER_NAMESPACE},
+                                            .reach = GL_PEER_NAMESPACE,
+                                            .check = "gl_peer_onednn_check"},
                                 onednn313 = {.name = "oneDNN",
                                              .version = "3.13",
                                              .package = "PyPI onednn==2026.1.0",
                                              .module = "onednn3",
                                              .reach = GL_PEER_BASE,
                                              .check = "gl_peer_onednn_check",
-                                             .own_process = 1},
+                                             .own_process = ONEDNN3_ALONE},
                                 onednn313_avx2 = {.name = "oneDNN",
                                                   .version = "3.13",
                                                   .package = "PyPI onednn==2026.1.0",
                                                   .module = "onednn3-avx2",
                                                   .reach = GL_PEER_BASE,
                                                   .check = "gl_peer_onednn_check",
-                                                  .own_process = 1},
+                                                  .own_process = ONEDNN3_ALONE},
                                 sleef = {.name = "SLEEF",
                                          .version = "3.5",
                                          .package = "Debian libsleef-dev",
@@ -367,61 +373,84 @@ void gl_peer_run_alone(const char *module)
     snprintf(alone, sizeof alone, "%s", module ? module : "");
 }
 
-/* Peer p of own_process library lib, checked in a child process (fork) as it would run: NULL
- * when it runs, else why not. The child checks every peer of lib at once, and says each
- * reason on a line of a pipe: INDEX TAB REASON. */
-static const char *checked_alone(const struct gl_peer_lib *lib, const struct gl_peer *p)
+#define N_PEERS       (sizeof peers / sizeof peers[0])
+#define CHECK_ALONE_S 120 /* the child's time to load and check a library, at most */
+
+/* The reasons of the peers of own_process libraries, each library checked in a child process
+ * (fork) as it would run: all of them at the first gl_peer_skip of a process, before it loaded
+ * any module (a fork after PyTorch 1.13 ran would carry it into the child: oneDNN 3.13's
+ * check then crashed, seen). The child says each reason on a line of a pipe: INDEX TAB
+ * REASON. NULL: the peer runs. */
+static char *alone_why[N_PEERS];
+
+static void set_alone_why(const struct gl_peer_lib *lib, const char *line)
 {
-    static const struct gl_peer_lib *done[4];
-    static char *why[sizeof peers / sizeof peers[0]];
-    size_t n = sizeof peers / sizeof peers[0], d = 0;
-    while (d < 4 && done[d] && done[d] != lib) d++;
-    if (d < 4 && !done[d]) {
-        done[d] = lib;
-        int fd[2];
-        pid_t pid = -1;
-        fflush(NULL);
-        if (pipe(fd) == 0 && (pid = fork()) == 0) {
-            close(fd[0]);
-            FILE *out = fdopen(fd[1], "w");
-            gl_peer_run_alone(lib->module);
-            for (size_t i = 0; i < n && out; i++) {
-                char b[300];
-                const char *w = peers[i].lib == lib ? gl_peer_skip(&peers[i], b, sizeof b) : NULL;
-                if (w) fprintf(out, "%zu\t%s\n", i, w);
-            }
-            if (out) fclose(out);
-            _exit(0);
+    for (size_t i = 0; i < N_PEERS; i++)
+        if (peers[i].lib == lib && !alone_why[i]) alone_why[i] = strdup(line);
+}
+
+static void check_alone(const struct gl_peer_lib *lib)
+{
+    int fd[2];
+    pid_t pid = -1;
+    char line[400];
+    fflush(NULL);
+    if (pipe(fd) != 0) return set_alone_why(lib, "no pipe to check it through");
+    if ((pid = fork()) == 0) {
+        close(fd[0]);
+        FILE *out = fdopen(fd[1], "w");
+        gl_peer_run_alone(lib->module);
+        for (size_t i = 0; i < N_PEERS && out; i++) {
+            char b[300];
+            const char *w = peers[i].lib == lib ? gl_peer_skip(&peers[i], b, sizeof b) : NULL;
+            if (w) fprintf(out, "%zu\t%s\n", i, w);
         }
-        char line[400];
-        if (pid > 0) {
-            close(fd[1]);
-            FILE *in = fdopen(fd[0], "r");
-            while (in && fgets(line, sizeof line, in)) {
-                char *tab = strchr(line, '\t');
-                size_t i = strtoul(line, NULL, 10);
-                if (!tab || i >= n) continue;
-                tab[strcspn(tab, "\n")] = '\0';
-                free(why[i]), why[i] = strdup(tab + 1);
-            }
-            if (in) fclose(in);
-            int st = 0;
-            waitpid(pid, &st, 0);
-            if (!WIFEXITED(st) || WEXITSTATUS(st)) { /* the check itself failed */
-                snprintf(line, sizeof line, "%s %s: its check crashed (%s %d)", lib->name,
-                         lib->version, WIFSIGNALED(st) ? "signal" : "exit status",
-                         WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
-                for (size_t i = 0; i < n; i++)
-                    if (peers[i].lib == lib && !why[i]) why[i] = strdup(line);
-            }
-        } else {
-            snprintf(line, sizeof line, "%s %s: no process to check it in", lib->name,
-                     lib->version);
-            for (size_t i = 0; i < n; i++)
-                if (peers[i].lib == lib && !why[i]) why[i] = strdup(line);
-        }
+        if (out) fclose(out);
+        _exit(0);
     }
-    return why[p - peers];
+    close(fd[1]);
+    if (pid < 0) {
+        close(fd[0]);
+        snprintf(line, sizeof line, "%s %s: no process to check it in", lib->name, lib->version);
+        return set_alone_why(lib, line);
+    }
+    FILE *in = fdopen(fd[0], "r");
+    struct pollfd pf = {fd[0], POLLIN, 0};
+    int late = 0;
+    while (in && !(late = poll(&pf, 1, CHECK_ALONE_S * 1000) == 0) &&
+           fgets(line, sizeof line, in)) {
+        char *tab = strchr(line, '\t');
+        size_t i = strtoul(line, NULL, 10);
+        if (!tab || i >= N_PEERS) continue;
+        tab[strcspn(tab, "\n")] = '\0';
+        free(alone_why[i]), alone_why[i] = strdup(tab + 1);
+    }
+    if (late) kill(pid, SIGKILL);
+    in ? fclose(in) : close(fd[0]);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    if (late)
+        snprintf(line, sizeof line, "%s %s: its check did not end in %d s", lib->name, lib->version,
+                 CHECK_ALONE_S);
+    else if (!WIFEXITED(st) || WEXITSTATUS(st)) /* the check itself failed */
+        snprintf(line, sizeof line, "%s %s: its check crashed (%s %d)", lib->name, lib->version,
+                 WIFSIGNALED(st) ? "signal" : "exit status",
+                 WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+    else
+        return;
+    set_alone_why(lib, line);
+}
+
+/* each own_process library checked once, the first time a process asks (see above) */
+static void check_all_alone(void)
+{
+    static int done;
+    if (done++ || alone[0]) return;
+    for (size_t i = 0; i < N_PEERS; i++) {
+        int first = 1;
+        for (size_t j = 0; j < i; j++) first &= peers[j].lib != peers[i].lib;
+        if (first && peers[i].lib->own_process) check_alone(peers[i].lib);
+    }
 }
 
 /* the check named sym in handle h: NULL when it passes (or there is none), else its reason */
@@ -440,7 +469,10 @@ const char *gl_peer_skip(const struct gl_peer *cp, char *buf, size_t len)
     const struct gl_peer_lib *lib = p->lib;
     const char *why;
     void *h = NULL, *f = NULL;
-    p->fn = NULL, p->bwd = NULL, p->u16 = NULL, p->prepare_fn = NULL;
+    p->fn = NULL, p->bwd = NULL, p->u16 = NULL, p->prepare_fn = NULL, p->per_process = 0;
+    check_all_alone(); /* before any module is loaded here */
+    if (alone[0] && (!lib->module || strcmp(lib->module, alone)) && !p->compare)
+        return snprintf(buf, len, "not in this run (the peers of %s alone)", alone), buf;
     if (lib->reach == GL_PEER_SERVED) {
         if (!p->serve)
             return snprintf(buf, len, "%s not found at build time (%s; make deps)", lib->name,
@@ -450,18 +482,11 @@ const char *gl_peer_skip(const struct gl_peer *cp, char *buf, size_t len)
         return lib->check_fn && (why = lib->check_fn()) ? snprintf(buf, len, "%s", why), buf : NULL;
     }
     if (!cpu_has(p->isa)) return snprintf(buf, len, "ISA not supported by this CPU"), buf;
-    p->per_process = 0;
-    if (alone[0] && strcmp(lib->module, alone) && !p->compare)
-        return snprintf(buf, len, "not in this run (the peers of %s alone)", alone), buf;
     if (lib->own_process && !alone[0]) { /* its peers run in a process of their own */
-        const char *why_not = checked_alone(lib, p);
-        if (why_not) return snprintf(buf, len, "%s", why_not), buf;
+        if (alone_why[p - peers]) return snprintf(buf, len, "%s", alone_why[p - peers]), buf;
         return p->per_process = 1,
-               snprintf(buf, len,
-                        "timed in a run of its own, gelulab-bench --peers-of %s (%s %s's "
-                        "runtimes crash where PyTorch 1.13 has run; its ISA is set once per "
-                        "process)",
-                        lib->module, lib->name, lib->version),
+               snprintf(buf, len, "timed in a run of its own, gelulab-bench --peers-of %s (%s)",
+                        lib->module, lib->own_process),
                buf;
     }
     if (!(h = lib_handle(lib, buf, len))) return buf;

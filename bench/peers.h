@@ -13,7 +13,8 @@
  * libgelulab-peer-MODULE.so beside the table (libgelulab-peers.so, which links none of them),
  * loaded once per library record when a peer of it is first asked for: into the base
  * namespace, or for a library whose sonames another version shares, into a link namespace of
- * its own (dlmopen), so that one process holds PyTorch 1.13 and 2.15, oneDNN 2.6 and 3.13. A
+ * its own (dlmopen), so that one process holds PyTorch 1.13 and 2.15 (oneDNN 3.13 runs in
+ * processes of its own: own_process). A
  * peer reachable only from another runtime (ONNX Runtime through Node) is a serving command
  * instead (`gelulab sweep --serve`, docs/exec-protocol.md): measured for accuracy, not timed.
  * Sweeps load libgelulab-peer-MODULE.so alone in a worker (`gelulab list --peers
@@ -55,11 +56,13 @@ struct gl_peer_lib {
     const char *check;         /* NULL, or the symbol of its check: NULL when the library loads, is
                                 * the version named and runs here, else why not */
     gl_peer_check_fn check_fn; /* or a check in the table's own file (the served ones) */
-    int own_process; /* its peers run only in a process of their own: in a sweep's worker, and
-                      * in a benchmark run of their own (gl_peer_run_alone); elsewhere they are
-                      * not loaded, and skipped with the reason (per_process). oneDNN 3.13: its
-                      * SYCL and TBB runtimes crash in a process where PyTorch 1.13 has run
-                      * (TBB's arena, seen), and its ISA cap is set once per process */
+    const char *own_process;   /* non-NULL, why: its peers run only in a process of their own:
+                                * in a sweep's worker, in a benchmark run of their own
+                                * (gl_peer_run_alone), checked in a child process (fork);
+                                * elsewhere they are not loaded, and skipped with the reason
+                                * (per_process). oneDNN 3.13: its SYCL and TBB runtimes crash in a
+                                * process where PyTorch 1.13 has run (TBB's arena, seen), and its
+                                * ISA cap is set once per process */
 };
 
 /* What a peer is called with */
@@ -125,6 +128,7 @@ static inline int gl_peer_table_open(const char *path, struct gl_peer_table *t, 
     if (t->peers && t->skip && t->run_alone) return 0;
     snprintf(err, errlen, "cannot read the peers from %s: %s", path,
              h ? "no gl_peers/gl_peer_skip/gl_peer_run_alone in it" : dlerror());
+    if (h) dlclose(h);
     return -1;
 }
 

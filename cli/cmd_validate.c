@@ -282,7 +282,8 @@ static void range_check(const struct vargs *a, struct gl_validation *v)
                  hi ? "; " : "");
     if (hi)
         snprintf(a2, sizeof a2,
-                 "|y| > |x| on %llu inputs, x in [%a, %a]: Phi(x) = y/x above 1 (erf above 1)",
+                 "|y| > |x| on %llu inputs, x in [%a, %a]: Phi(x) = y/x above 1 (erf above 1, "
+                 "or an overflow to inf)",
                  (unsigned long long)hi, t->x_lo[GL_TRAIT_PHI_ABOVE1],
                  t->x_hi[GL_TRAIT_PHI_ABOVE1]);
     snprintf(c->text, sizeof c->text, "%s%s (of the swept inputs)", a1, a2);

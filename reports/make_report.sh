@@ -68,9 +68,10 @@ if want facts; then
         v=$("$(dirname "$0")/npm_version.sh" "$(dirname "$0")/../build/npm" "$1")
         echo "$1@${v:-not installed}"
     }
-    pypiv() { # the PyPI wheels make deps unpacked (GL_PYPI_DIR: the Makefile's PYPI_DIR)
-        local l
-        l=$(ls -d "${GL_PYPI_DIR:-/nonexistent}"/*/.ok-* 2>/dev/null | sed 's|.*/\.ok-||' | tr '\n' ' ')
+    pypiv() { # the PyPI wheels make deps unpacked, where this build looked for them
+        local l d
+        d=$(sed -n 's/^GL_PYPI_DIR:PATH=//p' "$BUILD/CMakeCache.txt" 2>/dev/null)
+        l=$(ls -d "${d:-/nonexistent}"/*/.ok-* 2>/dev/null | sed 's|.*/\.ok-||' | tr '\n' ' ')
         echo "${l:-none}"
     }
     # the facts in the background, beside the diagnoses (its exit status kept in a file)

@@ -6,6 +6,9 @@
 # merged into the prefix's lib/ and include/, where the libraries expect each other ($ORIGIN).
 #   CACHE/PREFIX/.ok-DIST-VERSION   one per wheel, written when it is unpacked: another clone
 #                                   on the machine (CI's) finds them and downloads nothing.
+#   CACHE/PREFIX/.specs             the group's pins and members, one per line, written when all
+#                                   are unpacked: a group whose pins changed starts from an
+#                                   empty prefix (no mix of two versions' runtimes).
 # usage: reports/pypi_fetch.sh CACHE LABEL DIST==VERSION[:MEMBER,...] ...
 #   LABEL names the peers that need the wheels in the messages; MEMBERs (unzip patterns) unpack
 #   only those files of a wheel. Every wheel is optional: a failure is a warning, and the
@@ -17,6 +20,11 @@ first=${1%%:*}
 prefix="$cache/${first%%==*}-${first##*==}"
 mkdir -p "$prefix" 2>/dev/null ||
     { echo "make deps: warning: cannot create $prefix: the $label peers will be skipped" >&2; exit 0; }
+specs=$(printf '%s\n' "$@")
+if [ -f "$prefix/.specs" ] && [ "$(cat "$prefix/.specs")" != "$specs" ]; then
+    echo "make deps: the pins of $label changed: unpacking them again into $prefix"
+    rm -rf "$prefix" && mkdir -p "$prefix"
+fi
 start=$(date +%s) fetched="" failed=""
 for spec in "$@"; do
     pin=${spec%%:*} members=""
@@ -47,6 +55,7 @@ for spec in "$@"; do
     rm -rf "$tmp"
     touch "$prefix/.ok-$dist-$ver"
 done
+[ -z "$failed" ] && printf '%s\n' "$specs" >"$prefix/.specs"
 if [ -n "$failed" ]; then
     echo "make deps: warning: the $label peers will be skipped (not fetched:$failed)" >&2
 elif [ -z "$fetched" ]; then

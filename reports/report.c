@@ -211,15 +211,14 @@ int gl_report(const char *in, const char *out, char *err, size_t errlen)
     if (glob(p, 0, NULL, &g) == 0) {
         for (size_t i = 0; i < g.gl_pathc; i++) {
             struct gl_bench run;
-            int bad = gl_bench_read(g.gl_pathv[i], &run, err, errlen);
+            char why[600];
+            int bad = gl_bench_read(g.gl_pathv[i], &run, why, sizeof why);
             if (!bad) {
-                bad = gl_bench_merge(&r.bench, &run, g.gl_pathv[i], err, errlen);
+                bad = gl_bench_merge(&r.bench, &run, g.gl_pathv[i], why, sizeof why);
                 gl_bench_free(&run);
             }
-            if (bad) {
-                globfree(&g);
-                goto done;
-            }
+            if (bad) /* its peers are then not timed in the report: said, not fatal */
+                fprintf(stderr, "gelulab report: warning: a run of its own not merged: %s\n", why);
         }
         globfree(&g);
     }

@@ -59,23 +59,24 @@ static int load_table(const struct rep *r, const char *file, struct rep_peer **p
             s = strchr(s, '\t');
             if (s) *s++ = '\0';
         }
-        if (n != 9 || s) {
+        if ((n != 9 && n != 7) || s) {
             fclose(f);
             return snprintf(err, errlen,
                             "%s: a line without the 9 columns of gelulab list "
-                            "--peers --tsv",
+                            "--peers --tsv (or the 7 of results before 2026-12-05)",
                             path),
                    -1;
         }
+        int old = n == 7; /* name defn isa library package runs note: no version, no path */
         snprintf(p->name, sizeof p->name, "%s", field[0]);
         snprintf(p->defn, sizeof p->defn, "%s", field[1]);
         snprintf(p->isa, sizeof p->isa, "%s", field[2]);
         snprintf(p->library, sizeof p->library, "%s", field[3]);
-        snprintf(p->version, sizeof p->version, "%s", field[4]);
-        snprintf(p->package, sizeof p->package, "%s", field[5]);
-        snprintf(p->path, sizeof p->path, "%s", field[6]);
-        p->runs = !strcmp(field[7], "yes");
-        snprintf(p->note, sizeof p->note, "%s", field[8]);
+        snprintf(p->version, sizeof p->version, "%s", old ? "" : field[4]);
+        snprintf(p->package, sizeof p->package, "%s", field[old ? 4 : 5]);
+        snprintf(p->path, sizeof p->path, "%s", old ? "-" : field[6]);
+        p->runs = !strcmp(field[old ? 5 : 7], "yes");
+        snprintf(p->note, sizeof p->note, "%s", field[old ? 6 : 8]);
         load_validate(r, p);
         (*npeers)++;
     }
@@ -310,6 +311,8 @@ static void version_key(const struct rep_peer *p, char *buf, size_t len)
     snprintf(buf, len, "%s", p->name);
     snprintf(v, sizeof v, "-%s", p->version);
     char *at = p->version[0] ? strstr(buf, v) : NULL;
+    while (at && at[strlen(v)] && at[strlen(v)] != '-' && at[strlen(v)] != '/')
+        at = strstr(at + 1, v); /* "-1.1" is not the version of "torch-1.13-gelu" */
     if (at) memmove(at, at + strlen(v), strlen(at + strlen(v)) + 1);
     char *isa = strchr(buf, '/');
     if (isa) *isa = '\0';
@@ -427,12 +430,14 @@ void rep_versions_md(FILE *f, const struct rep *r)
                     "versions (`data/peers.tsv`: library, version, package), each peer beside its "
                     "namesake at the other version, the same columns for both, every cell read "
                     "from the result files: max ULP against the peer's own definition on [-5, 5] "
-                    "and over all swept inputs, %% correctly rounded, the tail (inputs where it "
+                    "and over all swept inputs (the binary32 forward peers of `data/peers.tsv`), "
+                    "%% correctly rounded, the tail (inputs where it "
                     "returns ±0 though the correctly rounded definition is not 0), where |y| "
                     "exceeds |x| (erf above 1, or an overflow to ∞), the results at "
                     "NaN, +∞ and −∞ (bold: not what GELU gives), whether results depend on the "
                     "call's length or position (`gelulab validate`'s layout check), and the speed "
-                    "× %s at %zu floats (one run of the benchmark). Below each table, what "
+                    "× %s at %zu floats (one run of the benchmark; a library timed in a run of "
+                    "its own put on its scale by that peer, timed in both). Below each table, what "
                     "changed in words: the checks of `gelulab validate` one version fails and the "
                     "other passes.\n",
                     r->bench.compare_title[0] ? r->bench.compare_title : "the compare peer",

@@ -18,4 +18,10 @@ check "a wheel that cannot be had: exit 0, a warning naming it and the skipped p
       "[ $? -eq 0 ] && grep -q '^make deps: warning: pip download gelulab-no-such-dist==0.0 failed' '$T/err' &&
        grep -qx 'make deps: warning: the Nothing 0 peers will be skipped (not fetched: gelulab-no-such-dist==0.0)' '$T/err' &&
        [ ! -e '$T/c/gelulab-no-such-dist-0.0/.ok-gelulab-no-such-dist-0.0' ]"
+# the pins changed (another version of a runtime): the group starts again from an empty prefix
+echo old==0.9 >"$T/c/demo-1.0/.specs"
+PIP_NO_INDEX=1 "$S/reports/pypi_fetch.sh" "$T/c" "Demo 1" demo==1.0 extra==2.0 >"$T/out" 2>"$T/err"
+check "changed pins: said, the prefix emptied, no stale wheel taken as present" \
+      "grep -qx 'make deps: the pins of Demo 1 changed: unpacking them again into $T/c/demo-1.0' '$T/out' &&
+       [ ! -e '$T/c/demo-1.0/.ok-extra-2.0' ] && grep -q 'warning: the Demo 1 peers will be skipped' '$T/err'"
 exit $fail

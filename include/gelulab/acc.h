@@ -68,7 +68,8 @@ struct gl_traits {
     /* how many inputs, and the smallest and largest such x (when n[t] > 0):
      *   zero_lost:  results +-0 where the rounded reference is nonzero
      *   wrong_sign: nonzero results whose sign is not x's (every definition has x's)
-     *   phi_above1: |y| > |x| (finite x and y): Phi(x) = y/x above 1, erf(x/sqrt2) above 1
+     *   phi_above1: |y| > |x| at finite x, an infinite y included: Phi(x) = y/x above 1,
+     *               erf(x/sqrt2) above 1, or an overflow
      * (NaN inputs in none) */
     uint64_t n[GL_TRAITS];
     double x_lo[GL_TRAITS], x_hi[GL_TRAITS];
