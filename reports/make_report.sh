@@ -3,7 +3,7 @@
 # those files and writes OUT/REPORT.md with its charts.
 #   usage: reports/make_report.sh BUILD_DIR OUT_DIR [QUICK]
 #   QUICK=1: binary32 sampled (every 61st pattern), NEON left out, binary64 quick, shorter
-#            benchmarks (1 Ki, 4 Ki and 1 Mi floats, 3 repetitions), two moons with 5 seeds:
+#            benchmarks (1 Ki, 4 Ki and 1 Mi floats, 3 repetitions of 3 ms), two moons with 5 seeds:
 #            under 2 minutes on 2 cores
 #   otherwise: exhaustive binary32 (all 2^32 inputs), the full benchmark (the longest stages)
 #   STAGES=sweeps,facts,bench,moons,report (the default: all) runs only the stages named:
@@ -27,7 +27,7 @@ mode=exhaustive bench_args=() moons_seeds=30
 if [ "$QUICK" = 1 ]; then # no 16 Mi benchmark (sweep_plan.sh leaves NEON out)
     mode=quick moons_seeds=5
     bench_args=(--sizes=1024,4096,1048576 --benchmark_repetitions=3
-                --benchmark_min_time=0.005 --benchmark_min_warmup_time=0.005)
+                --benchmark_min_time=0.003 --benchmark_min_warmup_time=0.002)
 fi
 
 L=$BUILD/libgelulab-peers.so
@@ -98,8 +98,12 @@ if want facts; then
         [ "$running" -lt "$(nproc)" ] || { wait -n || true; running=$((running - 1)); }
         probe "${a[@]}" &
         running=$((running + 1))
+    # the longest first, so that the two cores end together: PyTorch's load in each of
+    # validate's workers (3.2 s a peer for 1.13, 1.9 s for 2.15, under 1 s for the others)
     done < <([ -f "$L" ] && "$G" list --peers --lib "$L" --sweep-args --all-kinds |
-        sed -e 's/^bwd\t/--backward\t/' -e 's/^[a-z0-9]*\t//'
+        sed -e 's/^bwd\t/--backward\t/' -e 's/^[a-z0-9]*\t//' |
+        awk '{ print (/peer-torch\.so/ ? 0 : /peer-torch[0-9]/ ? 1 : 2) "\t" $0 }' |
+        sort -s -n -k1,1 | cut -f2-
         # our backward kernels, the widest build of each that runs here
         "$G" list | awk '$2 ~ /_grad$/ && $5 == "yes" { split($1, a, "/"); w[a[1]] = $1 }
                          END { for (k in w) printf "--impl\t%s\n", w[k] }' | sort)
