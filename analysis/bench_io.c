@@ -204,22 +204,14 @@ int gl_bench_read(const char *path, struct gl_bench *b, char *err, size_t errlen
     return rc;
 }
 
-int gl_bench_merge(struct gl_bench *b, const struct gl_bench *run, const char *path, char *err,
-                   size_t errlen)
+static int merge(struct gl_bench *b, const struct gl_bench *run, const char *path, char *err,
+                 size_t errlen)
 {
     if (!b->compare[0] || strcmp(b->compare, run->compare))
         return snprintf(err, errlen, "%s: its compare peer '%s' is not the main run's '%s'", path,
                         run->compare, b->compare),
                -1;
-    size_t add = 0;
-    for (size_t i = 0; i < run->nrows; i++)
-        add += !gl_bench_find(b, run->rows[i].name, run->rows[i].n);
-    struct gl_bench_row *rows = realloc(b->rows, (b->nrows + add) * sizeof *rows);
-    if (!rows) return snprintf(err, errlen, "%s: out of memory", path), -1;
-    b->rows = rows;
-    int index = 0;
-    for (size_t i = 0; i < b->nrows; i++)
-        if (b->rows[i].index >= index) index = b->rows[i].index + 1;
+    size_t add = 0; /* the rows b lacks, each with the compare peer at its size in both runs */
     for (size_t i = 0; i < run->nrows; i++) {
         const struct gl_bench_row *r = &run->rows[i];
         if (gl_bench_find(b, r->name, r->n)) continue;
@@ -231,8 +223,20 @@ int gl_bench_merge(struct gl_bench *b, const struct gl_bench *run, const char *p
                             "run's scale",
                             path, b->compare, r->n, r->name),
                    -1;
+        add++;
+    }
+    struct gl_bench_row *rows = realloc(b->rows, (b->nrows + add) * sizeof *rows);
+    if (!rows) return snprintf(err, errlen, "%s: out of memory", path), -1;
+    b->rows = rows;
+    int index = 0;
+    for (size_t i = 0; i < b->nrows; i++)
+        if (b->rows[i].index >= index) index = b->rows[i].index + 1;
+    for (size_t i = 0; i < run->nrows; i++) { /* (found above, where a row is added) */
+        const struct gl_bench_row *r = &run->rows[i];
+        if (gl_bench_find(b, r->name, r->n)) continue;
+        double k = gl_bench_find(b, b->compare, r->n)->eps_median /
+                   gl_bench_find(run, run->compare, r->n)->eps_median;
         struct gl_bench_row *o = &b->rows[b->nrows++];
-        double k = cm->eps_median / cr->eps_median;
         *o = *r;
         o->scaled = k, o->index = index + r->index;
         for (int j = 0; j < o->reps; j++) o->eps[j] *= k, o->cyc[j] /= k;
@@ -240,6 +244,15 @@ int gl_bench_merge(struct gl_bench *b, const struct gl_bench *run, const char *p
     }
     qsort(b->rows, b->nrows, sizeof *b->rows, cmp_row);
     return 0;
+}
+
+int gl_bench_add_run(struct gl_bench *b, const char *path, char *err, size_t errlen)
+{
+    struct gl_bench run;
+    if (gl_bench_read(path, &run, err, errlen)) return -1;
+    int rc = merge(b, &run, path, err, errlen);
+    gl_bench_free(&run);
+    return rc;
 }
 
 void gl_bench_free(struct gl_bench *b)

@@ -310,6 +310,14 @@ static void exit_quietly(int status, void *arg)
     _exit(status);
 }
 
+/* why none of lib's peers run: its module or symbol was not built (make deps); buf */
+static char *not_built(const struct gl_peer_lib *lib, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s %s not found at build time (%s; make deps)", lib->name, lib->version,
+             lib->package);
+    return buf;
+}
+
 /* lib's module, loaded once (NULL with the reason in why) */
 static void *lib_handle(const struct gl_peer_lib *lib, char *why, size_t len)
 {
@@ -331,9 +339,7 @@ static void *lib_handle(const struct gl_peer_lib *lib, char *why, size_t len)
         const int under_asan = 0;
 #endif
         if (access(path, R_OK))
-            snprintf(opened[i].why, sizeof opened[i].why,
-                     "%s %s not found at build time (%s; make deps)", lib->name, lib->version,
-                     lib->package);
+            not_built(lib, opened[i].why, sizeof opened[i].why);
         else if (under_asan && !strncmp(lib->package, "PyPI", 4))
             snprintf(opened[i].why, sizeof opened[i].why,
                      "%s %s: not loaded under AddressSanitizer (no link namespaces there)",
@@ -474,10 +480,7 @@ const char *gl_peer_skip(const struct gl_peer *cp, char *buf, size_t len)
     if (alone[0] && (!lib->module || strcmp(lib->module, alone)) && !p->compare)
         return snprintf(buf, len, "not in this run (the peers of %s alone)", alone), buf;
     if (lib->reach == GL_PEER_SERVED) {
-        if (!p->serve)
-            return snprintf(buf, len, "%s not found at build time (%s; make deps)", lib->name,
-                            lib->package),
-                   buf;
+        if (!p->serve) return not_built(lib, buf, len);
         if (!cpu_has(p->isa)) return snprintf(buf, len, "ISA not supported by this CPU"), buf;
         return lib->check_fn && (why = lib->check_fn()) ? snprintf(buf, len, "%s", why), buf : NULL;
     }
@@ -490,10 +493,7 @@ const char *gl_peer_skip(const struct gl_peer *cp, char *buf, size_t len)
                buf;
     }
     if (!(h = lib_handle(lib, buf, len))) return buf;
-    if (!(f = dlsym(h, p->symbol)))
-        return snprintf(buf, len, "%s %s not found at build time (%s; make deps)", lib->name,
-                        lib->version, lib->package),
-               buf;
+    if (!(f = dlsym(h, p->symbol))) return not_built(lib, buf, len);
     if ((why = run_check(h, lib->check)) || (why = run_check(h, p->check)))
         return snprintf(buf, len, "%s", why), buf;
     if (p->kind == GL_PEER_F32) *(void **)&p->fn = f;

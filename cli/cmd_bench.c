@@ -41,20 +41,11 @@ int gl_cmd_bench_table(int argc, char **argv)
     char err[600];
     if (gl_bench_read(path, &b, err, sizeof err) != 0)
         return gl_cli_error("bench-table", "%s", err);
-    for (int i = 1; i < argc; i++) { /* the runs of one library's peers alone */
-        struct gl_bench run;
-        if (argv[i] == path) continue;
-        if (gl_bench_read(argv[i], &run, err, sizeof err) != 0) {
+    for (int i = 1; i < argc; i++) /* the runs of one library's peers alone */
+        if (argv[i] != path && gl_bench_add_run(&b, argv[i], err, sizeof err)) {
             gl_bench_free(&b);
             return gl_cli_error("bench-table", "%s", err);
         }
-        int bad = gl_bench_merge(&b, &run, argv[i], err, sizeof err);
-        gl_bench_free(&run);
-        if (bad) {
-            gl_bench_free(&b);
-            return gl_cli_error("bench-table", "%s", err);
-        }
-    }
     gl_bench_print(&b, path);
     gl_bench_free(&b);
     return 0;

@@ -77,6 +77,11 @@ const struct gl_json *rep_fact(const struct rep *r, const char *section, const c
     return s && key ? gl_json_get(s, key) : s;
 }
 
+double rep_pct(uint64_t a, uint64_t n)
+{
+    return n ? 100.0 * (double)a / (double)n : 0;
+}
+
 double rep_eps(const struct rep *r, const char *name, size_t n)
 {
     const struct gl_bench_row *row = gl_bench_find(&r->bench, name, n);
@@ -210,14 +215,8 @@ int gl_report(const char *in, const char *out, char *err, size_t errlen)
     glob_t g;
     if (glob(p, 0, NULL, &g) == 0) {
         for (size_t i = 0; i < g.gl_pathc; i++) {
-            struct gl_bench run;
-            char why[600];
-            int bad = gl_bench_read(g.gl_pathv[i], &run, why, sizeof why);
-            if (!bad) {
-                bad = gl_bench_merge(&r.bench, &run, g.gl_pathv[i], why, sizeof why);
-                gl_bench_free(&run);
-            }
-            if (bad) /* its peers are then not timed in the report: said, not fatal */
+            char why[600]; /* its peers are then not timed in the report: said, not fatal */
+            if (gl_bench_add_run(&r.bench, g.gl_pathv[i], why, sizeof why))
                 fprintf(stderr, "gelulab report: warning: a run of its own not merged: %s\n", why);
         }
         globfree(&g);

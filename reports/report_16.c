@@ -6,11 +6,6 @@
 #include <string.h>
 #include "report_int.h"
 
-static double pct(uint64_t a, uint64_t n)
-{
-    return n ? 100.0 * (double)a / (double)n : 0;
-}
-
 /* the best % correctly rounded of the binary32 kernels of sweep s whose definition is d, and
  * which kernel */
 static double best_f32(const struct gl_sweep *s, enum gl_defn d, const char **name)
@@ -19,7 +14,7 @@ static double best_f32(const struct gl_sweep *s, enum gl_defn d, const char **na
     *name = "-";
     for (int i = 0; i < s->nk; i++) {
         const struct gl_stats *a = &s->k[i].acc[0]->all;
-        double p = pct(a->correctly_rounded, a->n);
+        double p = rep_pct(a->correctly_rounded, a->n);
         if (s->k[i].abi == GL_ABI_F32 && s->k[i].defn == d && p > best)
             best = p, *name = s->k[i].name;
     }
@@ -37,7 +32,7 @@ static void rows(FILE *f, const struct rep *r, const struct gl_sweep *s)
         double c = rep_cyc(r, k->name, r->pareto_size);
         fprintf(f, "| %s%s | %s | %s | %.3g | %.3g | %.2f | %llu | %llu of %llu | %llu |", k->name,
                 gl_sweep_complete(s) ? "" : " †", s->fmt.name, gl_defn_name(k->defn),
-                o->all.max_ulp, e->all.max_ulp, pct(o->all.correctly_rounded, o->all.n),
+                o->all.max_ulp, e->all.max_ulp, rep_pct(o->all.correctly_rounded, o->all.n),
                 (unsigned long long)(o->all.n - o->all.correctly_rounded),
                 (unsigned long long)o->nan_x.correctly_rounded, (unsigned long long)o->nan_x.n,
                 (unsigned long long)o->traits.n[GL_TRAIT_ZERO_LOST]);

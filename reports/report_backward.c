@@ -174,8 +174,7 @@ static void md_row(FILE *f, const struct rep *r, int k)
             j >= 0 ? " (= " : "", j >= 0 ? r->bwd.k[j].name : "", j >= 0 ? ")" : "",
             gl_defn_name(ks->defn), a->region[GL_REGION_CORE].max_ulp,
             a->region[GL_REGION_ROOT].max_ulp, scaled_all(r, ks),
-            a->region[GL_REGION_TAIL_NEG].max_ulp,
-            a->all.n ? 100.0 * (double)a->all.correctly_rounded / (double)a->all.n : 0,
+            a->region[GL_REGION_TAIL_NEG].max_ulp, rep_pct(a->all.correctly_rounded, a->all.n),
             (unsigned long long)a->all.nonfinite, sp, eps);
 }
 

@@ -49,6 +49,8 @@ struct rep {
 double rep_num(const struct gl_json *j);
 const char *rep_str(const struct gl_json *j);
 const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key);
+/* 100 a / n, 0 when n is 0: a percentage of swept inputs */
+double rep_pct(uint64_t a, uint64_t n);
 double rep_eps(const struct rep *r, const char *name, size_t n);
 /* median TSC cycles per element of case NAME at size n, 0: not benchmarked */
 double rep_cyc(const struct rep *r, const char *name, size_t n);

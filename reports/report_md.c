@@ -4,11 +4,6 @@
 #include <string.h>
 #include "report_int.h"
 
-static double pct(uint64_t a, uint64_t n)
-{
-    return n ? 100.0 * (double)a / (double)n : 0;
-}
-
 /* The mark of a figure taken from an incomplete sweep (a partial merge, an interrupted run) */
 static const char *mark(const struct gl_sweep *s)
 {
@@ -85,7 +80,7 @@ static void md_summary(FILE *f, const struct rep *r)
                 o->region[GL_REGION_CORE].max_ulp, o->all.max_ulp,
                 e->region[GL_REGION_TAIL_NEG].max_ulp, e->region[GL_REGION_CORE].max_ulp,
                 e->region[GL_REGION_POS].max_ulp, o->all.max_abs,
-                pct(o->all.correctly_rounded, o->all.n));
+                rep_pct(o->all.correctly_rounded, o->all.n));
         for (size_t s = 0; s < r->nsizes; s++)
             k->eps[s] > 0 ? fprintf(f, " %.0f |", k->eps[s] * 1e-6) : fprintf(f, " - |");
         double x = rep_eps(r, k->k->name, r->pareto_size);
@@ -210,8 +205,8 @@ static void md_formats(FILE *f, const struct rep *r)
         const struct gl_acc *b = kb->acc[0], *be = kb->acc[1], *h = kh->acc[0], *he = kh->acc[1];
         fprintf(f, "| %s%s%s | %.3g | %.3g | %.2f | %.3g | %.3g | %.2f |\n", kb->name,
                 mark(&r->bf16), mark(&r->f16), b->all.max_ulp, be->all.max_ulp,
-                pct(b->all.correctly_rounded, b->all.n), h->all.max_ulp, he->all.max_ulp,
-                pct(h->all.correctly_rounded, h->all.n));
+                rep_pct(b->all.correctly_rounded, b->all.n), h->all.max_ulp, he->all.max_ulp,
+                rep_pct(h->all.correctly_rounded, h->all.n));
     }
     rep_native16_md(f, r);
     fprintf(
@@ -224,7 +219,7 @@ static void md_formats(FILE *f, const struct rep *r)
         const struct gl_acc *a = r->f64.k[i].acc[0];
         fprintf(f, "| %s%s | %.3g | %.3g | %.3g | %.2f |\n", r->f64.k[i].name, mark(&r->f64),
                 a->region[GL_REGION_CORE].max_ulp, a->all.max_ulp, a->all.max_abs,
-                pct(a->all.correctly_rounded, a->all.n));
+                rep_pct(a->all.correctly_rounded, a->all.n));
     }
 }
 

@@ -201,9 +201,8 @@ static void md_peer_table(FILE *f, const struct rep *r)
             special_cell(t, traits_in(&r->bf16, k->k->name), s, sp[s], sizeof sp[s]);
         fprintf(f, "| %s | %s %s | %s | %.3g | %.3g | %.2f | %.3g | %s | %s | %s | %s | %s | %s |",
                 names, p->library, p->version, p->defn, o->region[GL_REGION_CORE].max_ulp,
-                o->all.max_ulp,
-                o->all.n ? 100.0 * (double)o->all.correctly_rounded / (double)o->all.n : 0,
-                rep_core_exact(k), c[0], c[1], c[2], sp[0], sp[1], sp[2]);
+                o->all.max_ulp, rep_pct(o->all.correctly_rounded, o->all.n), rep_core_exact(k),
+                c[0], c[1], c[2], sp[0], sp[1], sp[2]);
         double x = rep_eps(r, k->k->name, r->pareto_size);
         if (cmp) x > 0 && dnnl > 0 ? fprintf(f, " %.3f |", x / dnnl) : fprintf(f, " - |");
         fputc('\n', f);
@@ -354,8 +353,7 @@ static void version_row(FILE *f, const struct rep *r, const struct rep_peer *p)
     if (x > 0 && c > 0) snprintf(speed, sizeof speed, "%.3f", x / c);
     fprintf(f, "| %s | %s | %.3g | %.3g | %.2f | %s | %s | %s | %s | %s | %s | %s |\n", p->name,
             p->version, o->region[GL_REGION_CORE].max_ulp, o->all.max_ulp,
-            o->all.n ? 100.0 * (double)o->all.correctly_rounded / (double)o->all.n : 0, tail, above,
-            sp[0], sp[1], sp[2],
+            rep_pct(o->all.correctly_rounded, o->all.n), tail, above, sp[0], sp[1], sp[2],
             !strcmp(layout, "PASS")   ? "none"
             : !strcmp(layout, "FAIL") ? "**depends**"
                                       : "not diagnosed",

@@ -37,12 +37,12 @@ struct gl_bench {
  * one-line message in err. */
 int gl_bench_read(const char *path, struct gl_bench *b, char *err, size_t errlen);
 void gl_bench_free(struct gl_bench *b);
-/* Adds to b the rows of run (a run of one library's peers alone, gelulab-bench --peers-of) that
- * b lacks, on b's scale: elements/s multiplied, cycles divided, by the ratio of the compare
- * peer's median elements/s in b to that in run, at the same size (each row's `scaled`). 0, or
- * -1 with a one-line message: the runs lack the compare peer at a size, or name others. */
-int gl_bench_merge(struct gl_bench *b, const struct gl_bench *run, const char *path, char *err,
-                   size_t errlen);
+/* Reads PATH, a run of one library's peers alone (gelulab-bench --peers-of), and adds to b the
+ * rows that b lacks, on b's scale: elements/s multiplied, cycles divided, by the ratio of the
+ * compare peer's median elements/s in b to that in the run, at the same size (each row's
+ * `scaled`). 0, or -1 with a one-line message in err (b as it was): the file does not read, or
+ * the runs lack the compare peer at a size, or name others. */
+int gl_bench_add_run(struct gl_bench *b, const char *path, char *err, size_t errlen);
 /* The row of case NAME at size n, or NULL. */
 const struct gl_bench_row *gl_bench_find(const struct gl_bench *b, const char *name, size_t n);
 /* The distinct sizes, ascending (at most max); returns how many. */
