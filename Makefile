@@ -41,8 +41,11 @@ PYPI_ONEDNN := onednn==2026.1.0 onednn-devel==2026.1.0 intel-sycl-rt==2026.2.0 \
                intel-cmplr-lib-ur==2026.2.0 intel-cmplr-lib-rt==2026.2.0 intel-opencl-rt==2026.2.0 \
                tbb==2023.2.0 tcmlib==1.6.0
 PYPI_MKL  := mkl==2026.2.0 mkl-include==2026.2.0
+# The Python peers (bench/py_eval.py: TensorFlow, JAX, ONNX Runtime 1.31, OpenVINO): a virtual
+# environment of bench/py_peers.txt's pins, once per machine (reports/py_venv.sh). Optional.
+PY_VENV   := $(GL_CACHE)/venv
 
-.PHONY: all build deps deps-npm deps-pypi test bench report publish clean help coeffs install deb header
+.PHONY: all build deps deps-npm deps-pypi deps-python test bench report publish clean help coeffs install deb header
 all: build
 
 help:
@@ -61,13 +64,17 @@ deps:
 	  { echo "make deps: apt-get install failed for:$$missing" >&2; exit 1; }; \
 	  echo "make deps: done"; \
 	fi
-	@$(MAKE) --no-print-directory deps-npm deps-pypi
+	@$(MAKE) --no-print-directory deps-npm deps-pypi deps-python
 
 # the PyPI peers: each group optional (a failure is a warning; its peers are listed as skipped)
 deps-pypi:
 	@reports/pypi_fetch.sh "$(PYPI_DIR)" "PyTorch 2.15" $(foreach p,$(PYPI_TORCH),'$(p)')
 	@reports/pypi_fetch.sh "$(PYPI_DIR)" "oneDNN 3.13" $(foreach p,$(PYPI_ONEDNN),'$(p)')
 	@reports/pypi_fetch.sh "$(PYPI_DIR)" "MKL 2026.2" $(foreach p,$(PYPI_MKL),'$(p)')
+
+# the Python peers: optional (a failure is a warning; their peers are listed as skipped)
+deps-python:
+	@reports/py_venv.sh "$(PY_VENV)" bench/py_peers.txt
 
 # the npm peers: a failure is a warning (their peers are then listed as skipped, with the reason)
 deps-npm:
@@ -89,9 +96,9 @@ deps-npm:
 	  echo "make deps: warning: npm install failed: the ONNX Runtime and ggml peers will be skipped" >&2
 
 # (configured again when make deps unpacked a wheel since: CMake looks for the PyPI peers then)
-$(BUILD)/CMakeCache.txt: $(wildcard $(PYPI_DIR)/*/.ok-*)
+$(BUILD)/CMakeCache.txt: $(wildcard $(PYPI_DIR)/*/.ok-*) $(wildcard $(PY_VENV)/.pins)
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DGL_SANITIZE=$(SAN) \
-	  "-DGL_PYPI_DIR=$(PYPI_DIR)" $(CMAKE_FLAGS)
+	  "-DGL_PYPI_DIR=$(PYPI_DIR)" "-DGL_PY_VENV=$(PY_VENV)" $(CMAKE_FLAGS)
 
 build: deps $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
