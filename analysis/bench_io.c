@@ -34,8 +34,11 @@ static int split_name(const char *run_name, char *name, size_t len, size_t *n)
 {
     char run[160];
     snprintf(run, sizeof run, "%s", run_name);
-    size_t rl = strlen(run), sl = strlen("/real_time");
-    if (rl > sl && !strcmp(run + rl - sl, "/real_time")) run[rl - sl] = '\0';
+    for (int t = 0; t < 2; t++) { /* the suffix of real time, or of a served peer's manual time */
+        const char *suffix = t ? "/manual_time" : "/real_time";
+        size_t rl = strlen(run), sl = strlen(suffix);
+        if (rl > sl && !strcmp(run + rl - sl, suffix)) run[rl - sl] = '\0';
+    }
     const char *slash = strrchr(run, '/');
     if (!slash || slash == run || (size_t)(slash - run) >= len) return -1;
     char *end;
@@ -97,6 +100,8 @@ static void set_label(struct gl_bench_row *r, const struct gl_json *e)
     label_field(label ? label->text : NULL, "isa=", r->isa, sizeof r->isa);
     label_field(label ? label->text : NULL, "lib=", r->lib, sizeof r->lib);
     label_field(label ? label->text : NULL, "fmt=", r->fmt, sizeof r->fmt);
+    label_field(label ? label->text : NULL, "timed=", r->timed, sizeof r->timed);
+    if (!strcmp(r->timed, "-")) snprintf(r->timed, sizeof r->timed, "process");
     if (!strcmp(r->fmt, "-")) r->fmt[0] = '\0'; /* not a 16-bit case */
     r->index = index ? (int)gl_json_num(index) : 0;
 }
@@ -106,8 +111,11 @@ static int read_iterations(struct gl_bench *b, const struct gl_json *runs, size_
                            size_t errlen)
 {
     for (size_t i = 0; i < runs->n; i++) {
-        const struct gl_json *e = &runs->items[i], *type = gl_json_get(e, "run_type");
+        const struct gl_json *e = &runs->items[i], *type = gl_json_get(e, "run_type"),
+                             *error = gl_json_get(e, "error_occurred");
         if (type && type->text && strcmp(type->text, "iteration")) continue;
+        if (error && error->text && !strcmp(error->text, "true"))
+            continue; /* a case that failed (gelulab-bench said why): no figures */
         char name[64];
         size_t n;
         double eps, cyc;
@@ -341,7 +349,7 @@ void gl_bench_print(const struct gl_bench *b, const char *path)
     size_t nc = case_list(b, cases, 256);
     printf("%s: %s, %s, %d CPUs at %.0f MHz; medians over repetitions\n\n", path, b->date, b->host,
            b->num_cpus, b->mhz);
-    printf("%-20s %-10s %-7s %-7s", "case", "kind", "defn", "isa");
+    printf("%-20s %-10s %-7s %-7s %-9s", "case", "kind", "defn", "isa", "timed in");
     for (size_t s = 0; s < ns; s++) {
         char sn[16];
         gl_bench_size_name(sizes[s], sn, sizeof sn);
@@ -354,7 +362,7 @@ void gl_bench_print(const struct gl_bench *b, const char *path)
         int reps = 0;
         char name[80];
         snprintf(name, sizeof name, "%s%s", r0->name, r0->scaled ? "*" : "");
-        printf("%-20s %-10s %-7s %-7s", name, r0->kind, r0->defn, r0->isa);
+        printf("%-20s %-10s %-7s %-7s %-9s", name, r0->kind, r0->defn, r0->isa, r0->timed);
         for (size_t s = 0; s < ns; s++) {
             const struct gl_bench_row *r = gl_bench_find(b, r0->name, sizes[s]);
             if (!r) {
@@ -374,6 +382,13 @@ void gl_bench_print(const struct gl_bench *b, const char *path)
             printf("\n* timed in a run of its own (gelulab-bench --peers-of), put on this run's "
                    "scale by %s, timed in both\n",
                    b->compare);
+            break;
+        }
+    for (size_t c = 0; c < nc; c++)
+        if (!strcmp(cases[c]->timed, "framework")) {
+            printf("\ntimed in: process, this benchmark's own calls; framework, a served peer's "
+                   "calls timed inside its framework's process (Python: the framework's call in a "
+                   "loop on its own tensor, the pipe excluded)\n");
             break;
         }
     print_ratios(b, cases, nc, sizes, ns, "memcpy");

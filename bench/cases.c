@@ -13,9 +13,10 @@
 #include "cases.h"
 #include "gelulab.h"
 #include "gelulab/impl.h"
+#include "gelulab/sweep.h"
 #include "peers.h"
 
-#define MAX_CASES 256
+#define MAX_CASES 384
 
 static struct gl_bench_case cases[MAX_CASES];
 static size_t n_cases;
@@ -110,12 +111,14 @@ static void add_peers(int pass)
         if (skip && p[i].per_process) /* listed for its own run (gl_bench_peer_runs) */
             runs_needed(p[i].lib->module, n);
         compare_runs |= !skip && p[i].compare;
-        if (!skip && p[i].serve) /* Node and a pipe in the loop: its speed means nothing */
+        if (!skip && p[i].serve && !p[i].time) /* Node and a pipe in the loop */
             skip = "accuracy only: evaluated by a serving command through a pipe, not timed";
         struct gl_bench_case *c = add(p[i].name, kinds[pass], p[i].defn, p[i].isa,
                                       skip ? NULL : p[i].fn, skip, skip ? NULL : p[i].prepare_fn);
         c->library = p[i].lib->name, c->compare = p[i].compare, c->bwd = skip ? NULL : p[i].bwd;
         c->u16 = skip ? NULL : p[i].u16, c->fmt = p[i].fmt;
+        c->time_cmd = skip || !p[i].time ? NULL : p[i].lib->timer;
+        c->time_spec = p[i].time;
     }
 }
 
@@ -193,6 +196,76 @@ static void add_users(int pass)
         else
             memcpy(&c->u16, &users[i].sym, sizeof c->u16);
     }
+}
+
+/* ---- served peers timed in their framework's process (docs/exec-protocol.md, "Timing") ---- */
+
+/* the timing processes, one per command (a library's: lib->timer), each with the case and the
+ * size whose inputs it holds; a process that failed is not asked again */
+static struct timer {
+    const char *cmd;
+    struct gl_child child;
+    const struct gl_bench_case *loaded;
+    size_t n;
+    int dead;
+    char why[600];
+} timers[16];
+
+static struct timer *timer_of(const struct gl_bench_case *c, char *why, size_t len)
+{
+    size_t i = 0;
+    while (i < 16 && timers[i].cmd && strcmp(timers[i].cmd, c->time_cmd)) i++;
+    if (i == 16) return snprintf(why, len, "more than 16 timing processes"), NULL;
+    struct timer *t = &timers[i];
+    if (!t->cmd) {
+        t->cmd = c->time_cmd, t->child = (struct gl_child){-1, -1, -1, 0, -1, NULL, 0, -1};
+        if (gl_child_start(&t->child, t->cmd, t->why, sizeof t->why) != 0) t->dead = 1;
+    }
+    if (t->dead) return snprintf(why, len, "its timing process failed: %s", t->why), NULL;
+    return t;
+}
+
+/* a request: a uint64 k (calls to time), the peer's arguments (a uint64 length, the bytes), and
+ * the inputs, if any; the answer the seconds the k calls took */
+static int timer_request(struct timer *t, const struct gl_bench_case *c, const void *in,
+                         size_t bytes, uint64_t k, double *seconds, char *why, size_t len)
+{
+    uint64_t spec = strlen(c->time_spec);
+    char *req = malloc(16 + spec + bytes);
+    if (!req) return snprintf(why, len, "out of memory"), -1;
+    memcpy(req, &k, 8), memcpy(req + 8, &spec, 8), memcpy(req + 16, c->time_spec, spec);
+    if (bytes) memcpy(req + 16 + spec, in, bytes);
+    /* a framework's first call loads and compiles (XLA): minutes at most */
+    int rc = gl_child_call(&t->child, req, 16 + spec + bytes, seconds, sizeof *seconds, 600, t->why,
+                           sizeof t->why);
+    free(req);
+    if (rc) t->dead = 1, snprintf(why, len, "its timing process failed: %s", t->why);
+    return rc;
+}
+
+int gl_bench_served_load(const struct gl_bench_case *c, size_t n, const void *in, size_t bytes,
+                         char *why, size_t len)
+{
+    struct timer *t = timer_of(c, why, len);
+    double s;
+    if (!t) return -1;
+    if (t->loaded == c && t->n == n) return 0; /* its inputs are there */
+    if (timer_request(t, c, in, bytes, 0, &s, why, len)) return -1;
+    t->loaded = c, t->n = n;
+    return 0;
+}
+
+int gl_bench_served_time(const struct gl_bench_case *c, uint64_t calls, double *seconds, char *why,
+                         size_t len)
+{
+    struct timer *t = timer_of(c, why, len);
+    return t ? timer_request(t, c, NULL, 0, calls, seconds, why, len) : -1;
+}
+
+void gl_bench_served_stop(void)
+{
+    for (size_t i = 0; i < 16 && timers[i].cmd; i++)
+        if (timers[i].child.pid > 0) gl_child_stop(&timers[i].child);
 }
 
 void gl_bench_peers_of(const char *module)

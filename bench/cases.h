@@ -43,6 +43,10 @@ struct gl_bench_case {
     const char *compare;       /* the peer that ratios are to: its column title; else NULL */
     gl_bench_u16_fn u16;       /* a 16-bit case (fn and bwd NULL) */
     const char *fmt;           /* a 16-bit case's format: "bf16" or "f16" (its inputs); NULL */
+    const char *time_cmd;      /* a served peer timed in its framework's process (fn, bwd, u16
+                                * NULL): its library's timing command (docs/exec-protocol.md,
+                                * "Timing"), one process for all its peers, */
+    const char *time_spec;     /* asked to time the peer these arguments name */
 };
 
 /* The baselines (baselines.c): memcpy (the bandwidth limit) and a vectorised ReLU */
@@ -72,6 +76,19 @@ void gl_bench_peers_of(const char *module);
  * one's scale): gelulab-bench --peer-runs prints them, make bench and make report run
  * gelulab-bench --peers-of MODULE for each. */
 const char *const *gl_bench_peer_runs(void);
+/* A served peer's timing process (c->time_cmd, one per library), started on first use and
+ * kept for the run:
+ * gl_bench_served_load gives it the inputs of size n (bytes of them in the protocol's layout:
+ * binary32 x, pairs x, dy for a backward case, 16-bit bits for a 16-bit one), unless it holds
+ * that size's already; gl_bench_served_time has it call the framework `calls` times and gives
+ * the seconds those calls took, measured in that process (the pipe excluded). 0, or -1 with the
+ * reason in why (the process crashed, hung or answered wrong: ended, and the case not tried
+ * again). gl_bench_served_stop ends them all. */
+int gl_bench_served_load(const struct gl_bench_case *c, size_t n, const void *in, size_t bytes,
+                         char *why, size_t len);
+int gl_bench_served_time(const struct gl_bench_case *c, uint64_t calls, double *seconds, char *why,
+                         size_t len);
+void gl_bench_served_stop(void);
 /* Pins the process to the CPU it runs on (best effort; 0 when pinned) and asks oneDNN's OpenMP
  * runtime for one thread. Call first in main. */
 int gl_bench_pin(void);

@@ -161,6 +161,68 @@ void run_case(benchmark::State &state, const gl_bench_case *c, size_t n, size_t 
     state.SetLabel(label);
 }
 
+// time-stamp-counter ticks per second, measured once (over 20 ms of the steady clock): a served
+// peer's seconds, measured in its own process, in the cycles/element of the other cases
+double tsc_hz()
+{
+    static double hz = 0;
+    if (hz == 0) {
+        auto t0 = std::chrono::steady_clock::now();
+        unsigned long long c0 = gl_bench_tsc();
+        while (std::chrono::steady_clock::now() - t0 < std::chrono::milliseconds(20)) {
+        }
+        double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        hz = (double)(gl_bench_tsc() - c0) / s;
+    }
+    return hz;
+}
+
+// A served peer (a Python framework): its calls are timed inside its own process, the
+// framework's call in a loop on its own tensor (docs/exec-protocol.md, "Timing"), one call per
+// iteration; the pipe and the conversions are not in the time (manual time).
+void run_served(benchmark::State &state, const gl_bench_case *c, size_t n, size_t index)
+{
+    progress(c, n);
+    buffers &b = buffers_of(n);
+    char why[600];
+    std::vector<float> pairs;
+    const void *in = b.x;
+    size_t bytes = n * sizeof(float);
+    if (!strcmp(c->kind, "peer-bwd")) { // pairs x, dy
+        pairs.resize(2 * n);
+        for (size_t i = 0; i < n; i++) pairs[2 * i] = b.x[i], pairs[2 * i + 1] = b.dy[i];
+        in = pairs.data(), bytes *= 2;
+    } else if (c->fmt) {
+        in = strcmp(c->fmt, "f16") ? b.xb : b.xh, bytes = n * sizeof(uint16_t);
+    }
+    if (gl_bench_served_load(c, n, in, bytes, why, sizeof why) != 0) {
+        state.SkipWithError(why);
+        return;
+    }
+    double total = 0;
+    for (auto _ : state) {
+        double s = 0;
+        if (gl_bench_served_time(c, 1, &s, why, sizeof why) != 0) {
+            state.SkipWithError(why);
+            break;
+        }
+        state.SetIterationTime(s);
+        total += s;
+    }
+    double elems = (double)state.iterations() * (double)n;
+    state.SetItemsProcessed((int64_t)elems);
+    state.SetBytesProcessed( // n values read and n written; a backward case: x, dy read, dx written
+        (int64_t)(elems * (double)bytes / (double)n * (pairs.empty() ? 2 : 1.5)));
+    state.counters["cycles_per_elem"] =
+        benchmark::Counter(elems > 0 ? total * tsc_hz() / elems : 0);
+    state.counters["n"] = benchmark::Counter((double)n);
+    state.counters["case_index"] = benchmark::Counter((double)index);
+    std::string label = std::string("kind=") + c->kind + " defn=" + c->defn + " isa=" + c->isa +
+                        " lib=" + c->library + " timed=framework";
+    if (c->fmt) label += std::string(" fmt=") + c->fmt;
+    state.SetLabel(label);
+}
+
 bool has_flag(int argc, char **argv, const char *prefix)
 {
     for (int i = 1; i < argc; i++)
@@ -360,8 +422,10 @@ int main(int argc, char **argv)
         const gl_bench_case *c = &cases[i];
         if (list)
             printf("%-24s %-12s %-10s %-7s %s\n", c->name, c->kind, c->defn, c->isa,
-                   c->fn || c->bwd || c->u16 ? "runs" : c->skip);
-        if (!c->fn && !c->bwd && !c->u16) {
+                   c->time_cmd                 ? "runs (timed in its framework's process)"
+                   : c->fn || c->bwd || c->u16 ? "runs"
+                                               : c->skip);
+        if (!c->fn && !c->bwd && !c->u16 && !c->time_cmd) {
             if (!list) fprintf(stderr, "gelulab-bench: skipped %s: %s\n", c->name, c->skip);
             continue;
         }
@@ -371,11 +435,15 @@ int main(int argc, char **argv)
         }
         for (size_t n : sizes) {
             std::string name = std::string(c->name) + "/" + std::to_string(n);
-            benchmark::RegisterBenchmark(name.c_str(), run_case, c, n, i)->UseRealTime();
+            if (c->time_cmd)
+                benchmark::RegisterBenchmark(name.c_str(), run_served, c, n, i)->UseManualTime();
+            else
+                benchmark::RegisterBenchmark(name.c_str(), run_case, c, n, i)->UseRealTime();
         }
     }
     if (list) return 0;
     benchmark::RunSpecifiedBenchmarks();
+    gl_bench_served_stop();
     benchmark::Shutdown();
     return 0;
 }

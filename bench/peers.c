@@ -40,6 +40,53 @@ static const char *ort_check(void)
 #define ort_check NULL
 #endif
 
+#ifdef GL_PY_EVAL
+/* a Python peer: PY(ARGS) is its serving command, py_eval.py --serve ARGS, and what its
+ * library's timing process (PY_TIMER) is asked to time */
+#define PY(args) .serve = "exec " GL_PY_EVAL " --serve " args, .time = args
+#define PY_TIMER "exec " GL_PY_EVAL " --time"
+/* The Python peers' environment holds the library at the version the names say (its package's
+ * metadata: nothing loads; a framework that fails to load fails its peers' sweeps, one line
+ * each). Once per process and library. */
+static const char *py_version(const char *library, const char *want, int *done, char *why,
+                              size_t len)
+{
+    if ((*done)++) return why[0] ? why : NULL;
+    char v[200] = "", cmd[600];
+    snprintf(cmd, sizeof cmd, GL_PY_EVAL " --version %s 2>&1", library);
+    /* (exec: a signal that ends the evaluator is reported as such, not as the shell's 128+N) */
+    FILE *p = popen(cmd, "r");
+    if (!p || !fgets(v, sizeof v, p)) v[0] = '\0';
+    int rc = p ? pclose(p) : -1;
+    v[strcspn(v, "\n")] = '\0';
+    if (rc != 0)
+        snprintf(why, len, "%s: %s", library,
+                 v[0] ? v : "the Python peers' environment does not run");
+    else if (strcmp(v, want))
+        snprintf(why, len, "%s %s in the Python peers' environment, the peers are named for %s",
+                 library, v, want);
+    return why[0] ? why : NULL;
+}
+#define PY_CHECK(fn, library, want)                                                                \
+    static const char *fn(void)                                                                    \
+    {                                                                                              \
+        static int done;                                                                           \
+        static char why[300];                                                                      \
+        return py_version(library, want, &done, why, sizeof why);                                  \
+    }
+PY_CHECK(tf_check, "tensorflow", "2.21.0")
+PY_CHECK(jax_check, "jax", "0.12.0.1")
+PY_CHECK(ort131_check, "onnxruntime", "1.31.1")
+PY_CHECK(openvino_check, "openvino", "2026.4.1")
+#else
+#define PY(args)       .serve = NULL
+#define PY_TIMER       NULL
+#define tf_check       NULL
+#define jax_check      NULL
+#define ort131_check   NULL
+#define openvino_check NULL
+#endif
+
 /* The libraries, each a module (peers.h). Into namespaces of their own: PyTorch 1.13 and 2.15
  * (the same sonames), oneDNN 2.6 (Debian's libtbb and libOpenCL, which oneDNN 3.13's runtimes
  * share sonames with). oneDNN 3.13 stays in the base namespace: its OpenCL runtime and TBB
@@ -88,7 +135,8 @@ static const struct gl_peer_lib onednn26 = {.name = "oneDNN",
                                 eigen = {.name = "Eigen",
                                          .version = "3.4",
                                          .package = "Debian libeigen3-dev",
-                                         .module = "eigen"},
+                                         .module = "eigen",
+                                         .lineage = "TensorFlow"},
                                 mkl = {.name = "MKL",
                                        .version = "2026.2",
                                        .package = "PyPI mkl==2026.2.0",
@@ -104,7 +152,33 @@ static const struct gl_peer_lib onednn26 = {.name = "oneDNN",
                                        .version = "1.30",
                                        .package = "npm onnxruntime-node@1.30.0",
                                        .reach = GL_PEER_SERVED,
-                                       .check_fn = ort_check};
+                                       .check_fn = ort_check},
+                                /* under Python (bench/py_eval.py, make deps: the Python peers'
+                                 * environment) */
+    tf = {.name = "TensorFlow",
+          .version = "2.21",
+          .package = "PyPI tensorflow-cpu==2.21.0",
+          .reach = GL_PEER_SERVED,
+          .check_fn = tf_check,
+          .timer = PY_TIMER},
+                                jax = {.name = "JAX",
+                                       .version = "0.12",
+                                       .package = "PyPI jax==0.12.0.1, jaxlib==0.12.0.1",
+                                       .reach = GL_PEER_SERVED,
+                                       .check_fn = jax_check,
+                                       .timer = PY_TIMER},
+                                ort131 = {.name = "ONNX Runtime",
+                                          .version = "1.31",
+                                          .package = "PyPI onnxruntime==1.31.1",
+                                          .reach = GL_PEER_SERVED,
+                                          .check_fn = ort131_check,
+                                          .timer = PY_TIMER},
+                                openvino = {.name = "OpenVINO",
+                                            .version = "2026.4",
+                                            .package = "PyPI openvino==2026.4.1",
+                                            .reach = GL_PEER_SERVED,
+                                            .check_fn = openvino_check,
+                                            .timer = PY_TIMER};
 
 /* a binary32 peer: FWD(function); backward: BWD(function); 16-bit: U16(format, function) */
 #define FWD(f)         .kind = GL_PEER_F32, .symbol = #f
@@ -175,17 +249,18 @@ static struct gl_peer peers[] = {
      .path = "(x/2) erfc(-x/sqrt2): vmsErfc in VML_LA mode"},
     {"mkl-2026.2-erfc-ep", "exact", "auto", &mkl, FWD(gl_peer_mkl_erfc_ep),
      .path = "(x/2) erfc(-x/sqrt2): vmsErfc in VML_EP mode"},
-    /* tf.nn.gelu's ops over Eigen's erf/tanh: TensorFlow's x86 wheels (-mavx) and -march=haswell */
-    {"tf-eigen-3.4-gelu/avx", "exact", "avx", &eigen, FWD(gl_peer_eigen_gelu_avx),
+    /* tf.nn.gelu's ops composed over Eigen 3.4's erf/tanh (TensorFlow's x86 wheels: -mavx; and
+     * -march=haswell): not TensorFlow, whose eager ops run over Eigen master (tf-2.21-*) */
+    {"eigen-3.4-gelu/avx", "exact", "avx", &eigen, FWD(gl_peer_eigen_gelu_avx),
      .check = "gl_peer_eigen_check_avx",
      .path = "tf.nn.gelu(x)'s ops over Eigen's erf, built -mavx as TensorFlow's x86 wheels"},
-    {"tf-eigen-3.4-gelu/avx2", "exact", "avx2", &eigen, FWD(gl_peer_eigen_gelu_avx2),
+    {"eigen-3.4-gelu/avx2", "exact", "avx2", &eigen, FWD(gl_peer_eigen_gelu_avx2),
      .check = "gl_peer_eigen_check_avx2",
      .path = "tf.nn.gelu(x)'s ops over Eigen's erf, built -mavx2 -mfma"},
-    {"tf-eigen-3.4-gelu-tanh/avx", "tanh", "avx", &eigen, FWD(gl_peer_eigen_gelu_tanh_avx),
+    {"eigen-3.4-gelu-tanh/avx", "tanh", "avx", &eigen, FWD(gl_peer_eigen_gelu_tanh_avx),
      .check = "gl_peer_eigen_check_avx",
      .path = "tf.nn.gelu(x, approximate=True)'s ops over Eigen's tanh, -mavx"},
-    {"tf-eigen-3.4-gelu-tanh/avx2", "tanh", "avx2", &eigen, FWD(gl_peer_eigen_gelu_tanh_avx2),
+    {"eigen-3.4-gelu-tanh/avx2", "tanh", "avx2", &eigen, FWD(gl_peer_eigen_gelu_tanh_avx2),
      .check = "gl_peer_eigen_check_avx2",
      .path = "tf.nn.gelu(x, approximate=True)'s ops over Eigen's tanh, -mavx2 -mfma"},
     {"ggml-0.23-gelu", "tanh", "auto", &ggml, FWD(gl_peer_ggml_gelu),
@@ -206,6 +281,40 @@ static struct gl_peer peers[] = {
      .path = "the com.microsoft FastGelu contrib operator (tanh form)"},
     {"ort-1.30-quickgelu", "sigmoid", "auto", &ort, .serve = ORT("quickgelu"),
      .path = "the com.microsoft QuickGelu contrib operator (sigmoid form)"},
+    /* TensorFlow 2.21, JAX 0.12, ONNX Runtime 1.31, OpenVINO 2026.4: from Python
+     * (bench/py_eval.py), one thread each, their defaults otherwise */
+    {"tf-2.21-gelu", "exact", "auto", &tf, PY("tf-2.21-gelu"),
+     .path = "tf.nn.gelu(x) eager: 0.5 x (1 + erf(x/sqrt2)) over Eigen master's erf"},
+    {"tf-2.21-gelu-tanh", "tanh", "auto", &tf, PY("tf-2.21-gelu-tanh"),
+     .path = "tf.nn.gelu(x, approximate=True) eager"},
+    {"tf-2.21-gelu-xla", "exact", "auto", &tf, PY("tf-2.21-gelu-xla"),
+     .path = "tf.function(tf.nn.gelu, jit_compile=True): the same ops compiled by XLA"},
+    {"tf-2.21-gelu-tanh-xla", "tanh", "auto", &tf, PY("tf-2.21-gelu-tanh-xla"),
+     .path = "tf.nn.gelu(x, approximate=True) under jit_compile=True (XLA)"},
+    {"jax-0.12-gelu-tanh", "tanh", "auto", &jax, PY("jax-0.12-gelu-tanh"),
+     .path = "jax.nn.gelu(x): approximate=True is the default; jitted (XLA CPU)"},
+    {"jax-0.12-gelu-exact", "exact", "auto", &jax, PY("jax-0.12-gelu-exact"),
+     .path = "jax.nn.gelu(x, approximate=False): 0.5 x erfc(-x/sqrt2) under XLA CPU"},
+    {"ort-1.31-gelu", "exact", "auto", &ort131, PY("ort-1.31-gelu"),
+     .path = "the ONNX Gelu operator (opset 20), CPU execution provider, from Python"},
+    {"ort-1.31-gelu-tanh", "tanh", "auto", &ort131, PY("ort-1.31-gelu-tanh"),
+     .path = "Gelu with approximate='tanh'"},
+    {"ort-1.31-ms-gelu", "exact", "auto", &ort131, PY("ort-1.31-ms-gelu"),
+     .path = "the com.microsoft Gelu contrib operator"},
+    {"ort-1.31-fastgelu", "tanh", "auto", &ort131, PY("ort-1.31-fastgelu"),
+     .path = "the com.microsoft FastGelu contrib operator (tanh form)"},
+    {"ort-1.31-quickgelu", "sigmoid", "auto", &ort131, PY("ort-1.31-quickgelu"),
+     .path = "the com.microsoft QuickGelu contrib operator (sigmoid form)"},
+    {"openvino-2026.4-gelu", "exact", "auto", &openvino, PY("openvino-2026.4-gelu"),
+     .path = "Gelu (approximation_mode=erf) compiled for the CPU plug-in with its defaults "
+             "(INFERENCE_PRECISION_HINT: bf16 on a CPU with AVX512_BF16)"},
+    {"openvino-2026.4-gelu-tanh", "tanh", "auto", &openvino, PY("openvino-2026.4-gelu-tanh"),
+     .path = "Gelu (approximation_mode=tanh), CPU plug-in defaults"},
+    {"openvino-2026.4-gelu-f32", "exact", "auto", &openvino, PY("openvino-2026.4-gelu-f32"),
+     .path = "Gelu (erf), CPU plug-in, INFERENCE_PRECISION_HINT=f32"},
+    {"openvino-2026.4-gelu-tanh-f32", "tanh", "auto", &openvino,
+     PY("openvino-2026.4-gelu-tanh-f32"),
+     .path = "Gelu (tanh), CPU plug-in, INFERENCE_PRECISION_HINT=f32"},
     /* the backward pass (dx = dy f'(x)) */
     {"onednn-2.6-gelu_erf-bwd", "exact_grad", "jit", &onednn26, BWD(gl_peer_onednn_gelu_erf_bwd),
      .prepare = "gl_peer_onednn_prepare_erf_bwd",
@@ -230,6 +339,18 @@ static struct gl_peer peers[] = {
      .path = "gelu_backward with mkldnn off: ATen's GeluBackwardKernel"},
     {"torch-2.15-gelu-tanh-bwd", "tanh_grad", "auto", &torch215, BWD(gl_peer_torch_gelu_tanh_bwd),
      .path = "gelu_backward, approximate='tanh': ATen"},
+    {"tf-2.21-gelu-bwd", "exact_grad", "auto", &tf, PY("--backward tf-2.21-gelu"),
+     .path = "tf.GradientTape over tf.nn.gelu(x), eager: tape.gradient(y, x, dy)"},
+    {"tf-2.21-gelu-tanh-bwd", "tanh_grad", "auto", &tf, PY("--backward tf-2.21-gelu-tanh"),
+     .path = "tf.GradientTape over tf.nn.gelu(x, approximate=True), eager"},
+    {"tf-2.21-gelu-xla-bwd", "exact_grad", "auto", &tf, PY("--backward tf-2.21-gelu-xla"),
+     .path = "the GradientTape under tf.function(jit_compile=True)"},
+    {"tf-2.21-gelu-tanh-xla-bwd", "tanh_grad", "auto", &tf, PY("--backward tf-2.21-gelu-tanh-xla"),
+     .path = "the GradientTape of the tanh form under jit_compile=True"},
+    {"jax-0.12-gelu-tanh-bwd", "tanh_grad", "auto", &jax, PY("--backward jax-0.12-gelu-tanh"),
+     .path = "jax.vjp(jax.nn.gelu, x)[1](dy), jitted (the default tanh form)"},
+    {"jax-0.12-gelu-exact-bwd", "exact_grad", "auto", &jax, PY("--backward jax-0.12-gelu-exact"),
+     .path = "jax.vjp of jax.nn.gelu(x, approximate=False), jitted"},
     /* 16 bits: bfloat16 and binary16 in and out (the 16-bit kernel ABI) */
     {"torch-1.13-gelu-bf16", "exact", "auto", &torch113, U16("bf16", gl_peer_torch_gelu_bf16),
      .check = "gl_peer_torch_check_bf16",
@@ -259,6 +380,23 @@ static struct gl_peer peers[] = {
      .check = "gl_peer_ggml_check_bf16", .path = "ggml_gelu on a bf16 tensor"},
     {"ggml-0.23-gelu-erf-bf16", "exact", "auto", &ggml, U16("bf16", gl_peer_ggml_gelu_erf_bf16),
      .check = "gl_peer_ggml_check_bf16", .path = "ggml_gelu_erf on a bf16 tensor"},
+    {"tf-2.21-gelu-bf16", "exact", "auto", &tf, .kind = GL_PEER_U16, .fmt = "bf16",
+     PY("--abi bf16 tf-2.21-gelu"), .path = "tf.nn.gelu(x) eager on a tf.bfloat16 tensor"},
+    {"tf-2.21-gelu-tanh-bf16", "tanh", "auto", &tf, .kind = GL_PEER_U16, .fmt = "bf16",
+     PY("--abi bf16 tf-2.21-gelu-tanh"),
+     .path = "tf.nn.gelu(x, approximate=True) eager on a tf.bfloat16 tensor"},
+    {"tf-2.21-gelu-xla-bf16", "exact", "auto", &tf, .kind = GL_PEER_U16, .fmt = "bf16",
+     PY("--abi bf16 tf-2.21-gelu-xla"),
+     .path = "tf.nn.gelu(x) under jit_compile=True on a tf.bfloat16 tensor"},
+    {"tf-2.21-gelu-tanh-xla-bf16", "tanh", "auto", &tf, .kind = GL_PEER_U16, .fmt = "bf16",
+     PY("--abi bf16 tf-2.21-gelu-tanh-xla"),
+     .path = "the tanh form under jit_compile=True on a tf.bfloat16 tensor"},
+    {"jax-0.12-gelu-tanh-bf16", "tanh", "auto", &jax, .kind = GL_PEER_U16, .fmt = "bf16",
+     PY("--abi bf16 jax-0.12-gelu-tanh"),
+     .path = "jax.nn.gelu(x) (tanh, the default), jitted on a jnp.bfloat16 array"},
+    {"jax-0.12-gelu-exact-bf16", "exact", "auto", &jax, .kind = GL_PEER_U16, .fmt = "bf16",
+     PY("--abi bf16 jax-0.12-gelu-exact"),
+     .path = "jax.nn.gelu(x, approximate=False), jitted on a jnp.bfloat16 array"},
     {"torch-1.13-gelu-f16", "exact", "auto", &torch113, U16("f16", gl_peer_torch_gelu_f16),
      .check = "gl_peer_torch_check_f16", .path = "F.gelu(x) on a half tensor"},
     {"torch-1.13-gelu-tanh-f16", "tanh", "auto", &torch113, U16("f16", gl_peer_torch_gelu_tanh_f16),
@@ -279,6 +417,39 @@ static struct gl_peer peers[] = {
      .check = "gl_peer_ggml_check_f16", .path = "ggml_gelu on an f16 tensor"},
     {"ggml-0.23-gelu-erf-f16", "exact", "auto", &ggml, U16("f16", gl_peer_ggml_gelu_erf_f16),
      .check = "gl_peer_ggml_check_f16", .path = "ggml_gelu_erf on an f16 tensor"},
+    {"tf-2.21-gelu-f16", "exact", "auto", &tf, .kind = GL_PEER_U16, .fmt = "f16",
+     PY("--abi f16 tf-2.21-gelu"), .path = "tf.nn.gelu(x) eager on a tf.float16 tensor"},
+    {"tf-2.21-gelu-tanh-f16", "tanh", "auto", &tf, .kind = GL_PEER_U16, .fmt = "f16",
+     PY("--abi f16 tf-2.21-gelu-tanh"),
+     .path = "tf.nn.gelu(x, approximate=True) eager on a tf.float16 tensor"},
+    {"tf-2.21-gelu-xla-f16", "exact", "auto", &tf, .kind = GL_PEER_U16, .fmt = "f16",
+     PY("--abi f16 tf-2.21-gelu-xla"),
+     .path = "tf.nn.gelu(x) under jit_compile=True on a tf.float16 tensor"},
+    {"tf-2.21-gelu-tanh-xla-f16", "tanh", "auto", &tf, .kind = GL_PEER_U16, .fmt = "f16",
+     PY("--abi f16 tf-2.21-gelu-tanh-xla"),
+     .path = "the tanh form under jit_compile=True on a tf.float16 tensor"},
+    {"jax-0.12-gelu-tanh-f16", "tanh", "auto", &jax, .kind = GL_PEER_U16, .fmt = "f16",
+     PY("--abi f16 jax-0.12-gelu-tanh"),
+     .path = "jax.nn.gelu(x) (tanh, the default), jitted on a jnp.float16 array"},
+    {"jax-0.12-gelu-exact-f16", "exact", "auto", &jax, .kind = GL_PEER_U16, .fmt = "f16",
+     PY("--abi f16 jax-0.12-gelu-exact"),
+     .path = "jax.nn.gelu(x, approximate=False), jitted on a jnp.float16 array"},
+    {"ort-1.31-gelu-f16", "exact", "auto", &ort131, .kind = GL_PEER_U16, .fmt = "f16",
+     PY("--abi f16 ort-1.31-gelu"),
+     .path = "the ONNX Gelu operator on a float16 tensor (bfloat16: not implemented)"},
+    {"ort-1.31-gelu-tanh-f16", "tanh", "auto", &ort131, .kind = GL_PEER_U16, .fmt = "f16",
+     PY("--abi f16 ort-1.31-gelu-tanh"), .path = "Gelu, approximate='tanh', on float16"},
+    {"ort-1.31-ms-gelu-f16", "exact", "auto", &ort131, .kind = GL_PEER_U16, .fmt = "f16",
+     PY("--abi f16 ort-1.31-ms-gelu"), .path = "com.microsoft Gelu on float16"},
+    {"ort-1.31-fastgelu-f16", "tanh", "auto", &ort131, .kind = GL_PEER_U16, .fmt = "f16",
+     PY("--abi f16 ort-1.31-fastgelu"), .path = "com.microsoft FastGelu on float16"},
+    {"ort-1.31-quickgelu-f16", "sigmoid", "auto", &ort131, .kind = GL_PEER_U16, .fmt = "f16",
+     PY("--abi f16 ort-1.31-quickgelu"), .path = "com.microsoft QuickGelu on float16"},
+    {"openvino-2026.4-gelu-f16", "exact", "auto", &openvino, .kind = GL_PEER_U16, .fmt = "f16",
+     PY("--abi f16 openvino-2026.4-gelu"),
+     .path = "Gelu (erf) on an f16 model, CPU plug-in defaults (a bf16 model answers in f16)"},
+    {"openvino-2026.4-gelu-tanh-f16", "tanh", "auto", &openvino, .kind = GL_PEER_U16, .fmt = "f16",
+     PY("--abi f16 openvino-2026.4-gelu-tanh"), .path = "Gelu (tanh) on an f16 model"},
 };
 
 const struct gl_peer *gl_peers(size_t *n)

@@ -15,8 +15,10 @@
  * namespace, or for a library whose sonames another version shares, into a link namespace of
  * its own (dlmopen), so that one process holds PyTorch 1.13 and 2.15 (oneDNN 3.13 runs in
  * processes of its own: own_process). A
- * peer reachable only from another runtime (ONNX Runtime through Node) is a serving command
- * instead (`gelulab sweep --serve`, docs/exec-protocol.md): measured for accuracy, not timed.
+ * peer reachable only from another runtime (ONNX Runtime through Node; the Python frameworks
+ * through bench/py_eval.py) is a serving command instead (`gelulab sweep --serve`,
+ * docs/exec-protocol.md); with a timing command as well (the Python ones), the benchmark times
+ * the framework's call inside a process per library, the pipe excluded (timed=framework).
  * Sweeps load libgelulab-peer-MODULE.so alone in a worker (`gelulab list --peers
  * --sweep-args`). The C++ libraries (PyTorch, Eigen) are reached from C++ files that export
  * the ABI with C linkage. */
@@ -42,7 +44,8 @@ enum gl_peer_reach {
     GL_PEER_NAMESPACE, /* its module loaded into a link namespace of its own (dlmopen): a
                         * library whose sonames a newer version's share (Debian's oneDNN 2.6
                         * and PyTorch 1.13, with their libtbb, libOpenCL and libgomp) */
-    GL_PEER_SERVED     /* a serving command per peer (ONNX Runtime under Node) */
+    GL_PEER_SERVED     /* a serving command per peer (ONNX Runtime under Node; TensorFlow, JAX,
+                        * ONNX Runtime 1.31 and OpenVINO under Python: bench/py_eval.py) */
 };
 
 /* A library, described once */
@@ -56,13 +59,19 @@ struct gl_peer_lib {
     const char *check;         /* NULL, or the symbol of its check: NULL when the library loads, is
                                 * the version named and runs here, else why not */
     gl_peer_check_fn check_fn; /* or a check in the table's own file (the served ones) */
-    const char *own_process;   /* non-NULL, why: its peers run only in a process of their own:
-                                * in a sweep's worker, in a benchmark run of their own
-                                * (gl_peer_run_alone), checked in a child process (fork);
-                                * elsewhere they are not loaded, and skipped with the reason
-                                * (per_process). oneDNN 3.13: its SYCL and TBB runtimes crash in a
-                                * process where PyTorch 1.13 has run (TBB's arena, seen), and its
-                                * ISA cap is set once per process */
+    const char *lineage;       /* NULL, or the library whose versions this one's peers are compared
+                                * with in the report ("TensorFlow": Eigen 3.4's peers compose
+                                * tf.nn.gelu's ops over Eigen 3.4, TensorFlow 2.21's are TensorFlow) */
+    const char *timer;       /* a served library whose peers the benchmark times: the command of its
+                              * timing process (docs/exec-protocol.md, "Timing"), one for all its
+                              * peers, each request naming the peer by its `time` arguments */
+    const char *own_process; /* non-NULL, why: its peers run only in a process of their own:
+                              * in a sweep's worker, in a benchmark run of their own
+                              * (gl_peer_run_alone), checked in a child process (fork);
+                              * elsewhere they are not loaded, and skipped with the reason
+                              * (per_process). oneDNN 3.13: its SYCL and TBB runtimes crash in a
+                              * process where PyTorch 1.13 has run (TBB's arena, seen), and its
+                              * ISA cap is set once per process */
 };
 
 /* What a peer is called with */
@@ -84,6 +93,9 @@ struct gl_peer {
     const char *compare; /* non-NULL for the one peer the report and bench-table give ratios
                           * to: the title of that column ("oneDNN erf") */
     const char *serve;   /* a served library's peer: the serving command that evaluates it */
+    const char *time;    /* NULL, or what its library's timing process (lib->timer) is asked
+                          * to time: the evaluator's arguments that name the peer ("--backward
+                          * tf-2.21-gelu"; docs/exec-protocol.md, "Timing") */
     const char *path;    /* how a user's call reaches this code, and what that code computes
                           * (the report's "What the frameworks compute" quotes it) */
     /* found by gl_peer_skip (NULL until then, and when it skips the peer) */

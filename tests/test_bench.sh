@@ -22,7 +22,7 @@ check "gelulab list --peers exits 0 and lists the peers" "[ \$(tail -n +2 '$T/pe
 # (a served peer, ONNX Runtime under Node, runs for sweeps and is not timed)
 "$G" list --peers --lib "$(dirname "$B")/libgelulab-peers.so" --tsv >"$T/peers.tsv" 2>&1
 check "the benchmark's peer cases are the table's, run or skipped alike" \
-      "[ \"\$(awk '\$2 == \"peer\" {print \$1, \$5 == \"runs\" ? \"yes\" : \"no\"}' '$T/list')\" = \"\$(awk -F'\t' 'NR > 1 {print \$1, \$8 == \"yes\" && \$9 !~ /^(served|timed in a run of its own)/ ? \"yes\" : \"no\"}' '$T/peers.tsv')\" ]"
+      "[ \"\$(awk '\$2 == \"peer\" {print \$1, \$5 == \"runs\" ? \"yes\" : \"no\"}' '$T/list')\" = \"\$(awk -F'\t' 'NR > 1 {print \$1, \$8 == \"yes\" && \$9 !~ /^(served \\(accuracy only\\)|timed in a run of its own)/ ? \"yes\" : \"no\"}' '$T/peers.tsv')\" ]"
 "$G" list --peers --lib "$T/none.so" >/dev/null 2>"$T/pe"; rc=$?
 check "list --peers with a missing library: exit 2, one line" "[ $rc -eq 2 ] && [ \$(wc -l <'$T/pe') -eq 1 ]"
 
@@ -39,6 +39,11 @@ check "every runnable case is in the table with 2 repetitions" \
       "[ \$(awk '/Melem/ {on=1; next} on && NF == 0 {exit} on' '$T/table' | grep -c ' 2\$') -eq $runs ]"
 check "ratio tables to memcpy and oneDNN gelu_erf" \
       "grep -q 'ratio to memcpy' '$T/table' && grep -q 'ratio to onednn-2.6-gelu_erf' '$T/table'"
+# the Python peers (make deps' environment) are timed inside their framework's process
+if grep -q 'runs (timed in its framework' "$T/list"; then
+  check "served peers timed in their framework's process: 'framework' in the table's column" \
+        "grep -q '^tf-2.21-gelu  *peer  *exact  *auto  *framework  *[0-9.]*  *[0-9.]*  *|' '$T/table'"
+fi
 check "memcpy's ratio to itself is 1" "grep -A3 'ratio to memcpy' '$T/table' | grep -q '^memcpy  *1.000  *1.000'"
 
 # --benchmark_report_aggregates_only=true (the A/B option): only mean/median/stddev/cv entries;
@@ -53,7 +58,7 @@ agg() { # RUN AGGREGATE ITEMS/S CYCLES INDEX
   agg memcpy/16/real_time cv 0.05 0.01 NaN; echo ']}'; } >"$T/agg.json"
 "$G" bench-table "$T/agg.json" >"$T/atable" 2>"$T/aerr"
 check "bench-table reads aggregates-only JSON: median 2000.0 Melem/s, 0.25 cyc/elem, CV 5.0 %, 5 reps" \
-      "grep -q '^memcpy  *baseline  *-  *libc  *2000.0  *|  *0.25  *0.25  *|  *5.0%  *| 5\$' '$T/atable'"
+      "grep -q '^memcpy  *baseline  *-  *libc  *process  *2000.0  *|  *0.25  *0.25  *|  *5.0%  *| 5\$' '$T/atable'"
 
 # a run of one library's peers alone (gelulab-bench --peers-of) put on the main run's scale by
 # the compare peer timed in both: the compare peer at 1000 Melem/s in the main run and 500 in the
@@ -71,7 +76,7 @@ run 1e9 "" >"$T/main.json"
 run 5e8 alone-peer 2e8 5 >"$T/alone.json"
 "$G" bench-table "$T/main.json" "$T/alone.json" >"$T/mtable" 2>"$T/merr"
 check "bench-table MAIN RUN: the run's peer at 400.0 Melem/s, 2.50 cyc/elem, marked *" \
-      "grep -q '^alone-peer\\*  *peer  *-  *libc  *400.0  *|  *2.50  *2.50  *|' '$T/mtable' &&
+      "grep -q '^alone-peer\\*  *peer  *-  *libc  *process  *400.0  *|  *2.50  *2.50  *|' '$T/mtable' &&
        grep -q '^\\* timed in a run of its own (gelulab-bench --peers-of), put on this run.s scale by cmp' '$T/mtable'"
 run 5e8 "" | sed 's/"gelulab_compare": "cmp"/"gelulab_compare": "other"/' >"$T/other.json"
 "$G" bench-table "$T/main.json" "$T/other.json" >/dev/null 2>"$T/merr2"; rc=$?
@@ -171,9 +176,9 @@ check "the JSON labels say a user kernel and its library" \
 "$G" bench-table "$T/u.json" >"$T/utable" 2>"$T/uterr"
 check "bench-table reads it" "[ $? -eq 0 ]" || cat "$T/uterr"
 check "bench-table: the user cases with their kinds, beside memcpy and accurate/scalar" \
-      "grep -q '^my-gelu  *user  *-  *-  *[0-9.]*  *|.*| 1\$' '$T/utable' &&
-       grep -q '^user_gelu_bwd  *user-bwd  *-  *-  *[0-9.]*  *|' '$T/utable' &&
-       grep -q '^my-gelu-bf16  *user16  *-  *-  *[0-9.]*  *|' '$T/utable' &&
+      "grep -q '^my-gelu  *user  *-  *-  *process  *[0-9.]*  *|.*| 1\$' '$T/utable' &&
+       grep -q '^user_gelu_bwd  *user-bwd  *-  *-  *process  *[0-9.]*  *|' '$T/utable' &&
+       grep -q '^my-gelu-bf16  *user16  *-  *-  *process  *[0-9.]*  *|' '$T/utable' &&
        grep -q '^accurate/scalar  *gelulab ' '$T/utable' && grep -q '^memcpy  *baseline ' '$T/utable'"
 check "bench-table: the user cases' ratios to memcpy (bf16: to memcpy16)" \
       "grep -A12 'ratio to memcpy' '$T/utable' | grep -q '^my-gelu  *[0-9][0-9.]*\$' &&

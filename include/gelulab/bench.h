@@ -14,8 +14,10 @@ struct gl_bench_row {
     char kind[16], defn[16], isa[16]; /* from the benchmark's label */
     char lib[32];                     /* peers: the library that provides it ("oneDNN") */
     char fmt[8];                      /* 16-bit cases: "bf16" or "f16" (their inputs); "" */
-    size_t n;                         /* floats per call */
-    int index;                        /* the case's place in gelulab-bench's list */
+    char timed[16]; /* "process": gelulab-bench's own calls; "framework": a served peer's calls
+                     * timed inside its framework's process (label timed=framework) */
+    size_t n;       /* floats per call */
+    int index;      /* the case's place in gelulab-bench's list */
     int reps;
     double eps[GL_BENCH_MAXREP], cyc[GL_BENCH_MAXREP]; /* elements/s, cycles/element */
     double eps_median, eps_cv, cyc_median;
