@@ -34,6 +34,13 @@ struct gl_format;
 /* A 16-bit kernel (--abi bf16|f16) is a forward kernel swept in its own format: 0, or a
  * one-line error under cmdname and 2. */
 int gl_cli_check_abi(const char *cmdname, const struct gl_kernel_src *k, const struct gl_format *f);
+/* --python FILE.py:FUNC: k becomes a serving kernel whose command, made by
+ * gl_cli_python_command once k->backward and k->abi are known, runs py_eval.py (beside gelulab,
+ * or installed in GL_PRIVATE_DIR) --serve --callable FILE.py:FUNC under $GELULAB_PYTHON (default
+ * python3; it needs NumPy). 0, or a one-line error under cmdname and 2: not FILE:FUNCTION, no
+ * such file, no py_eval.py. */
+void gl_cli_python_src(struct gl_kernel_src *k, const char *spec);
+int gl_cli_python_command(const char *cmdname, struct gl_kernel_src *k);
 int gl_cmd_validate(int argc, char **argv);
 int gl_cmd_bench(int argc, char **argv);
 

@@ -30,7 +30,8 @@ static int usable_cpus(void)
 static const char sweep_help[] =
     "usage: gelulab sweep [--format f32|bf16|f16|f64] [--mode exhaustive|quick|hunt]\n"
     "                     (--impl NAME ... | --all | --lib PATH --symbol SYM --defn D |\n"
-    "                      --exec 'CMD' --defn D | --serve 'CMD' --defn D) ...\n"
+    "                      --exec 'CMD' --defn D | --serve 'CMD' --defn D |\n"
+    "                      --python FILE.py:FUNC --defn D) ...\n"
     "                     [--backward] [--threads N] [--shard K/N]\n"
     "                     [--timeout S] [--out FILE.json]\n"
     "\n"
@@ -66,6 +67,10 @@ static const char sweep_help[] =
     "                 (docs/exec-protocol.md, \"Serving\")\n"
     "  --defn D       exact, tanh, sigmoid or silu: the definition the kernel claims (with\n"
     "                 --backward: its derivative; exact_grad, ... are accepted too)\n"
+    "  --python FILE.py:FUNC --defn D\n"
+    "                 a Python callable, float32 NumPy array in, one of the same shape and\n"
+    "                 dtype out (gelulab validate --help), served by py_eval.py under\n"
+    "                 $GELULAB_PYTHON (default python3)\n"
     "  --abi A        f32 (default), bf16 or f16: the preceding --lib/--exec/--serve kernel\n"
     "                 takes 16-bit numbers, void SYM(const uint16_t *x, uint16_t *y, size_t n)\n"
     "                 on bfloat16 or binary16 bits (an evaluator: raw little-endian 16-bit\n"
@@ -169,6 +174,57 @@ int gl_cli_check_abi(const char *cmdname, const struct gl_kernel_src *k, const s
     return 0;
 }
 
+void gl_cli_python_src(struct gl_kernel_src *k, const char *spec)
+{
+    gl_kernel_src_serve(k, spec);
+    k->python = 1;
+}
+
+/* s between single quotes for /bin/sh, into out (0), or -1 when it does not fit */
+static int sh_quote(const char *s, char *out, size_t len)
+{
+    size_t o = 0;
+    if (len < 3) return -1;
+    out[o++] = '\'';
+    for (; *s; s++) {
+        const char *piece = *s == '\'' ? "'\\''" : NULL;
+        size_t pl = piece ? strlen(piece) : 1;
+        if (o + pl + 2 > len) return -1;
+        if (piece)
+            memcpy(out + o, piece, pl);
+        else
+            out[o] = *s;
+        o += pl;
+    }
+    out[o++] = '\'', out[o] = '\0';
+    return 0;
+}
+
+int gl_cli_python_command(const char *cmdname, struct gl_kernel_src *k)
+{
+    if (!k->python) return 0;
+    char spec[sizeof k->cmd], eval[4200], where[8500];
+    snprintf(spec, sizeof spec, "%s", k->cmd);
+    const char *colon = strrchr(spec, ':');
+    if (!colon || colon == spec || !colon[1])
+        return gl_cli_error(cmdname, "--python %s: give FILE.py:FUNCTION", spec);
+    char file[sizeof spec];
+    snprintf(file, sizeof file, "%.*s", (int)(colon - spec), spec);
+    if (access(file, R_OK) != 0)
+        return gl_cli_error(cmdname, "--python %s: no file %s", spec, file);
+    if (gl_cli_find_file("py_eval.py", GL_PRIVATE_DIR, eval, sizeof eval, where, sizeof where))
+        return gl_cli_error(cmdname, "--python needs py_eval.py (neither %s): make install", where);
+    const char *py = getenv("GELULAB_PYTHON");
+    char qpy[1200], qeval[4300], qspec[sizeof k->cmd];
+    if (sh_quote(py && *py ? py : "python3", qpy, sizeof qpy) ||
+        sh_quote(eval, qeval, sizeof qeval) || sh_quote(spec, qspec, sizeof qspec) ||
+        snprintf(k->cmd, sizeof k->cmd, "exec %s %s --serve%s%s%s --callable %s", qpy, qeval,
+                 k->backward ? " --backward" : "", k->abi != GL_ABI_F32 ? " --abi " : "",
+                 k->abi != GL_ABI_F32 ? gl_abi_name(k->abi) : "", qspec) >= (int)sizeof k->cmd)
+        return gl_cli_error(cmdname, "--python %s: the paths are too long", spec);
+    return 0;
+}
+
 /* Checks a --lib kernel by running its worker on no input: a clear error, under the name of
  * the command that asked (sweep, validate), before any work. */
 int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct gl_kernel_src *k,
@@ -259,12 +315,15 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             struct gl_kernel_src *k = add_kernel(s);
             snprintf(k->name, sizeof k->name, "%s", v); /* resolved after --format is known */
             k->impl = gl_impl_find(v);
-        } else if (!strcmp(o, "--lib") || !strcmp(o, "--exec") || !strcmp(o, "--serve")) {
+        } else if (!strcmp(o, "--lib") || !strcmp(o, "--exec") || !strcmp(o, "--serve") ||
+                   !strcmp(o, "--python")) {
             ext = add_kernel(s);
             if (o[2] == 'l')
                 gl_kernel_src_lib(ext, v, ""); /* the symbol follows */
             else if (o[3] == 'x')
                 gl_kernel_src_exec(ext, v);
+            else if (o[2] == 'p')
+                gl_cli_python_src(ext, v);
             else
                 gl_kernel_src_serve(ext, v);
             snprintf(ext->name, sizeof ext->name, "%s:%s", o + 2, v);
@@ -328,7 +387,7 @@ static int finish_kernels(struct sweep_args *a)
         if (k->defn == GL_DEFN_COUNT)
             return free(given), gl_cli_error("sweep", "%s needs --defn", k->name);
         if (gl_cli_set_backward("sweep", k, a->backward) != 0 ||
-            gl_cli_check_abi("sweep", k, &s->fmt) != 0)
+            gl_cli_check_abi("sweep", k, &s->fmt) != 0 || gl_cli_python_command("sweep", k) != 0)
             return free(given), 2;
         if (k->kind == GL_SRC_LIB && !k->lib_symbol[0])
             return free(given), gl_cli_error("sweep", "%s needs --symbol", k->name);

@@ -14,7 +14,7 @@
 
 static const char help[] =
     "usage: gelulab validate (--lib PATH --symbol SYM | --exec 'CMD' | --serve 'CMD' |\n"
-    "                         --impl NAME)\n"
+    "                         --python FILE.py:FUNC | --impl NAME)\n"
     "                        [--defn exact|tanh|sigmoid|silu] [--format f32|bf16|f16]\n"
     "                        [--max-ulp U] [--max-abs A] [--region core|all]\n"
     "                        [--mode exhaustive|quick] [--probes-only] [--json FILE]\n"
@@ -47,6 +47,12 @@ static const char help[] =
     "the derivative at the special inputs, the negative tail, the definition, and dy: random\n"
     "magnitudes and signs, subnormal, +-0, +-inf and NaN, where dx must be dy f'(x) (dy\n"
     "ignored, added, its sign lost, subnormal dy flushed). Layouts include dx == dy.\n"
+    "\n"
+    "--python FILE.py:FUNC: a Python callable that takes a one-dimensional float32 NumPy array\n"
+    "and returns one of the same shape and dtype (a torch or JAX function through a one-line\n"
+    "adapter: docs/exec-protocol.md), served by py_eval.py under $GELULAB_PYTHON (default\n"
+    "python3, with NumPy); with --backward it takes x and dy, with --abi the 16-bit dtype\n"
+    "(ml_dtypes.bfloat16, numpy.float16). An exception, a wrong shape or dtype is one line.\n"
     "\n"
     "--abi bf16|f16: the kernel takes 16-bit numbers, void SYM(const uint16_t *x, uint16_t *y,\n"
     "size_t n) on bfloat16 or binary16 bits (--exec/--serve: raw little-endian 16-bit values),\n"
@@ -101,9 +107,11 @@ static int parse(int argc, char **argv, struct vargs *a)
         }
         if (!v) return verr(a, "unknown argument or missing value: '%s'", o);
         i++;
-        if (!strcmp(o, "--lib") || !strcmp(o, "--exec") || !strcmp(o, "--serve")) {
+        if (!strcmp(o, "--lib") || !strcmp(o, "--exec") || !strcmp(o, "--serve") ||
+            !strcmp(o, "--python")) {
             o[2] == 'l'   ? gl_kernel_src_lib(k, v, "")
             : o[3] == 'x' ? gl_kernel_src_exec(k, v)
+            : o[2] == 'p' ? gl_cli_python_src(k, v)
                           : gl_kernel_src_serve(k, v);
             snprintf(k->name, sizeof k->name, "%s", v), nsrc++;
         } else if (!strcmp(o, "--impl")) {
@@ -152,8 +160,8 @@ static int parse(int argc, char **argv, struct vargs *a)
     }
     if (nsrc != 1)
         return verr(
-            a, "give exactly one kernel: --lib PATH --symbol SYM, --exec 'CMD', --serve 'CMD' or "
-               "--impl NAME");
+            a, "give exactly one kernel: --lib PATH --symbol SYM, --exec 'CMD', --serve 'CMD', "
+               "--python FILE.py:FUNC or --impl NAME");
     if (k->kind == GL_SRC_LIB) {
         if (!*sym) return verr(a, "--lib needs --symbol SYM");
         const char *p = k->lib_path, *base = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
@@ -172,7 +180,8 @@ static int parse(int argc, char **argv, struct vargs *a)
     if (k->abi != GL_ABI_F32 && !a->format_given) /* a 16-bit kernel: its own format */
         gl_format_parse(gl_abi_name(k->abi), &a->s.fmt);
     if (gl_cli_set_backward("validate", k, a->backward) != 0 ||
-        gl_cli_check_abi("validate", k, &a->s.fmt) != 0)
+        gl_cli_check_abi("validate", k, &a->s.fmt) != 0 ||
+        gl_cli_python_command("validate", k) != 0)
         return snprintf(a->error, sizeof a->error, "usage error (the message on stderr)"), 2;
     if (a->probes_only && a->s.fmt.id != gl_abi_format(k->abi))
         return verr(a, "--probes-only checks the kernel's own calls: not with "

@@ -39,6 +39,8 @@ struct gl_kernel_src {
     int f64;                    /* binary64 sweeps: use impl->f64 */
     int backward;               /* a backward kernel (gl_kernel_bwd_f32; defn a derivative) */
     enum gl_abi abi;            /* a 16-bit kernel (gl_kernel_u16: the sweep's format only) */
+    int python; /* a Python callable (gelulab sweep/validate --python): cmd holds FILE.py:FUNC
+                 * until the command line is read, then its serving command (py_eval.py) */
     /* results */
     int failed;
     char error[1600];
