@@ -88,6 +88,12 @@ double rep_eps(const struct rep *r, const char *name, size_t n)
     return row ? row->eps_median : 0;
 }
 
+const char *rep_timed_mark(const struct rep *r, const char *name)
+{
+    const struct gl_bench_row *row = gl_bench_find(&r->bench, name, r->pareto_size);
+    return row && !strcmp(row->timed, "framework") ? "ᶠ" : "";
+}
+
 double rep_cyc(const struct rep *r, const char *name, size_t n)
 {
     const struct gl_bench_row *row = gl_bench_find(&r->bench, name, n);

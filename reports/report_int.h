@@ -24,6 +24,8 @@ struct rep_kernel {
 #define REP_MAX_PEERS 128 /* rows of one peers table */
 struct rep_peer {
     char name[160], defn[16], isa[16], library[64], version[32], package[96], path[240], note[240];
+    char lineage[64]; /* the library whose versions it is compared with (its own name, or
+                       * "TensorFlow" for Eigen 3.4's composition of tf.nn.gelu) */
     int runs;
     struct gl_json *validate; /* NULL: not diagnosed */
 };
@@ -52,6 +54,9 @@ const struct gl_json *rep_fact(const struct rep *r, const char *section, const c
 /* 100 a / n, 0 when n is 0: a percentage of swept inputs */
 double rep_pct(uint64_t a, uint64_t n);
 double rep_eps(const struct rep *r, const char *name, size_t n);
+/* "ᶠ" when the benchmark timed NAME inside its framework's process (a served peer: timed=
+ * framework), else "": the mark on its speed cells */
+const char *rep_timed_mark(const struct rep *r, const char *name);
 /* median TSC cycles per element of case NAME at size n, 0: not benchmarked */
 double rep_cyc(const struct rep *r, const char *name, size_t n);
 /* 1 when kernels a and b of one sweep gave bit-identical results (same definition, same hash of

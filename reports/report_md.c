@@ -57,7 +57,9 @@ static void md_summary(FILE *f, const struct rep *r)
         "per array size; TSC cycles/element and ratios at %s floats. `*` marks the Pareto front "
         "(no kernel both cheaper and more accurate against exact GELU on the core). Peers "
         "(%s) are swept through the same code the benchmark times (a worker per library; "
-        "ONNX Runtime served through Node, swept but not timed: `-` in the speed columns).\n\n",
+        "ONNX Runtime 1.30 served through Node, swept but not timed: `-` in the speed columns; "
+        "the Python frameworks served by `bench/py_eval.py` and timed inside their own process, "
+        "the framework's call in a loop, the pipe excluded: ᶠ).\n\n",
         sl, libs);
     fprintf(f, "| kernel | defn | ISA | own: core | own: all | exact: tail_neg | exact: core | "
                "exact: pos | max abs | %% CR |");
@@ -81,14 +83,16 @@ static void md_summary(FILE *f, const struct rep *r)
                 e->region[GL_REGION_TAIL_NEG].max_ulp, e->region[GL_REGION_CORE].max_ulp,
                 e->region[GL_REGION_POS].max_ulp, o->all.max_abs,
                 rep_pct(o->all.correctly_rounded, o->all.n));
+        const char *fw = rep_timed_mark(r, k->k->name);
         for (size_t s = 0; s < r->nsizes; s++)
-            k->eps[s] > 0 ? fprintf(f, " %.0f |", k->eps[s] * 1e-6) : fprintf(f, " - |");
+            k->eps[s] > 0 ? fprintf(f, " %.0f%s |", k->eps[s] * 1e-6, fw) : fprintf(f, " - |");
         double x = rep_eps(r, k->k->name, r->pareto_size);
         if (x > 0)
-            fprintf(f, " %.2f | %.3f |", k->cyc, relu > 0 ? x / relu : NAN);
+            fprintf(f, " %.2f%s | %.3f%s |", k->cyc, fw, relu > 0 ? x / relu : NAN, fw);
         else
             fprintf(f, " - | - |");
-        if (cmp) x > 0 ? fprintf(f, " %.3f |", dnnl > 0 ? x / dnnl : NAN) : fprintf(f, " - |");
+        if (cmp)
+            x > 0 ? fprintf(f, " %.3f%s |", dnnl > 0 ? x / dnnl : NAN, fw) : fprintf(f, " - |");
         fputc('\n', f);
         if (k->k->failed) fprintf(f, "| ↳ **failed**: %s |\n", k->k->error);
     }

@@ -52,18 +52,18 @@ static int load_table(const struct rep *r, const char *file, struct rep_peer **p
                    -1;
         }
         struct rep_peer *p = &(*peers)[*npeers];
-        char *field[9], *s = line;
+        char *field[10], *s = line;
         int n = 0;
-        for (; n < 9 && s; n++) {
+        for (; n < 10 && s; n++) {
             field[n] = s;
             s = strchr(s, '\t');
             if (s) *s++ = '\0';
         }
-        if ((n != 9 && n != 7) || s) {
+        if ((n != 10 && n != 9 && n != 7) || s) {
             fclose(f);
             return snprintf(err, errlen,
-                            "%s: a line without the 9 columns of gelulab list "
-                            "--peers --tsv (or the 7 of results before 2026-12-05)",
+                            "%s: a line without the 10 columns of gelulab list --peers --tsv "
+                            "(or the 9 of results before 2026-12-06, the 7 before 2026-12-05)",
                             path),
                    -1;
         }
@@ -77,6 +77,7 @@ static int load_table(const struct rep *r, const char *file, struct rep_peer **p
         snprintf(p->path, sizeof p->path, "%s", old ? "-" : field[6]);
         p->runs = !strcmp(field[old ? 5 : 7], "yes");
         snprintf(p->note, sizeof p->note, "%s", field[old ? 6 : 8]);
+        snprintf(p->lineage, sizeof p->lineage, "%s", n == 10 ? field[9] : field[3]);
         load_validate(r, p);
         (*npeers)++;
     }
@@ -204,7 +205,9 @@ static void md_peer_table(FILE *f, const struct rep *r)
                 o->all.max_ulp, rep_pct(o->all.correctly_rounded, o->all.n), rep_core_exact(k),
                 c[0], c[1], c[2], sp[0], sp[1], sp[2]);
         double x = rep_eps(r, k->k->name, r->pareto_size);
-        if (cmp) x > 0 && dnnl > 0 ? fprintf(f, " %.3f |", x / dnnl) : fprintf(f, " - |");
+        if (cmp)
+            x > 0 && dnnl > 0 ? fprintf(f, " %.3f%s |", x / dnnl, rep_timed_mark(r, k->k->name))
+                              : fprintf(f, " - |");
         fputc('\n', f);
     }
 }
@@ -273,8 +276,10 @@ void rep_peers_md(FILE *f, const struct rep *r)
             "with the range "
             "of such x; then the results at the special inputs (bold: not what GELU gives; ᵇ: "
             "from the bfloat16 sweep, when the binary32 one is sampled). "
-            "Peers served through a pipe (ONNX Runtime in Node) are measured for accuracy "
-            "only.\n\n",
+            "Peers served through a pipe are measured for accuracy only (ONNX Runtime 1.30 in "
+            "Node) or timed inside their framework's process (the Python frameworks, "
+            "`bench/py_eval.py`: the framework's call in a loop on its own tensor, the pipe "
+            "excluded, marked ᶠ).\n\n",
             n, r->npeers, swept,
             r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick, sampled");
     md_peer_table(f, r);
@@ -303,7 +308,8 @@ static const struct rep_kernel *kernel_of(const struct rep *r, const char *name)
     return NULL;
 }
 
-/* peer p's name without its version ("-1.13") and ISA ("/avx512"): what two versions share */
+/* peer p's name without its library's short name and version ("torch-1.13-", "eigen-3.4-")
+ * and ISA ("/avx512"): what two versions of a lineage share ("gelu", "gelu-tanh") */
 static void version_key(const struct rep_peer *p, char *buf, size_t len)
 {
     char v[40];
@@ -312,9 +318,28 @@ static void version_key(const struct rep_peer *p, char *buf, size_t len)
     char *at = p->version[0] ? strstr(buf, v) : NULL;
     while (at && at[strlen(v)] && at[strlen(v)] != '-' && at[strlen(v)] != '/')
         at = strstr(at + 1, v); /* "-1.1" is not the version of "torch-1.13-gelu" */
-    if (at) memmove(at, at + strlen(v), strlen(at + strlen(v)) + 1);
+    if (at) {
+        const char *rest = at + strlen(v) + (at[strlen(v)] == '-');
+        memmove(buf, rest, strlen(rest) + 1);
+    }
     char *isa = strchr(buf, '/');
     if (isa) *isa = '\0';
+}
+
+/* whether peer a comes before peer b of the same lineage: a library composed under another's
+ * name (Eigen 3.4 under TensorFlow's) first, then by version */
+static int older(const struct rep_peer *a, const struct rep_peer *b)
+{
+    int a_own = !strcmp(a->library, a->lineage), b_own = !strcmp(b->library, b->lineage);
+    if (a_own != b_own) return b_own;
+    return strverscmp(a->version, b->version) < 0;
+}
+
+/* two peers of one lineage at different library versions */
+static int other_version(const struct rep_peer *a, const struct rep_peer *b)
+{
+    return !strcmp(a->lineage, b->lineage) &&
+           (strcmp(a->library, b->library) || strcmp(a->version, b->version));
 }
 
 /* the status of validate's check name for peer p ("PASS", "FAIL", "WARN"; "-": not diagnosed),
@@ -335,9 +360,10 @@ static const char *check_of(const struct rep_peer *p, const char *name, const ch
 static void version_row(FILE *f, const struct rep *r, const struct rep_peer *p)
 {
     const struct rep_kernel *k = kernel_of(r, p->name);
+    int own = !strcmp(p->library, p->lineage); /* else its version is another library's */
     if (!k) {
-        fprintf(f, "| %s | %s | not swept here: %s | | | | | | | | |\n", p->name, p->version,
-                p->runs ? "no sweep" : p->note);
+        fprintf(f, "| %s | %s%s%s | not swept here: %s | | | | | | | | | |\n", p->name,
+                own ? "" : p->library, own ? "" : " ", p->version, p->runs ? "no sweep" : p->note);
         return;
     }
     const struct gl_acc *o = k->k->acc[0];
@@ -350,10 +376,11 @@ static void version_row(FILE *f, const struct rep *r, const struct rep_peer *p)
     double x = rep_eps(r, p->name, r->pareto_size),
            c = rep_eps(r, r->bench.compare, r->pareto_size);
     char speed[32] = "not timed";
-    if (x > 0 && c > 0) snprintf(speed, sizeof speed, "%.3f", x / c);
-    fprintf(f, "| %s | %s | %.3g | %.3g | %.2f | %s | %s | %s | %s | %s | %s | %s |\n", p->name,
-            p->version, o->region[GL_REGION_CORE].max_ulp, o->all.max_ulp,
-            rep_pct(o->all.correctly_rounded, o->all.n), tail, above, sp[0], sp[1], sp[2],
+    if (x > 0 && c > 0) snprintf(speed, sizeof speed, "%.3f%s", x / c, rep_timed_mark(r, p->name));
+    fprintf(f, "| %s | %s%s%s | %.3g | %.3g | %.2f | %s | %s | %s | %s | %s | %s | %s |\n", p->name,
+            own ? "" : p->library, own ? "" : " ", p->version, o->region[GL_REGION_CORE].max_ulp,
+            o->all.max_ulp, rep_pct(o->all.correctly_rounded, o->all.n), tail, above, sp[0], sp[1],
+            sp[2],
             !strcmp(layout, "PASS")   ? "none"
             : !strcmp(layout, "FAIL") ? "**depends**"
                                       : "not diagnosed",
@@ -416,11 +443,10 @@ void rep_versions_md(FILE *f, const struct rep *r)
     for (int i = 0; i < r->npeers; i++) {
         const struct rep_peer *a = &r->peers[i];
         int first = 1, versions = 0;
-        for (int j = 0; j < i; j++) first &= strcmp(r->peers[j].library, a->library) != 0;
+        for (int j = 0; j < i; j++) first &= strcmp(r->peers[j].lineage, a->lineage) != 0;
         if (!first) continue;
-        for (int j = i; j < r->npeers; j++) /* another version of a's library? */
-            versions |=
-                !strcmp(r->peers[j].library, a->library) && strcmp(r->peers[j].version, a->version);
+        for (int j = i; j < r->npeers; j++) /* another version of a's lineage? */
+            versions |= other_version(&r->peers[j], a);
         if (!versions) continue;
         if (!libs++)
             fprintf(f,
@@ -442,23 +468,24 @@ void rep_versions_md(FILE *f, const struct rep *r)
                     r->pareto_size);
         fprintf(f,
                 "\n### %s\n\n| peer | version | own: core | own: all | %% CR | tail "
-                "(±0 where not 0) | NaN → | +∞ → | −∞ → | length dependence | speed |\n"
-                "|---|---|---|---|---|---|---|---|---|---|---|\n",
-                a->library);
+                "(±0 where not 0) | \\|y\\| > \\|x\\| | NaN → | +∞ → | −∞ → | length dependence | "
+                "speed |\n"
+                "|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+                a->lineage);
         /* the rows: each key's peers (in order of first appearance), oldest version first */
         char key[160], kj[160];
         int done[REP_MAX_PEERS] = {0}, row[REP_MAX_PEERS];
         for (int j = i; j < r->npeers; j++) {
-            if (strcmp(r->peers[j].library, a->library) || done[j]) continue;
+            if (strcmp(r->peers[j].lineage, a->lineage) || done[j]) continue;
             version_key(&r->peers[j], key, sizeof key);
             int n = 0;
             for (int m = j; m < r->npeers; m++) {
-                if (done[m] || strcmp(r->peers[m].library, a->library)) continue;
+                if (done[m] || strcmp(r->peers[m].lineage, a->lineage)) continue;
                 version_key(&r->peers[m], kj, sizeof kj);
                 if (strcmp(kj, key)) continue;
                 done[m] = 1;
                 int at = n++; /* insertion by version, stable */
-                while (at > 0 && strverscmp(r->peers[row[at - 1]].version, r->peers[m].version) > 0)
+                while (at > 0 && older(&r->peers[m], &r->peers[row[at - 1]]))
                     row[at] = row[at - 1], at--;
                 row[at] = m;
             }
@@ -468,14 +495,13 @@ void rep_versions_md(FILE *f, const struct rep *r)
         /* in words: each peer of a version paired with its namesake of another */
         for (int j = i; j < r->npeers; j++) {
             const struct rep_peer *o = &r->peers[j];
-            if (strcmp(o->library, a->library)) continue;
+            if (strcmp(o->lineage, a->lineage)) continue;
             version_key(o, key, sizeof key);
             for (int m = i; m < r->npeers; m++) {
                 const struct rep_peer *nw = &r->peers[m];
-                if (strcmp(nw->library, a->library) || !strcmp(nw->version, o->version)) continue;
+                if (!other_version(nw, o)) continue;
                 version_key(nw, kj, sizeof kj);
-                if (!strcmp(kj, key) && strverscmp(o->version, nw->version) < 0)
-                    version_words(f, r, o, nw);
+                if (!strcmp(kj, key) && older(o, nw)) version_words(f, r, o, nw);
             }
         }
     }
