@@ -40,17 +40,24 @@ void gl_kernel_src_command(const struct gl_kernel_src *k, char *buf, size_t len)
 {
     if (k->kind == GL_SRC_LIB)
         snprintf(buf, len, "%s\n%s", k->lib_path, k->lib_symbol);
+    else if (k->kind == GL_SRC_SERVE && k->serve_lib[0])
+        snprintf(buf, len, "%s\n%s", k->serve_lib, k->cmd);
     else
         snprintf(buf, len, "%s", k->kind == GL_SRC_BUILTIN ? "" : k->cmd);
 }
 
 int gl_kernel_src_set_command(struct gl_kernel_src *k, const char *command)
 {
+    const char *nl = strchr(command, '\n');
+    if (k->kind == GL_SRC_SERVE && nl) { /* a kernel of a serving library */
+        snprintf(k->serve_lib, sizeof k->serve_lib, "%.*s", (int)(nl - command), command);
+        snprintf(k->cmd, sizeof k->cmd, "%s", nl + 1);
+        return 0;
+    }
     if (k->kind != GL_SRC_LIB) {
         snprintf(k->cmd, sizeof k->cmd, "%s", command);
         return 0;
     }
-    const char *nl = strchr(command, '\n');
     if (!nl) return -1;
     snprintf(k->lib_path, sizeof k->lib_path, "%.*s", (int)(nl - command), command);
     snprintf(k->lib_symbol, sizeof k->lib_symbol, "%s", nl + 1);
@@ -66,6 +73,8 @@ int gl_kernel_src_set_command(struct gl_kernel_src *k, const char *command)
 /* Whether library kernel j shares its worker with library kernel k (one worker per library) */
 static int same_library(const struct gl_kernel_src *j, const struct gl_kernel_src *k)
 {
+    if (j->kind == GL_SRC_SERVE)
+        return k->kind == GL_SRC_SERVE && j->serve_lib[0] && !strcmp(j->serve_lib, k->serve_lib);
     return j->kind == GL_SRC_LIB && !strcmp(j->lib_path, k->lib_path);
 }
 
@@ -207,13 +216,22 @@ static int call_serving(const struct gl_sweep *s, const struct gl_kernel_src *k,
     size_t split = lay && lay->split ? lay->split : n ? n : 1;
     struct pipe_io p;
     if (pipe_open(&p, k, x, dy, y, n) != 0) return snprintf(why, whylen, "out of memory"), -1;
-    int rc = c->pid < 0 ? gl_child_start(c, k->cmd, why, whylen) : 0;
+    int many = k->serve_lib[0] != 0; /* a serving library's: requests led by k's arguments */
+    uint64_t al = many ? strlen(k->cmd) : 0;
+    char *req = many ? malloc(8 + al + p.in_w * (n < split ? n : split) + 1) : NULL;
+    int rc = many && !req ? (snprintf(why, whylen, "out of memory"), -1)
+             : c->pid < 0 ? gl_child_start(c, many ? k->serve_lib : k->cmd, why, whylen)
+                          : 0;
+    if (req) memcpy(req, &al, 8), memcpy(req + 8, k->cmd, al);
     for (int rep = 0; rep < (lay && lay->repeat ? 2 : 1); rep++)
         for (size_t i = 0; !rc && i < n; i += split) {
             size_t m = n - i < split ? n - i : split;
-            rc = gl_child_call(c, (const char *)p.in + p.in_w * i, p.in_w * m,
-                               (char *)p.out + p.out_w * i, p.out_w * m, timeout, why, whylen);
+            const char *in = (const char *)p.in + p.in_w * i;
+            if (req) memcpy(req + 8 + al, in, p.in_w * m), in = req;
+            rc = gl_child_call(c, in, (req ? 8 + al : 0) + p.in_w * m, (char *)p.out + p.out_w * i,
+                               p.out_w * m, timeout, why, whylen);
         }
+    free(req);
     if (c == &own) gl_child_stop(&own);
     pipe_close(&p, k, y, n);
     return rc;

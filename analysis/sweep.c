@@ -86,9 +86,10 @@ static int run_external(struct gl_sweep *s, struct gl_kernel_src *k, struct chun
                         uint64_t n, uint64_t c, pthread_mutex_t *lock)
 {
     char why[600];
-    struct gl_child *ch = k->kind == GL_SRC_EXEC  ? NULL
-                          : k->kind == GL_SRC_LIB ? &b->child[gl_kernel_src_lib_lead(s, ki)]
-                                                  : &b->child[ki]; /* one per thread */
+    struct gl_child *ch = k->kind == GL_SRC_EXEC ? NULL
+                          : k->kind == GL_SRC_LIB || k->serve_lib[0]
+                              ? &b->child[gl_kernel_src_lib_lead(s, ki)] /* one per library */
+                              : &b->child[ki];                           /* one per thread */
     if (!gl_kernel_call(s, k, ch, b->cxf, b->dy1, b->ext_out[ki], n, NULL, why, sizeof why))
         return 0;
     pthread_mutex_lock(lock);

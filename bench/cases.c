@@ -3,6 +3,7 @@
  * The bench program is a harness like cli/: the case list is this file's static state, and the
  * oneDNN primitive of the current size peer_onednn.c's. */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -202,11 +203,15 @@ static void add_users(int pass)
 
 /* the timing processes, one per command (a library's: lib->timer), each with the case and the
  * size whose inputs it holds; a process that failed is not asked again */
+#define MAX_LOADED 512
 static struct timer {
     const char *cmd;
     struct gl_child child;
-    const struct gl_bench_case *loaded;
-    size_t n;
+    struct {
+        const struct gl_bench_case *c;
+        size_t n;
+    } loaded[MAX_LOADED]; /* the inputs it holds: a case's at a size each */
+    size_t nloaded;
     int dead;
     char why[600];
 } timers[16];
@@ -225,18 +230,19 @@ static struct timer *timer_of(const struct gl_bench_case *c, char *why, size_t l
     return t;
 }
 
-/* a request: a uint64 k (calls to time), the peer's arguments (a uint64 length, the bytes), and
- * the inputs, if any; the answer the seconds the k calls took */
-static int timer_request(struct timer *t, const struct gl_bench_case *c, const void *in,
+/* a request: a uint64 k (calls to time), the size n, the peer's arguments (a uint64 length, the
+ * bytes), and the inputs, if any; the answer the seconds the k calls took */
+static int timer_request(struct timer *t, const struct gl_bench_case *c, size_t n, const void *in,
                          size_t bytes, uint64_t k, double *seconds, char *why, size_t len)
 {
-    uint64_t spec = strlen(c->time_spec);
-    char *req = malloc(16 + spec + bytes);
+    uint64_t spec = strlen(c->time_spec), size = n;
+    char *req = malloc(24 + spec + bytes);
     if (!req) return snprintf(why, len, "out of memory"), -1;
-    memcpy(req, &k, 8), memcpy(req + 8, &spec, 8), memcpy(req + 16, c->time_spec, spec);
-    if (bytes) memcpy(req + 16 + spec, in, bytes);
+    memcpy(req, &k, 8), memcpy(req + 8, &size, 8), memcpy(req + 16, &spec, 8);
+    memcpy(req + 24, c->time_spec, spec);
+    if (bytes) memcpy(req + 24 + spec, in, bytes);
     /* a framework's first call loads and compiles (XLA): minutes at most */
-    int rc = gl_child_call(&t->child, req, 16 + spec + bytes, seconds, sizeof *seconds, 600, t->why,
+    int rc = gl_child_call(&t->child, req, 24 + spec + bytes, seconds, sizeof *seconds, 600, t->why,
                            sizeof t->why);
     free(req);
     if (rc) t->dead = 1, snprintf(why, len, "its timing process failed: %s", t->why);
@@ -249,17 +255,45 @@ int gl_bench_served_load(const struct gl_bench_case *c, size_t n, const void *in
     struct timer *t = timer_of(c, why, len);
     double s;
     if (!t) return -1;
-    if (t->loaded == c && t->n == n) return 0; /* its inputs are there */
-    if (timer_request(t, c, in, bytes, 0, &s, why, len)) return -1;
-    t->loaded = c, t->n = n;
+    for (size_t i = 0; i < t->nloaded; i++)
+        if (t->loaded[i].c == c && t->loaded[i].n == n) return 0; /* its inputs are there */
+    if (timer_request(t, c, n, in, bytes, 0, &s, why, len)) return -1;
+    if (t->nloaded < MAX_LOADED) t->loaded[t->nloaded].c = c, t->loaded[t->nloaded++].n = n;
     return 0;
 }
 
-int gl_bench_served_time(const struct gl_bench_case *c, uint64_t calls, double *seconds, char *why,
-                         size_t len)
+int gl_bench_served_time(const struct gl_bench_case *c, size_t n, uint64_t calls, double *seconds,
+                         char *why, size_t len)
 {
     struct timer *t = timer_of(c, why, len);
-    return t ? timer_request(t, c, NULL, 0, calls, seconds, why, len) : -1;
+    return t ? timer_request(t, c, n, NULL, 0, calls, seconds, why, len) : -1;
+}
+
+static void *warm_one(void *arg)
+{
+    const struct gl_bench_case *c = arg;
+    char why[600];
+    double s;
+    struct timer *t = timer_of(c, why, sizeof why);
+    if (t) timer_request(t, c, 0, NULL, 0, 0, &s, why, sizeof why); /* builds it: no inputs, k 0 */
+    return NULL;
+}
+
+void gl_bench_served_warm(const struct gl_bench_case *const *which, size_t n)
+{
+    pthread_t th[16];
+    int started[16] = {0};
+    size_t nt = 0;
+    for (size_t i = 0; i < n && nt < 16; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(which[j]->time_cmd, which[i]->time_cmd);
+        if (seen) continue;
+        started[nt] = pthread_create(&th[nt], NULL, warm_one, (void *)which[i]) == 0;
+        nt++;
+    }
+    for (size_t t = 0; t < nt; t++)
+        if (started[t]) pthread_join(th[t], NULL);
 }
 
 void gl_bench_served_stop(void)

@@ -26,6 +26,7 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <regex>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -202,7 +203,7 @@ void run_served(benchmark::State &state, const gl_bench_case *c, size_t n, size_
     double total = 0;
     for (auto _ : state) {
         double s = 0;
-        if (gl_bench_served_time(c, 1, &s, why, sizeof why) != 0) {
+        if (gl_bench_served_time(c, n, 1, &s, why, sizeof why) != 0) {
             state.SkipWithError(why);
             break;
         }
@@ -221,6 +222,20 @@ void run_served(benchmark::State &state, const gl_bench_case *c, size_t n, size_
                         " lib=" + c->library + " timed=framework";
     if (c->fmt) label += std::string(" fmt=") + c->fmt;
     state.SetLabel(label);
+}
+
+// whether Google Benchmark's --benchmark_filter keeps the benchmark `name` (a regular
+// expression searched in it; a leading '-' negates; empty or "all" keeps all)
+bool filter_keeps(const std::string &filter, const std::string &name)
+{
+    if (filter.empty() || filter == "all") return true;
+    bool negate = filter[0] == '-';
+    try {
+        bool found = std::regex_search(name, std::regex(negate ? filter.substr(1) : filter));
+        return found != negate;
+    } catch (const std::regex_error &) {
+        return true; // Google Benchmark reports a bad filter itself
+    }
 }
 
 bool has_flag(int argc, char **argv, const char *prefix)
@@ -418,6 +433,10 @@ int main(int argc, char **argv)
             if (j != i && !strcmp(cases[i].name, cases[j].name))
                 return bad("--name %s: there is a case of that name (give another --name)",
                            cases[i].name);
+    std::string filter;
+    for (int i = 1; i < argc; i++)
+        if (!strncmp(argv[i], "--benchmark_filter=", 19)) filter = argv[i] + 19;
+    std::vector<const gl_bench_case *> served;
     for (size_t i = 0; i < n_cases; i++) {
         const gl_bench_case *c = &cases[i];
         if (list)
@@ -433,15 +452,19 @@ int main(int argc, char **argv)
             benchmark::AddCustomContext("gelulab_compare", c->name);
             benchmark::AddCustomContext("gelulab_compare_title", c->compare);
         }
+        bool timed = false; // a served case that --benchmark_filter keeps: its process warmed
         for (size_t n : sizes) {
             std::string name = std::string(c->name) + "/" + std::to_string(n);
+            timed |= c->time_cmd && filter_keeps(filter, name);
             if (c->time_cmd)
                 benchmark::RegisterBenchmark(name.c_str(), run_served, c, n, i)->UseManualTime();
             else
                 benchmark::RegisterBenchmark(name.c_str(), run_case, c, n, i)->UseRealTime();
         }
+        if (timed) served.push_back(c);
     }
     if (list) return 0;
+    gl_bench_served_warm(served.data(), served.size());
     benchmark::RunSpecifiedBenchmarks();
     gl_bench_served_stop();
     benchmark::Shutdown();

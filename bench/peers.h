@@ -62,6 +62,10 @@ struct gl_peer_lib {
     const char *lineage;       /* NULL, or the library whose versions this one's peers are compared
                                 * with in the report ("TensorFlow": Eigen 3.4's peers compose
                                 * tf.nn.gelu's ops over Eigen 3.4, TensorFlow 2.21's are TensorFlow) */
+    const char *server;        /* a served library whose peers one process serves (per sweep worker
+                                * thread): its command; each peer's `serve` is then the arguments that
+                                * name it to that process (gelulab sweep --serve ARGS --serve-lib
+                                * SERVER; docs/exec-protocol.md, "Serving several kernels") */
     const char *timer;       /* a served library whose peers the benchmark times: the command of its
                               * timing process (docs/exec-protocol.md, "Timing"), one for all its
                               * peers, each request naming the peer by its `time` arguments */
@@ -92,7 +96,8 @@ struct gl_peer {
     const char *check;   /* NULL, or the symbol of a check of its own, after the library's */
     const char *compare; /* non-NULL for the one peer the report and bench-table give ratios
                           * to: the title of that column ("oneDNN erf") */
-    const char *serve;   /* a served library's peer: the serving command that evaluates it */
+    const char *serve;   /* a served library's peer: the serving command that evaluates it, or
+                          * with lib->server the arguments that name it to that process */
     const char *time;    /* NULL, or what its library's timing process (lib->timer) is asked
                           * to time: the evaluator's arguments that name the peer ("--backward
                           * tf-2.21-gelu"; docs/exec-protocol.md, "Timing") */

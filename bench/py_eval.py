@@ -3,7 +3,7 @@ OpenVINO as a Python program calls it, and any Python callable, on gelulab's pip
 
   python py_eval.py [--serve] [--backward] [--abi f32|bf16|f16] PEER
   python py_eval.py [--serve] [--backward] [--abi f32|bf16|f16] --callable FILE.py:FUNC
-  python py_eval.py --time
+  python py_eval.py --serve-many | --time
   python py_eval.py --version LIBRARY      tensorflow, jax, onnxruntime or openvino: the version
                                            installed (its package's metadata: nothing loads)
   python py_eval.py --list                 the peers, a line each: name, then how it is called
@@ -11,13 +11,16 @@ OpenVINO as a Python program calls it, and any Python callable, on gelulab's pip
   (none)     the plain protocol: all of stdin, then all the results on stdout
   --serve    requests until stdin ends: a little-endian uint64 byte count, then that many bytes
              of inputs; the answer is the results (as many bytes; a backward kernel's: half)
+  --serve-many  requests as --serve's, for every peer of a library in one process (a framework
+             loads once): each request's bytes lead with the arguments that name its kernel (a
+             little-endian uint64 length, then the text, say "--abi bf16 tf-2.21-gelu")
   --time     the timing protocol (gelulab-bench; one process for every peer of a library):
-             requests framed as --serve's, each holding a little-endian uint64 k, the arguments
-             that name a peer or callable (a uint64 length, then "--backward tf-2.21-gelu"),
-             and inputs, or none; inputs become the framework's own tensor (called once,
-             untimed); then k calls on that peer's tensor are timed, and the answer is the
-             seconds they took (a little-endian binary64): the framework's call in a loop, the
-             pipe and the conversions excluded
+             requests framed as --serve's, each holding little-endian uint64s k and n, the
+             arguments that name a peer or callable (a uint64 length, then "--backward
+             tf-2.21-gelu"), and n inputs, or none; inputs become the framework's own tensor,
+             kept for that peer and n (called once, untimed); then k calls on that tensor are
+             timed, and the answer is the seconds they took (a little-endian binary64): the
+             framework's call in a loop, the pipe and the conversions excluded
   --backward inputs are pairs x, dy; the result dx = dy f'(x), by the framework's autodiff
   --abi      the inputs and results are bfloat16 or binary16 bits (2 bytes each), the
              framework's tensors of that dtype
@@ -34,6 +37,7 @@ import os
 import struct
 import sys
 import time
+import warnings
 
 # one thread each (the sweep runs a worker per core; the benchmark times one core), before
 # the frameworks load
@@ -42,6 +46,22 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 os.environ.setdefault(
     "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1")
+
+
+# a framework that forks at import (multiprocessing) warns that JAX is threaded: not ours to say
+warnings.filterwarnings("ignore", message=r".*os\.fork\(\) was called")
+
+
+def quiet_import(name):
+    """import name with descriptor 2 on /dev/null: TensorFlow's C++ start-up logs each process
+    (absl's 'All log messages before...', oneDNN's notice) whatever TF_CPP_MIN_LOG_LEVEL says"""
+    saved, null = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 2)
+    try:
+        return importlib.import_module(name)
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved), os.close(null)
 
 
 class Failure(Exception):
@@ -74,7 +94,12 @@ def np_dtype(abi):
 
 def tensorflow(approximate, xla):
     def build(abi, backward):
-        import tensorflow as tf
+        if "jax" not in sys.modules:  # TF Lite's utilities import JAX when it is installed (it is
+            sys.modules["jax"] = None  # here: 0.4 s a start); tf.nn.gelu never uses it
+        tf = quiet_import("tensorflow")
+        if sys.modules.get("jax", 0) is None:
+            del sys.modules["jax"]
+        tf.get_logger().setLevel("ERROR")  # not a retracing warning per new length (XLA)
         tf.config.threading.set_intra_op_parallelism_threads(1)
         tf.config.threading.set_inter_op_parallelism_threads(1)
 
@@ -162,7 +187,7 @@ def onnxruntime_op(op, domain="", attrs=()):
     return build
 
 
-def openvino_gelu(mode, hint):
+def openvino_gelu(mode):
     def build(abi, backward):
         import openvino as ov
         import openvino.opset13 as ops
@@ -170,9 +195,7 @@ def openvino_gelu(mode, hint):
             raise Failure("OpenVINO's runtime has no gradients")
         t = {"f32": ov.Type.f32, "f16": ov.Type.f16, "bf16": ov.Type.bf16}[abi]
         p = ops.parameter([-1], t)
-        config = {"INFERENCE_NUM_THREADS": 1}
-        if hint:
-            config["INFERENCE_PRECISION_HINT"] = hint
+        config = {"INFERENCE_NUM_THREADS": 1}  # the rest as it comes (precision hint included)
         compiled = ov.Core().compile_model(ov.Model([ops.gelu(p, approximation_mode=mode)], [p]),
                                            "CPU", config)
         req = compiled.create_infer_request()
@@ -201,14 +224,10 @@ PEERS = {
     "ort-1.31-fastgelu": ("onnxruntime", onnxruntime_op("FastGelu", "com.microsoft"), "com.microsoft FastGelu"),
     "ort-1.31-quickgelu": ("onnxruntime", onnxruntime_op("QuickGelu", "com.microsoft", [("alpha", 1.702)]),
                            "com.microsoft QuickGelu, alpha 1.702"),
-    "openvino-2026.4-gelu": ("openvino", openvino_gelu("erf", None),
+    "openvino-2026.4-gelu": ("openvino", openvino_gelu("erf"),
                              "Gelu (approximation_mode=erf) on the CPU plug-in, its defaults"),
-    "openvino-2026.4-gelu-tanh": ("openvino", openvino_gelu("tanh", None),
+    "openvino-2026.4-gelu-tanh": ("openvino", openvino_gelu("tanh"),
                                   "Gelu (approximation_mode=tanh) on the CPU plug-in, its defaults"),
-    "openvino-2026.4-gelu-f32": ("openvino", openvino_gelu("erf", "f32"),
-                                 "Gelu (erf) on the CPU plug-in, INFERENCE_PRECISION_HINT=f32"),
-    "openvino-2026.4-gelu-tanh-f32": ("openvino", openvino_gelu("tanh", "f32"),
-                                      "Gelu (tanh) on the CPU plug-in, INFERENCE_PRECISION_HINT=f32"),
 }
 # library -> its package (--version reads the package's metadata)
 LIBRARIES = {"tensorflow": "tensorflow-cpu", "jax": "jax", "onnxruntime": "onnxruntime",
@@ -318,6 +337,26 @@ def serve(k):
         out.flush()
 
 
+def serve_many():
+    """Every kernel of a library in one process: each request leads with the arguments that
+    name its kernel (a uint64 length, the text), built on first use"""
+    out, kernels = protocol_out(), {}
+    while True:
+        hdr = read_exactly(8)
+        if hdr is None:
+            return
+        (nbytes,) = struct.unpack("<Q", hdr)
+        data = read_exactly(nbytes) if nbytes else b""
+        if data is None or nbytes < 8:
+            raise Failure(f"a request of {nbytes} bytes: the kernel's arguments first")
+        (speclen,) = struct.unpack("<Q", data[:8])
+        spec = data[8:8 + speclen].decode()
+        if spec not in kernels:
+            kernels[spec] = kernel_of(spec.split(), "plain")[0]
+        out.write(kernels[spec].evaluate(data[8 + speclen:]))
+        out.flush()
+
+
 def time_calls():
     out, kernels, tensors = protocol_out(), {}, {}
     while True:
@@ -326,23 +365,22 @@ def time_calls():
             return
         (nbytes,) = struct.unpack("<Q", hdr)
         data = read_exactly(nbytes) if nbytes else b""
-        if data is None or nbytes < 16:
-            raise Failure(f"a timing request of {nbytes} bytes: a uint64 count of calls and the "
-                          "peer's arguments first")
-        calls, speclen = struct.unpack("<QQ", data[:16])
-        spec, inputs = data[16:16 + speclen].decode(), data[16 + speclen:]
+        if data is None or nbytes < 24:
+            raise Failure(f"a timing request of {nbytes} bytes: a uint64 count of calls, the "
+                          "size and the peer's arguments first")
+        calls, n, speclen = struct.unpack("<QQQ", data[:24])
+        spec, inputs = data[24:24 + speclen].decode(), data[24 + speclen:]
         if spec not in kernels:  # built on first use: one process times all of a library's peers
             kernels[spec] = kernel_of(spec.split(), "plain")[0]
         k = kernels[spec]
-        if inputs:
-            tensors.clear()  # one peer's inputs at a time (16 Mi floats: 64 MB each)
-            tensors[spec] = k.native(inputs)
-            k.call(tensors[spec])  # once, untimed: compilation, first-call allocations
-        elif spec not in tensors and calls:
-            raise Failure(f"a timing request for {spec} before its inputs")
+        if inputs:  # kept: the benchmark interleaves the peers and sizes
+            tensors[spec, n] = k.native(inputs)
+            k.call(tensors[spec, n])  # once, untimed: compilation, first-call allocations
+        elif (spec, n) not in tensors and calls:
+            raise Failure(f"a timing request for {spec} at n = {n} before its inputs")
         t0 = time.perf_counter()
         for _ in range(calls):
-            k.call(tensors[spec])
+            k.call(tensors[spec, n])
         out.write(struct.pack("<d", time.perf_counter() - t0))
         out.flush()
 
@@ -383,6 +421,9 @@ def kernel_of(argv, mode):
 def main(argv):
     if argv[:1] in (["-h"], ["--help"]):
         sys.stdout.write(__doc__)
+        return 0
+    if argv == ["--serve-many"]:
+        serve_many()
         return 0
     if argv == ["--list"]:
         for n, (lib, _, path) in PEERS.items():

@@ -97,7 +97,9 @@ static void peer_lines(const struct gl_peer *p, size_t n, skip_fn skip, const ch
                    p[i].lib->lineage ? p[i].lib->lineage : p[i].lib->name);
             continue;
         }
-        if (p[i].serve)
+        if (p[i].serve && p[i].lib->server)
+            printf("--serve\t%s\t--serve-lib\t%s", p[i].serve, p[i].lib->server);
+        else if (p[i].serve)
             printf("--serve\t%s", p[i].serve);
         else
             printf("--lib\t%s/libgelulab-peer-%s.so\t--symbol\t%s", dir, p[i].lib->module,

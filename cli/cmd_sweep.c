@@ -67,6 +67,10 @@ static const char sweep_help[] =
     "                 (docs/exec-protocol.md, \"Serving\")\n"
     "  --defn D       exact, tanh, sigmoid or silu: the definition the kernel claims (with\n"
     "                 --backward: its derivative; exact_grad, ... are accepted too)\n"
+    "  --serve-lib 'CMD'\n"
+    "                 after --serve ARGS: the kernel is served by CMD, one process per thread\n"
+    "                 for every kernel that names the same CMD, each request led by its ARGS\n"
+    "                 (docs/exec-protocol.md: a framework loaded once for all its kernels)\n"
     "  --python FILE.py:FUNC --defn D\n"
     "                 a Python callable, float32 NumPy array in, one of the same shape and\n"
     "                 dtype out (gelulab validate --help), served by py_eval.py under\n"
@@ -327,6 +331,10 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             else
                 gl_kernel_src_serve(ext, v);
             snprintf(ext->name, sizeof ext->name, "%s:%s", o + 2, v);
+        } else if (!strcmp(o, "--serve-lib")) {
+            if (!ext || ext->kind != GL_SRC_SERVE || ext->python || ext->serve_lib[0])
+                return gl_cli_error("sweep", "--serve-lib must follow --serve ARGS");
+            snprintf(ext->serve_lib, sizeof ext->serve_lib, "%s", v);
         } else if (!strcmp(o, "--symbol")) {
             if (!ext || ext->kind != GL_SRC_LIB || ext->lib_symbol[0])
                 return gl_cli_error("sweep", "--symbol must follow --lib PATH");

@@ -14,7 +14,8 @@
 
 static const char help[] =
     "usage: gelulab validate (--lib PATH --symbol SYM | --exec 'CMD' | --serve 'CMD' |\n"
-    "                         --python FILE.py:FUNC | --impl NAME)\n"
+    "                         --serve ARGS --serve-lib 'CMD' | --python FILE.py:FUNC |\n"
+    "                         --impl NAME)\n"
     "                        [--defn exact|tanh|sigmoid|silu] [--format f32|bf16|f16]\n"
     "                        [--max-ulp U] [--max-abs A] [--region core|all]\n"
     "                        [--mode exhaustive|quick] [--probes-only] [--json FILE]\n"
@@ -120,6 +121,10 @@ static int parse(int argc, char **argv, struct vargs *a)
             if (!gl_impl_available(k->impl)) return verr(a, "%s cannot run on this machine", v);
             k->kind = GL_SRC_BUILTIN, k->defn = k->impl->defn, k->abi = k->impl->abi, nsrc++;
             snprintf(k->name, sizeof k->name, "%s", v);
+        } else if (!strcmp(o, "--serve-lib")) {
+            if (k->kind != GL_SRC_SERVE || k->python)
+                return verr(a, "--serve-lib goes with --serve ARGS");
+            snprintf(k->serve_lib, sizeof k->serve_lib, "%s", v);
         } else if (!strcmp(o, "--symbol")) {
             snprintf(sym, sizeof sym, "%s", v);
         } else if (!strcmp(o, "--defn")) {

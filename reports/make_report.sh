@@ -31,6 +31,12 @@ if [ "$QUICK" = 1 ]; then # no 16 Mi benchmark (sweep_plan.sh leaves NEON out)
 fi
 
 L=$BUILD/libgelulab-peers.so
+if [ "$QUICK" = 1 ] && [ -f "$L" ]; then
+    # the serving libraries' backward and 16-bit peers are not swept in QUICK: not timed either
+    quick_out=$([ -f "$L" ] && "$G" list --peers --lib "$L" --sweep-args --all-kinds |
+        awk -F'\t' '$1 != "f32" && /\t--serve-lib\t/ { print $NF }' | paste -s -d '|')
+    [ -z "$quick_out" ] || bench_args+=("--benchmark_filter=-^(${quick_out//./\\.})/")
+fi
 want facts && rm -rf "$D/validate" "$D/peers.tsv" "$D/peers16.tsv"
 if want facts && [ -f "$L" ]; then # the tables of the binary32 and of the 16-bit peers
     all=$("$G" list --peers --lib "$L" --tsv --all-kinds)
@@ -100,9 +106,12 @@ if want facts; then
         running=$((running + 1))
     # the longest first, so that the two cores end together: PyTorch's load in each of
     # validate's workers (3.2 s a peer for 1.13, 1.9 s for 2.15, under 1 s for the others)
+    # QUICK=1: the binary32 forward peers only (each validate loads its library: PyTorch's and
+    # TensorFlow's start-up, seconds, are most of the time); make report diagnoses every kind
     done < <([ -f "$L" ] && "$G" list --peers --lib "$L" --sweep-args --all-kinds |
+        { if [ "$QUICK" = 1 ]; then grep '^f32'; else cat; fi } |
         sed -e 's/^bwd\t/--backward\t/' -e 's/^[a-z0-9]*\t//' |
-        awk '{ print (/peer-torch\.so/ ? 0 : /peer-torch[0-9]/ ? 1 : 2) "\t" $0 }' |
+        awk '{ print (/peer-torch\.so/ || /tf-2/ ? 0 : /peer-torch[0-9]/ ? 1 : 2) "\t" $0 }' |
         sort -s -n -k1,1 | cut -f2-
         # our backward kernels, the widest build of each that runs here
         "$G" list | awk '$2 ~ /_grad$/ && $5 == "yes" { split($1, a, "/"); w[a[1]] = $1 }

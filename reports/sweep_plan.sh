@@ -5,7 +5,9 @@
 #   usage: reports/sweep_plan.sh BUILD_DIR [QUICK]
 #   NAME: f32 (binary32), bf16, f16 (every 16-bit value), f64 (binary64, sampled), bwd (the
 #   backward pass, binary32): built-in kernels (--all), the peers that run here, libgelulab's
-#   entry points. QUICK=1: binary32 sampled (every 61st pattern), NEON left out, f64 quick.
+#   entry points. QUICK=1: binary32 sampled (every 61st pattern), NEON left out, f64 quick, and
+#   the peers of serving libraries (the Python frameworks: --serve-lib, a framework's start-up
+#   each; TensorFlow's 3 s) in the f32 sweep only, as binary32 forward peers.
 set -euo pipefail
 BUILD=${1:?usage: sweep_plan.sh BUILD_DIR [QUICK]}
 QUICK=${2:-0}
@@ -17,11 +19,15 @@ mode=exhaustive f32_args=()
 # ARGS... of `gelulab list` that print one tab-separated line of sweep arguments per kernel,
 # joined into one line
 joined() { "$G" list "$@" | paste -s -d '\t'; }
-peers="" bpeers="" pbf16="" pf16="" libf="" libb="" libbf16="" libf16=""
+peers="" peers16="" bpeers="" pbf16="" pf16="" libf="" libb="" libbf16="" libf16=""
 if [ -f "$L" ]; then # one listing of every kind (each loads the peers' library: PyTorch's start-up)
     all=$("$G" list --peers --lib "$L" --sweep-args --all-kinds)
-    kind() { awk -F'\t' -v k="$1" '$1 == k' <<<"$all" | cut -f2- | paste -s -d '\t'; }
-    peers=$(kind f32) bpeers=$(kind bwd) pbf16=$(kind bf16) pf16=$(kind f16)
+    # QUICK=1: a kind's peers less those of serving libraries (but in the f32 sweep)
+    kind() { awk -F'\t' -v k="$1" -v q="${2:-}" '$1 == k && !(q && /\t--serve-lib\t/)' <<<"$all" |
+             cut -f2- | paste -s -d '\t'; }
+    q=$([ "$QUICK" = 1 ] && echo 1 || echo "")
+    peers=$(kind f32) bpeers=$(kind bwd "$q") pbf16=$(kind bf16 "$q") pf16=$(kind f16 "$q")
+    peers16=$(kind f32 "$q") # the binary32 peers in the 16-bit sweeps
 fi
 if [ -f "$BUILD/libgelulab.so" ]; then # the library's entry points, as users call them
     lib=(--library --lib "$BUILD/libgelulab.so" --sweep-args)
@@ -35,7 +41,7 @@ line() { # NAME FIELD... (empty fields dropped)
 }
 e=${f32_args[*]:-}
 line f32 --all "$e" "$peers" "$libf" --format f32 --mode "$mode"
-line bf16 --all "$e" "$peers" "$pbf16" "$libbf16" --format bf16
-line f16 --all "$e" "$peers" "$pf16" "$libf16" --format f16
+line bf16 --all "$e" "${peers16:-}" "$pbf16" "$libbf16" --format bf16
+line f16 --all "$e" "${peers16:-}" "$pf16" "$libf16" --format f16
 line f64 --all --format f64 --mode "$mode"
 line bwd --backward --all "$e" "$bpeers" "$libb" --format f32 --mode "$mode"

@@ -59,6 +59,21 @@ else
   echo "FAIL sweep with a crashing Python kernel:"; cat "$T/out"; fail=1
 fi
 
+# one serving process for several kernels (--serve ARGS --serve-lib CMD): each measured, a
+# failing one ended alone (the next request starts the process again)
+SL="exec '$PY' '$S/bench/py_eval.py' --serve-many"
+"$G" sweep --serve "--callable $S/examples/python/adapters.py:numpy_gelu" --serve-lib "$SL" --defn exact --name a \
+           --serve "--callable $K:raises" --serve-lib "$SL" --defn exact --name b \
+           --serve "--abi bf16 --callable $S/examples/python/adapters.py:numpy_gelu" --serve-lib "$SL" --abi bf16 \
+           --defn exact --name c --format bf16 --out "$T/lib.json" >"$T/out" 2>&1
+if grep -E '^a +exact +0\.5 ' "$T/out" >/dev/null && grep -E '^c +exact +0\.5 ' "$T/out" >/dev/null &&
+   grep -E '^b .*FAILED' "$T/out" >/dev/null && grep -q 'raised ValueError on 4 inputs: too long' "$T/out" &&
+   grep -q '"command": ".*--serve-many\\n--callable .*raises"' "$T/lib.json"; then
+  echo "ok   sweep --serve-lib: two kernels measured by one serving process, the failing one named"
+else
+  echo "FAIL sweep --serve-lib:"; cat "$T/out"; grep '"command"' "$T/lib.json"; fail=1
+fi
+
 # the timing protocol: inputs once (answered 0 s: nothing timed), then 3 calls timed
 "$PY" - "$S/bench/py_eval.py" "$S/examples/python/adapters.py:numpy_gelu" >"$T/time" 2>&1 <<'PYEOF'
 import struct, subprocess, sys
@@ -66,7 +81,7 @@ p = subprocess.Popen([sys.executable, sys.argv[1], "--time"],
                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 spec = ("--callable " + sys.argv[2]).encode()
 def ask(k, inputs=b""):
-    body = struct.pack("<QQ", k, len(spec)) + spec + inputs
+    body = struct.pack("<QQQ", k, 4, len(spec)) + spec + inputs
     p.stdin.write(struct.pack("<Q", len(body)) + body)
     p.stdin.flush()
     return struct.unpack("<d", p.stdout.read(8))[0]

@@ -33,7 +33,12 @@ struct gl_kernel_src {
     enum gl_defn defn;
     enum gl_src_kind kind;
     const struct gl_impl *impl; /* GL_SRC_BUILTIN, and NEON built-ins (run as GL_SRC_EXEC) */
-    char cmd[1200];             /* GL_SRC_EXEC, GL_SRC_SERVE: the command */
+    char cmd[1200];             /* GL_SRC_EXEC, GL_SRC_SERVE: the command; with serve_lib, what
+                                 * names the kernel to that process (its arguments) */
+    char serve_lib[1200];       /* GL_SRC_SERVE: "", or the command of a process that serves every
+                                 * kernel naming the same serve_lib (one per worker thread, like a
+                                 * library's worker), each request led by the kernel's cmd
+                                 * (docs/exec-protocol.md, "Serving several kernels") */
     char lib_path[1024];        /* GL_SRC_LIB: the shared library */
     char lib_symbol[160];       /* GL_SRC_LIB: the kernel's symbol in it ("" not given yet) */
     int f64;                    /* binary64 sweeps: use impl->f64 */
@@ -113,11 +118,13 @@ void gl_kernel_src_lib(struct gl_kernel_src *k, const char *path, const char *sy
 void gl_kernel_src_exec(struct gl_kernel_src *k, const char *cmd);
 void gl_kernel_src_serve(struct gl_kernel_src *k, const char *cmd);
 /* The result file's "command" of k (docs/result-format.md): the command, "PATH\nSYMBOL" for a
- * library kernel, "" for a built-in; and back (0, or -1 for a library without its symbol). */
+ * library kernel, "SERVE_LIB\nARGS" for a kernel of a serving library, "" for a built-in; and
+ * back (0, or -1 for a library without its symbol). */
 void gl_kernel_src_command(const struct gl_kernel_src *k, char *buf, size_t len);
 int gl_kernel_src_set_command(struct gl_kernel_src *k, const char *command);
-/* The first kernel of s from the library of library kernel s->k[k] (k itself if none before):
- * the sweep runs a library's kernels in one worker per thread, that kernel's */
+/* The first kernel of s from the library of library kernel s->k[k] (k itself if none before),
+ * or of the serving library of a served kernel: the sweep runs a library's kernels in one worker
+ * per thread, that kernel's */
 int gl_kernel_src_lib_lead(const struct gl_sweep *s, int k);
 /* 0 when the library worker of s loads library kernel k's path and symbol (run on no input),
  * else -1 with the worker's reason in why (file not found, a library it needs missing, the
