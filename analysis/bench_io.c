@@ -345,8 +345,8 @@ static void print_ratios(const struct gl_bench *b, const struct gl_bench_row *co
 void gl_bench_print(const struct gl_bench *b, const char *path)
 {
     size_t sizes[16], ns = gl_bench_sizes(b, sizes, 16);
-    const struct gl_bench_row *cases[256];
-    size_t nc = case_list(b, cases, 256);
+    const struct gl_bench_row *cases[512];
+    size_t nc = case_list(b, cases, 512);
     printf("%s: %s, %s, %d CPUs at %.0f MHz; medians over repetitions\n\n", path, b->date, b->host,
            b->num_cpus, b->mhz);
     printf("%-20s %-10s %-7s %-7s %-9s", "case", "kind", "defn", "isa", "timed in");

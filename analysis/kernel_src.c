@@ -40,8 +40,6 @@ void gl_kernel_src_command(const struct gl_kernel_src *k, char *buf, size_t len)
 {
     if (k->kind == GL_SRC_LIB)
         snprintf(buf, len, "%s\n%s", k->lib_path, k->lib_symbol);
-    else if (k->kind == GL_SRC_SERVE && k->serve_lib[0])
-        snprintf(buf, len, "%s\n%s", k->serve_lib, k->cmd);
     else
         snprintf(buf, len, "%s", k->kind == GL_SRC_BUILTIN ? "" : k->cmd);
 }
@@ -49,11 +47,6 @@ void gl_kernel_src_command(const struct gl_kernel_src *k, char *buf, size_t len)
 int gl_kernel_src_set_command(struct gl_kernel_src *k, const char *command)
 {
     const char *nl = strchr(command, '\n');
-    if (k->kind == GL_SRC_SERVE && nl) { /* a kernel of a serving library */
-        snprintf(k->serve_lib, sizeof k->serve_lib, "%.*s", (int)(nl - command), command);
-        snprintf(k->cmd, sizeof k->cmd, "%s", nl + 1);
-        return 0;
-    }
     if (k->kind != GL_SRC_LIB) {
         snprintf(k->cmd, sizeof k->cmd, "%s", command);
         return 0;

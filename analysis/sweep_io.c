@@ -257,6 +257,10 @@ int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t
         char command[2400];
         gl_kernel_src_command(ks, command, sizeof command);
         put_json_string(f, command);
+        if (ks->kind == GL_SRC_SERVE && ks->serve_lib[0]) { /* the process that serves it */
+            fputs(", \"serve_lib\": ", f);
+            put_json_string(f, ks->serve_lib);
+        }
         if (ks->backward) fputs(", \"abi\": \"backward\"", f);
         if (ks->abi != GL_ABI_F32) fprintf(f, ", \"abi\": \"%s\"", gl_abi_name(ks->abi));
         fprintf(f, ", \"failed\": %s, \"error\": ", ks->failed ? "true" : "false");
@@ -364,6 +368,9 @@ static int read_kernel(const struct gl_json *kj, struct gl_kernel_src *k)
               : !strcmp(src->text, "serve") ? GL_SRC_SERVE
                                             : GL_SRC_EXEC;
     if (gl_kernel_src_set_command(k, cmd && cmd->text ? cmd->text : "") != 0) return -1;
+    const struct gl_json *serve_lib = gl_json_get(kj, "serve_lib");
+    if (k->kind == GL_SRC_SERVE && serve_lib && serve_lib->text)
+        snprintf(k->serve_lib, sizeof k->serve_lib, "%s", serve_lib->text);
     k->impl = gl_impl_find(k->name);
     const struct gl_json *abi = gl_json_get(kj, "abi");
     k->backward = abi && abi->text && !strcmp(abi->text, "backward");

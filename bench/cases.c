@@ -258,6 +258,9 @@ int gl_bench_served_load(const struct gl_bench_case *c, size_t n, const void *in
     for (size_t i = 0; i < t->nloaded; i++)
         if (t->loaded[i].c == c && t->loaded[i].n == n) return 0; /* its inputs are there */
     if (timer_request(t, c, n, in, bytes, 0, &s, why, len)) return -1;
+    if (n > GL_BENCH_SERVED_BIG) /* it keeps one tensor above 2^20 elements: the last */
+        for (size_t i = t->nloaded; i-- > 0;)
+            if (t->loaded[i].n > GL_BENCH_SERVED_BIG) t->loaded[i] = t->loaded[--t->nloaded];
     if (t->nloaded < MAX_LOADED) t->loaded[t->nloaded].c = c, t->loaded[t->nloaded++].n = n;
     return 0;
 }
@@ -289,6 +292,8 @@ void gl_bench_served_warm(const struct gl_bench_case *const *which, size_t n)
         for (size_t j = 0; j < i && !seen; j++)
             seen = !strcmp(which[j]->time_cmd, which[i]->time_cmd);
         if (seen) continue;
+        char why[600];
+        timer_of(which[i], why, sizeof why); /* its slot and process, here: not in the threads */
         started[nt] = pthread_create(&th[nt], NULL, warm_one, (void *)which[i]) == 0;
         nt++;
     }

@@ -80,11 +80,13 @@ const char *const *gl_bench_peer_runs(void);
  * kept for the run:
  * gl_bench_served_load gives it the inputs of size n (bytes of them in the protocol's layout:
  * binary32 x, pairs x, dy for a backward case, 16-bit bits for a 16-bit one), unless it holds
- * them already (it keeps every case's at every size: Google Benchmark interleaves them);
+ * them already (it keeps every case's at every size up to GL_BENCH_SERVED_BIG, and the last one
+ * above: Google Benchmark interleaves them);
  * gl_bench_served_time has it call the framework `calls` times on those of size n and gives
  * the seconds those calls took, measured in that process (the pipe excluded). 0, or -1 with the
  * reason in why (the process crashed, hung or answered wrong: ended, and the case not tried
  * again). gl_bench_served_stop ends them all. */
+#define GL_BENCH_SERVED_BIG (1u << 20) /* bench/py_eval.py's BIG */
 int gl_bench_served_load(const struct gl_bench_case *c, size_t n, const void *in, size_t bytes,
                          char *why, size_t len);
 int gl_bench_served_time(const struct gl_bench_case *c, size_t n, uint64_t calls, double *seconds,
@@ -92,7 +94,8 @@ int gl_bench_served_time(const struct gl_bench_case *c, size_t n, uint64_t calls
 void gl_bench_served_stop(void);
 /* Starts the timing processes of the n served cases `which` (those the run will time), all at
  * once, each loading its framework (a peer built, nothing timed): before any timing, so that
- * TensorFlow's seconds of start-up overlap the others' and no case is timed beside them.
+ * TensorFlow's seconds of start-up overlap the other libraries' and no case is timed beside
+ * them.
  * Failures are left for the cases to report. */
 void gl_bench_served_warm(const struct gl_bench_case *const *which, size_t n);
 /* Pins the process to the CPU it runs on (best effort; 0 when pinned) and asks oneDNN's OpenMP

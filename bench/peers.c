@@ -41,12 +41,13 @@ static const char *ort_check(void)
 #endif
 
 #ifdef GL_PY_EVAL
-/* a Python peer: PY(ARGS) names it to its library's serving process (PY_SERVER, one per sweep
- * worker thread for all the library's peers) and timing process (PY_TIMER): py_eval.py ARGS.
+/* a Python peer: PY(ARGS) names it to its library's serving process (PY_SERVER(LIBRARY), one
+ * per sweep worker thread for all that library's peers) and timing process (PY_TIMER(LIBRARY),
+ * one per benchmark run): py_eval.py ARGS. LIBRARY names the process, one per library.
  * (exec: a signal that ends the evaluator is reported as such, not as the shell's 128+N) */
-#define PY(args)  .serve = args, .time = args
-#define PY_SERVER "exec " GL_PY_EVAL " --serve-many"
-#define PY_TIMER  "exec " GL_PY_EVAL " --time"
+#define PY(args)       .serve = args, .time = args
+#define PY_SERVER(lib) "exec " GL_PY_EVAL " --serve-many " lib
+#define PY_TIMER(lib)  "exec " GL_PY_EVAL " --time " lib
 /* The Python peers' environment holds the library at the version the names say (its package's
  * metadata: nothing loads; a framework that fails to load fails its peers' sweeps, one line
  * each). Once per process and library. */
@@ -81,8 +82,8 @@ PY_CHECK(ort131_check, "onnxruntime", "1.31.1")
 PY_CHECK(openvino_check, "openvino", "2026.4.1")
 #else
 #define PY(args)       .serve = NULL
-#define PY_SERVER      NULL
-#define PY_TIMER       NULL
+#define PY_SERVER(lib) NULL
+#define PY_TIMER(lib)  NULL
 #define tf_check       NULL
 #define jax_check      NULL
 #define ort131_check   NULL
@@ -162,29 +163,29 @@ static const struct gl_peer_lib onednn26 = {.name = "oneDNN",
           .package = "PyPI tensorflow-cpu==2.21.0",
           .reach = GL_PEER_SERVED,
           .check_fn = tf_check,
-          .server = PY_SERVER,
-          .timer = PY_TIMER},
+          .server = PY_SERVER("tensorflow"),
+          .timer = PY_TIMER("tensorflow")},
                                 jax = {.name = "JAX",
                                        .version = "0.12",
                                        .package = "PyPI jax==0.12.0.1, jaxlib==0.12.0.1",
                                        .reach = GL_PEER_SERVED,
                                        .check_fn = jax_check,
-                                       .server = PY_SERVER,
-                                       .timer = PY_TIMER},
+                                       .server = PY_SERVER("jax"),
+                                       .timer = PY_TIMER("jax")},
                                 ort131 = {.name = "ONNX Runtime",
                                           .version = "1.31",
                                           .package = "PyPI onnxruntime==1.31.1",
                                           .reach = GL_PEER_SERVED,
                                           .check_fn = ort131_check,
-                                          .server = PY_SERVER,
-                                          .timer = PY_TIMER},
+                                          .server = PY_SERVER("onnxruntime"),
+                                          .timer = PY_TIMER("onnxruntime")},
                                 openvino = {.name = "OpenVINO",
                                             .version = "2026.4",
                                             .package = "PyPI openvino==2026.4.1",
                                             .reach = GL_PEER_SERVED,
                                             .check_fn = openvino_check,
-                                            .server = PY_SERVER,
-                                            .timer = PY_TIMER};
+                                            .server = PY_SERVER("openvino"),
+                                            .timer = PY_TIMER("openvino")};
 
 /* a binary32 peer: FWD(function); backward: BWD(function); 16-bit: U16(format, function) */
 #define FWD(f)         .kind = GL_PEER_F32, .symbol = #f
@@ -312,9 +313,10 @@ static struct gl_peer peers[] = {
     {"ort-1.31-quickgelu", "sigmoid", "auto", &ort131, PY("ort-1.31-quickgelu"),
      .path = "the com.microsoft QuickGelu contrib operator (sigmoid form)"},
     {"openvino-2026.4-gelu", "exact", "auto", &openvino, PY("openvino-2026.4-gelu"),
-     .path = "Gelu (approximation_mode=erf) compiled for the CPU plug-in with its defaults "
-             "(INFERENCE_PRECISION_HINT bf16 on a CPU with AVX512_BF16: on a lone Gelu the same bits "
-             "as with f32, measured on an AMD Zen 4)"},
+     .path =
+         "Gelu (approximation_mode=erf) compiled for the CPU plug-in with its defaults "
+         "(INFERENCE_PRECISION_HINT bf16 on a CPU with AVX512_BF16: on a lone Gelu the same bits "
+         "as with f32, measured on an AMD Zen 4)"},
     {"openvino-2026.4-gelu-tanh", "tanh", "auto", &openvino, PY("openvino-2026.4-gelu-tanh"),
      .path = "Gelu (approximation_mode=tanh), CPU plug-in defaults"},
     /* the backward pass (dx = dy f'(x)) */

@@ -44,8 +44,9 @@ enum gl_peer_reach {
     GL_PEER_NAMESPACE, /* its module loaded into a link namespace of its own (dlmopen): a
                         * library whose sonames a newer version's share (Debian's oneDNN 2.6
                         * and PyTorch 1.13, with their libtbb, libOpenCL and libgomp) */
-    GL_PEER_SERVED     /* a serving command per peer (ONNX Runtime under Node; TensorFlow, JAX,
-                        * ONNX Runtime 1.31 and OpenVINO under Python: bench/py_eval.py) */
+    GL_PEER_SERVED     /* a serving command per peer (ONNX Runtime under Node), or a serving
+                        * process per library (lib->server: TensorFlow, JAX, ONNX Runtime 1.31
+                        * and OpenVINO under Python, bench/py_eval.py) */
 };
 
 /* A library, described once */

@@ -3,7 +3,7 @@ OpenVINO as a Python program calls it, and any Python callable, on gelulab's pip
 
   python py_eval.py [--serve] [--backward] [--abi f32|bf16|f16] PEER
   python py_eval.py [--serve] [--backward] [--abi f32|bf16|f16] --callable FILE.py:FUNC
-  python py_eval.py --serve-many | --time
+  python py_eval.py --serve-many [LIBRARY] | --time [LIBRARY]
   python py_eval.py --version LIBRARY      tensorflow, jax, onnxruntime or openvino: the version
                                            installed (its package's metadata: nothing loads)
   python py_eval.py --list                 the peers, a line each: name, then how it is called
@@ -12,13 +12,16 @@ OpenVINO as a Python program calls it, and any Python callable, on gelulab's pip
   --serve    requests until stdin ends: a little-endian uint64 byte count, then that many bytes
              of inputs; the answer is the results (as many bytes; a backward kernel's: half)
   --serve-many  requests as --serve's, for every peer of a library in one process (a framework
-             loads once): each request's bytes lead with the arguments that name its kernel (a
-             little-endian uint64 length, then the text, say "--abi bf16 tf-2.21-gelu")
-  --time     the timing protocol (gelulab-bench; one process for every peer of a library):
+             loads once; LIBRARY names the process, one per library): each request's bytes lead
+             with the arguments that name its kernel (a little-endian uint64 length, then the
+             text, split as the shell does: "--abi bf16 tf-2.21-gelu")
+  --time     the timing protocol (gelulab-bench; one process for every peer of a library,
+             named by LIBRARY):
              requests framed as --serve's, each holding little-endian uint64s k and n, the
              arguments that name a peer or callable (a uint64 length, then "--backward
              tf-2.21-gelu"), and n inputs, or none; inputs become the framework's own tensor,
-             kept for that peer and n (called once, untimed); then k calls on that tensor are
+             kept for that peer and n (only the last one above 2^20 elements; called once,
+             untimed); then k calls on that tensor are
              timed, and the answer is the seconds they took (a little-endian binary64): the
              framework's call in a loop, the pipe and the conversions excluded
   --backward inputs are pairs x, dy; the result dx = dy f'(x), by the framework's autodiff
@@ -34,6 +37,7 @@ dtype, a framework that does not load) is one line on stderr and on the diagnosi
 """
 import importlib.util
 import os
+import shlex
 import struct
 import sys
 import time
@@ -352,7 +356,7 @@ def serve_many():
         (speclen,) = struct.unpack("<Q", data[:8])
         spec = data[8:8 + speclen].decode()
         if spec not in kernels:
-            kernels[spec] = kernel_of(spec.split(), "plain")[0]
+            kernels[spec] = kernel_of(shlex.split(spec), "plain")[0]
         out.write(kernels[spec].evaluate(data[8 + speclen:]))
         out.flush()
 
@@ -371,18 +375,32 @@ def time_calls():
         calls, n, speclen = struct.unpack("<QQQ", data[:24])
         spec, inputs = data[24:24 + speclen].decode(), data[24 + speclen:]
         if spec not in kernels:  # built on first use: one process times all of a library's peers
-            kernels[spec] = kernel_of(spec.split(), "plain")[0]
+            kernels[spec] = kernel_of(shlex.split(spec), "plain")[0]
         k = kernels[spec]
-        if inputs:  # kept: the benchmark interleaves the peers and sizes
-            tensors[spec, n] = k.native(inputs)
-            k.call(tensors[spec, n])  # once, untimed: compilation, first-call allocations
-        elif (spec, n) not in tensors and calls:
-            raise Failure(f"a timing request for {spec} at n = {n} before its inputs")
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            k.call(tensors[spec, n])
-        out.write(struct.pack("<d", time.perf_counter() - t0))
+        try:
+            if inputs:
+                if n > BIG:  # one tensor above 2^20 elements at a time (16 Mi: 64 MB each)
+                    for key in [key for key in tensors if key[1] > BIG]:
+                        del tensors[key]
+                tensors[spec, n] = k.native(inputs)
+                k.call(tensors[spec, n])  # once, untimed: compilation, first-call allocations
+            elif (spec, n) not in tensors and calls:
+                raise Failure(f"a timing request for {spec} at n = {n} before its inputs")
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                k.call(tensors[spec, n])
+            t = time.perf_counter() - t0
+        except Failure:
+            raise
+        except Exception as e:  # noqa: BLE001 (a framework's error, whatever its class)
+            raise Failure(f"{spec} raised {type(e).__name__} at n = {n}: "
+                          f"{str(e).splitlines()[0] if str(e) else ''}")
+        out.write(struct.pack("<d", t))
         out.flush()
+
+
+# the timing process keeps each peer's tensors of up to BIG elements, and one above (the last)
+BIG = 1 << 20
 
 
 USAGE = __doc__.split("\n\n")[1]
@@ -410,8 +428,6 @@ def kernel_of(argv, mode):
             raise Failure(f"unknown argument '{a}' ({USAGE.strip().splitlines()[0].strip()};"
                           f" PEER: one of --list)")
         i += 1
-    if mode == "time" and name is None and spec is None:
-        return None, mode  # the timing process: each request names its peer
     if (name is None) == (spec is None):
         raise Failure("give one PEER (py_eval.py --list) or --callable FILE.py:FUNC")
     build = PEERS[name][1] if name else callable_builder(spec)
@@ -422,8 +438,10 @@ def main(argv):
     if argv[:1] in (["-h"], ["--help"]):
         sys.stdout.write(__doc__)
         return 0
-    if argv == ["--serve-many"]:
-        serve_many()
+    if argv[:1] in (["--serve-many"], ["--time"]) and len(argv) <= 2:
+        if len(argv) == 2 and argv[1] not in LIBRARIES:  # the library the process serves
+            raise Failure(f"{argv[0]} {argv[1]}: one of {', '.join(LIBRARIES)}")
+        serve_many() if argv[0] == "--serve-many" else time_calls()
         return 0
     if argv == ["--list"]:
         for n, (lib, _, path) in PEERS.items():
@@ -442,8 +460,6 @@ def main(argv):
     k, mode = kernel_of(argv, "plain")
     if mode == "serve":
         serve(k)
-    elif mode == "time":
-        time_calls()
     else:
         out = protocol_out()
         out.write(k.evaluate(sys.stdin.buffer.read()))

@@ -68,7 +68,7 @@ SL="exec '$PY' '$S/bench/py_eval.py' --serve-many"
            --defn exact --name c --format bf16 --out "$T/lib.json" >"$T/out" 2>&1
 if grep -E '^a +exact +0\.5 ' "$T/out" >/dev/null && grep -E '^c +exact +0\.5 ' "$T/out" >/dev/null &&
    grep -E '^b .*FAILED' "$T/out" >/dev/null && grep -q 'raised ValueError on 4 inputs: too long' "$T/out" &&
-   grep -q '"command": ".*--serve-many\\n--callable .*raises"' "$T/lib.json"; then
+   grep -q '"command": "--callable .*raises", "serve_lib": ".*--serve-many"' "$T/lib.json"; then
   echo "ok   sweep --serve-lib: two kernels measured by one serving process, the failing one named"
 else
   echo "FAIL sweep --serve-lib:"; cat "$T/out"; grep '"command"' "$T/lib.json"; fail=1

@@ -117,9 +117,9 @@ void gl_sweep_print_summary(const struct gl_sweep *s);
 void gl_kernel_src_lib(struct gl_kernel_src *k, const char *path, const char *symbol);
 void gl_kernel_src_exec(struct gl_kernel_src *k, const char *cmd);
 void gl_kernel_src_serve(struct gl_kernel_src *k, const char *cmd);
-/* The result file's "command" of k (docs/result-format.md): the command, "PATH\nSYMBOL" for a
- * library kernel, "SERVE_LIB\nARGS" for a kernel of a serving library, "" for a built-in; and
- * back (0, or -1 for a library without its symbol). */
+/* The result file's "command" of k (docs/result-format.md): the command (a serving library's
+ * kernel: its ARGS, the library's command in "serve_lib"), "PATH\nSYMBOL" for a library kernel,
+ * "" for a built-in; and back (0, or -1 for a library without its symbol). */
 void gl_kernel_src_command(const struct gl_kernel_src *k, char *buf, size_t len);
 int gl_kernel_src_set_command(struct gl_kernel_src *k, const char *command);
 /* The first kernel of s from the library of library kernel s->k[k] (k itself if none before),
