@@ -32,10 +32,13 @@ fi
 
 L=$BUILD/libgelulab-peers.so
 if [ "$QUICK" = 1 ] && [ -f "$L" ]; then
-    # the serving libraries' backward and 16-bit peers are not swept in QUICK: not timed either
-    quick_out=$([ -f "$L" ] && "$G" list --peers --lib "$L" --sweep-args --all-kinds |
-        awk -F'\t' '$1 != "f32" && /\t--serve-lib\t/ { print $NF }' | paste -s -d '|')
-    [ -z "$quick_out" ] || bench_args+=("--benchmark_filter=-^(${quick_out//./\\.})/")
+    # the serving libraries' backward and 16-bit peers are not swept in QUICK: not timed either;
+    # their binary32 forward ones are timed at 4 Ki floats only (the report's ratios)
+    served=$("$G" list --peers --lib "$L" --sweep-args --all-kinds | awk -F'\t' '/\t--serve-lib\t/')
+    quick_out=$(awk -F'\t' '$1 != "f32" { print $NF }' <<<"$served" | paste -s -d '|')
+    quick_4k=$(awk -F'\t' '$1 == "f32" { print $NF }' <<<"$served" | paste -s -d '|')
+    [ -z "$served" ] ||
+        bench_args+=("--benchmark_filter=-^((${quick_out//./\\.})/|(${quick_4k//./\\.})/(1024|1048576)/)")
 fi
 want facts && rm -rf "$D/validate" "$D/peers.tsv" "$D/peers16.tsv"
 if want facts && [ -f "$L" ]; then # the tables of the binary32 and of the 16-bit peers
@@ -106,10 +109,11 @@ if want facts; then
         running=$((running + 1))
     # the longest first, so that the two cores end together: PyTorch's load in each of
     # validate's workers (3.2 s a peer for 1.13, 1.9 s for 2.15, under 1 s for the others)
-    # QUICK=1: the binary32 forward peers only (each validate loads its library: PyTorch's and
-    # TensorFlow's start-up, seconds, are most of the time); make report diagnoses every kind
+    # QUICK=1: the binary32 forward peers only, and none of a serving library (each validate
+    # loads its library: PyTorch's and TensorFlow's start-up, seconds, are most of the time);
+    # make report diagnoses every peer of every kind
     done < <([ -f "$L" ] && "$G" list --peers --lib "$L" --sweep-args --all-kinds |
-        { if [ "$QUICK" = 1 ]; then grep '^f32'; else cat; fi } |
+        { if [ "$QUICK" = 1 ]; then grep '^f32' | grep -v $'\t--serve-lib\t'; else cat; fi } |
         sed -e 's/^bwd\t/--backward\t/' -e 's/^[a-z0-9]*\t//' |
         awk '{ print (/peer-torch\.so/ || /tf-2/ ? 0 : /peer-torch[0-9]/ ? 1 : 2) "\t" $0 }' |
         sort -s -n -k1,1 | cut -f2-

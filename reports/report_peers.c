@@ -126,8 +126,8 @@ static void special_cell(const struct gl_traits *t, const struct gl_traits *t16,
     static const double want[GL_SPECIALS] = {NAN, INFINITY, -0.0, 0.0, -0.0};
     const char *from = "";
     if (!(t->special_seen >> i & 1) && t16 && t16->special_seen >> i & 1) t = t16, from = "ᵇ";
-    if (!(t->special_seen >> i & 1)) {
-        snprintf(buf, len, "not swept");
+    if (!(t->special_seen >> i & 1)) { /* sampled, and not in a 16-bit sweep (QUICK=1) */
+        snprintf(buf, len, "not in the sample");
         return;
     }
     double y = t->special[i];
