@@ -153,7 +153,8 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward, co
         const char *no = skip(&p[i], why, sizeof why);
         snprintf(libv, sizeof libv, "%s %s", p[i].lib->name, p[i].lib->version);
         printf("%-34s %-10s %-6s %-20s %-4s %-30s %s\n", p[i].name, p[i].defn, p[i].isa, libv,
-               no && !p[i].per_process ? "no" : "yes", p[i].serve ? "-" : p[i].symbol,
+               no && !p[i].per_process ? "no" : "yes",
+               p[i].serve || !p[i].symbol ? "-" : p[i].symbol,
                no             ? no
                : p[i].compare ? "compare"
                               : "-");
