@@ -250,22 +250,19 @@ static double core_ulp(const struct rep_kernel *k) /* rep_core_exact, floored fo
 
 /* Where the Pareto chart writes each kernel's name (data coordinates): right of the point, at
  * the first of a few heights (above, below, further above, further below) where the label's
- * box does not cover one already placed. Boxes are estimated in decades of the log axes from
- * the data's ranges (1200x800 pixels, 9-point font). idx: kernels by increasing cost. */
-static void pareto_labels(const struct rep *r, const int *idx, int n, double *lx, double *ly)
+ * box does not cover one already placed in its panel; nowhere (NaN: no label, the point is in
+ * the summary table) where every height would. Boxes are estimated in decades of the log
+ * axes, whose ranges are [x0, x1] and [y0, y1] decades, for a plot 1000 pixels wide and
+ * `height` pixels high (9-point font). idx: one panel's kernels by increasing cost. */
+static void pareto_labels(const struct rep *r, const int *idx, int n, const double range[4],
+                          double height, double *lx, double *ly)
 {
-    double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
-    for (int i = 0; i < n; i++) {
-        double x = log10(r->rk[idx[i]].cyc), y = log10(core_ulp(&r->rk[idx[i]]));
-        x0 = fmin(x0, x), x1 = fmax(x1, x), y0 = fmin(y0, y), y1 = fmax(y1, y);
-    }
-    double cw = (floor(x1) + 1 - floor(x0)) * 6.5 / 1000,
-           ch = (ceil(y1) + 1 - floor(y0)) * 12 / 640;
+    double cw = (range[1] - range[0]) * 6.5 / 1000, ch = (range[3] - range[2]) * 12 / height;
     static const double dy[] = {0.55, -0.75, 1.5, -1.7, 2.4};
     double bx[256], by[256], bw[256];
     for (int i = 0; i < n; i++) {
         double x = log10(r->rk[idx[i]].cyc) + 0.6 * cw, y = log10(core_ulp(&r->rk[idx[i]]));
-        double w = (double)strlen(r->rk[idx[i]].k->name) * cw, best = y + dy[0] * ch;
+        double w = (double)strlen(r->rk[idx[i]].k->name) * cw, best = NAN;
         for (size_t c = 0; c < sizeof dy / sizeof dy[0]; c++) {
             double yc = y + dy[c] * ch;
             int clash = 0;
@@ -276,11 +273,14 @@ static void pareto_labels(const struct rep *r, const int *idx, int n, double *lx
                 break;
             }
         }
-        bx[i] = x, by[i] = best, bw[i] = w;
+        bx[i] = x, by[i] = best, bw[i] = isnan(best) ? 0 : w; /* (NaN never clashes) */
         lx[i] = pow(10, x), ly[i] = pow(10, best);
     }
 }
 
+/* Accuracy against cost, in two panels on the same axes (one crowded panel overprinted its
+ * labels once the Python frameworks came): gelulab's kernels above, the peers below, the
+ * Pareto front of both in each; the keys in a band above the data. */
 static int chart_pareto(const struct rep *r, char *err, size_t errlen)
 {
     FILE *out = rep_open(r, "charts/pareto.dat", err, errlen);
@@ -294,15 +294,30 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
             idx[j] = idx[j - 1], idx[j - 1] = t;
         }
     }
+    double range[4] = {1e300, -1e300, 1e300, -1e300}; /* decades: x0 x1 y0 y1, both panels */
+    for (int i = 0; i < n; i++) {
+        double x = log10(r->rk[idx[i]].cyc), y = log10(core_ulp(&r->rk[idx[i]]));
+        range[0] = fmin(range[0], floor(x)), range[1] = fmax(range[1], floor(x) + 1);
+        range[2] = fmin(range[2], floor(y)), range[3] = fmax(range[3], ceil(y) + 3); /* keys */
+    }
     double lx[256], ly[256];
-    pareto_labels(r, idx, n, lx, ly);
+    for (int peer = 0; peer < 2; peer++) { /* each panel's labels apart */
+        int sub[256], m = 0;
+        double sx[256], sy[256];
+        for (int i = 0; i < n; i++)
+            if ((strcmp(r->rk[idx[i]].family, "peer") == 0) == peer) sub[m++] = i;
+        int kidx[256];
+        for (int i = 0; i < m; i++) kidx[i] = idx[sub[i]];
+        pareto_labels(r, kidx, m, range, 300, sx, sy);
+        for (int i = 0; i < m; i++) lx[sub[i]] = sx[i], ly[sub[i]] = sy[i];
+    }
     for (int i = 0; i < n; i++) {
         const struct rep_kernel *k = &r->rk[idx[i]];
         fprintf(out, "%.6g,%.6g,%s,%d,%.6g,%.6g,%d\n", k->cyc, core_ulp(k), k->k->name,
                 !strcmp(k->family, "peer"), lx[i], ly[i], k->pareto);
     }
     fclose(out);
-    char body[3000], libs[200];
+    char body[4000], libs[200];
     rep_peer_libraries(r, libs, sizeof libs);
     if (n == 0)
         return rep_render(
@@ -310,21 +325,28 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
             "set title 'Accuracy against cost'\nset label 'no kernel of the sweep was "
             "benchmarked' at graph 0.3,0.5\nplot [1:10] [1:10] 1e30 notitle\n",
             err, errlen);
-    snprintf(
-        body, sizeof body,
-        "set title 'Accuracy against cost: max ULP against exact GELU on [-5, 5] (binary32 "
-        "sweep) vs TSC cycles per element at %zu floats'\n"
-        "set logscale xy\nset format y '10^{%%L}'\nset xlabel 'cycles per element (time-stamp "
-        "counter, one core)'\n"
-        "set ylabel 'max error against exact GELU on [-5, 5] (ULP)'\nset key bottom left box "
-        "opaque\n"
-        "plot '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 1.2 lc rgb "
-        "'#888888' t 'kernels (gelulab)', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.8 lc rgb "
-        "'#1f77b4' t 'peers (%s)', "
-        "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.6 lw 2 lc rgb "
-        "'#d62728' t 'Pareto front', "
-        "'%s/charts/pareto.dat' using 5:6:3 w labels left font ',9' noenhanced notitle\n",
-        r->pareto_size, r->out, libs, r->out, r->out);
+    const char *front = "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.4 lw 2 "
+                        "lc rgb '#d62728' t 'Pareto front (kernels and peers)'";
+    char fr[600];
+    snprintf(fr, sizeof fr, front, r->out);
+    snprintf(body, sizeof body,
+             "set multiplot layout 2,1 title 'Accuracy against cost: max ULP against exact GELU on "
+             "[-5, 5] (binary32 sweep) vs TSC cycles per element at %zu floats (names where they "
+             "fit)'\n"
+             "set logscale xy\nset format y '10^{%%L}'\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
+             "set ylabel 'max ULP on [-5, 5]'\nset key top center horizontal\n"
+             "set xlabel ''\n"
+             "plot '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 1.2 lc rgb "
+             "'#888888' t 'kernels (gelulab)', %s, "
+             "'%s/charts/pareto.dat' using ($4 == 0 ? $5 : NaN):6:3 w labels left font ',9' "
+             "noenhanced notitle\n"
+             "set xlabel 'cycles per element (time-stamp counter, one core)'\n"
+             "plot '%s/charts/pareto.dat' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.6 lc rgb "
+             "'#1f77b4' t 'peers (%s)', %s, "
+             "'%s/charts/pareto.dat' using ($4 == 1 ? $5 : NaN):6:3 w labels left font ',9' "
+             "noenhanced notitle\n",
+             r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]),
+             pow(10, range[3]), r->out, fr, r->out, r->out, libs, fr, r->out);
     return rep_render(r, "pareto", body, err, errlen);
 }
 
