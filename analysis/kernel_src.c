@@ -46,11 +46,11 @@ void gl_kernel_src_command(const struct gl_kernel_src *k, char *buf, size_t len)
 
 int gl_kernel_src_set_command(struct gl_kernel_src *k, const char *command)
 {
-    const char *nl = strchr(command, '\n');
     if (k->kind != GL_SRC_LIB) {
         snprintf(k->cmd, sizeof k->cmd, "%s", command);
         return 0;
     }
+    const char *nl = strchr(command, '\n');
     if (!nl) return -1;
     snprintf(k->lib_path, sizeof k->lib_path, "%.*s", (int)(nl - command), command);
     snprintf(k->lib_symbol, sizeof k->lib_symbol, "%s", nl + 1);

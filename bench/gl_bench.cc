@@ -135,6 +135,33 @@ inline void call_case(const gl_bench_case *c, const buffers &b, size_t n)
         c->fn(xp, yp, n);
 }
 
+// whether case c is a backward one (its kind ends in -bwd): x and dy in, dx out
+bool backward(const gl_bench_case *c)
+{
+    size_t k = strlen(c->kind);
+    return k > 4 && !strcmp(c->kind + k - 4, "-bwd");
+}
+
+// A benchmark's figures once its loop is done: elements/s, bytes/s (the case's ABI: n values
+// read and n written; a backward case: x and dy read, dx written), cycles per element from the
+// TSC ticks its iterations took, its size and place, and the label bench_io.c reads
+void report_case(benchmark::State &state, const gl_bench_case *c, size_t n, size_t index,
+                 double ticks)
+{
+    double elems = (double)state.iterations() * (double)n;
+    state.SetItemsProcessed((int64_t)elems);
+    state.SetBytesProcessed(
+        (int64_t)(elems * (c->fmt ? 2 * sizeof(uint16_t) : (backward(c) ? 3 : 2) * sizeof(float))));
+    state.counters["cycles_per_elem"] = benchmark::Counter(elems > 0 ? ticks / elems : 0);
+    state.counters["n"] = benchmark::Counter((double)n);
+    state.counters["case_index"] = benchmark::Counter((double)index); // the table's order
+    std::string label = std::string("kind=") + c->kind + " defn=" + c->defn + " isa=" + c->isa;
+    if (c->library) label += std::string(" lib=") + c->library; // a user's kernel: its PATH
+    if (c->time_cmd) label += " timed=framework";
+    if (c->fmt) label += std::string(" fmt=") + c->fmt;
+    state.SetLabel(label);
+}
+
 void run_case(benchmark::State &state, const gl_bench_case *c, size_t n, size_t index)
 {
     progress(c, n);
@@ -148,18 +175,7 @@ void run_case(benchmark::State &state, const gl_bench_case *c, size_t n, size_t 
         benchmark::DoNotOptimize(b.y16);
         benchmark::ClobberMemory();
     }
-    unsigned long long t1 = gl_bench_tsc();
-    double elems = (double)state.iterations() * (double)n;
-    state.SetItemsProcessed((int64_t)elems);
-    state.SetBytesProcessed(
-        (int64_t)(elems * (c->u16 ? 2 * sizeof(uint16_t) : (c->bwd ? 3 : 2) * sizeof(float))));
-    state.counters["cycles_per_elem"] = benchmark::Counter((double)(t1 - t0) / elems);
-    state.counters["n"] = benchmark::Counter((double)n);
-    state.counters["case_index"] = benchmark::Counter((double)index); // the table's order
-    std::string label = std::string("kind=") + c->kind + " defn=" + c->defn + " isa=" + c->isa;
-    if (c->library) label += std::string(" lib=") + c->library; // a user's kernel: its PATH
-    if (c->fmt) label += std::string(" fmt=") + c->fmt;
-    state.SetLabel(label);
+    report_case(state, c, n, index, (double)(gl_bench_tsc() - t0));
 }
 
 // time-stamp-counter ticks per second, measured once (over 20 ms of the steady clock): a served
@@ -189,7 +205,7 @@ void run_served(benchmark::State &state, const gl_bench_case *c, size_t n, size_
     std::vector<float> pairs;
     const void *in = b.x;
     size_t bytes = n * sizeof(float);
-    if (!strcmp(c->kind, "peer-bwd")) { // pairs x, dy
+    if (backward(c)) { // pairs x, dy
         pairs.resize(2 * n);
         for (size_t i = 0; i < n; i++) pairs[2 * i] = b.x[i], pairs[2 * i + 1] = b.dy[i];
         in = pairs.data(), bytes *= 2;
@@ -210,18 +226,7 @@ void run_served(benchmark::State &state, const gl_bench_case *c, size_t n, size_
         state.SetIterationTime(s);
         total += s;
     }
-    double elems = (double)state.iterations() * (double)n;
-    state.SetItemsProcessed((int64_t)elems);
-    state.SetBytesProcessed( // n values read and n written; a backward case: x, dy read, dx written
-        (int64_t)(elems * (double)bytes / (double)n * (pairs.empty() ? 2 : 1.5)));
-    state.counters["cycles_per_elem"] =
-        benchmark::Counter(elems > 0 ? total * tsc_hz() / elems : 0);
-    state.counters["n"] = benchmark::Counter((double)n);
-    state.counters["case_index"] = benchmark::Counter((double)index);
-    std::string label = std::string("kind=") + c->kind + " defn=" + c->defn + " isa=" + c->isa +
-                        " lib=" + c->library + " timed=framework";
-    if (c->fmt) label += std::string(" fmt=") + c->fmt;
-    state.SetLabel(label);
+    report_case(state, c, n, index, total * tsc_hz());
 }
 
 // whether Google Benchmark's --benchmark_filter keeps the benchmark `name` (a regular

@@ -17,23 +17,35 @@
 #include <unistd.h>
 #include "peers.h"
 
+#if defined(GL_ORT_SERVE) || defined(GL_PY_EVAL)
+/* A served library's check: `CMD` prints its version (what the peers' names say: want), once
+ * per process; else why not, into why, naming the library and where it was looked for */
+static const char *served_version(const char *cmd, const char *library, const char *where,
+                                  const char *want, int *done, char *why, size_t len)
+{
+    if ((*done)++) return why[0] ? why : NULL;
+    char v[200] = "";
+    FILE *p = popen(cmd, "r");
+    if (!p || !fgets(v, sizeof v, p)) v[0] = '\0';
+    int rc = p ? pclose(p) : -1;
+    v[strcspn(v, "\n")] = '\0';
+    if (rc != 0 || !v[0])
+        snprintf(why, len, "%s %s: %s", library, where, v[0] ? v : "does not load");
+    else if (strcmp(v, want))
+        snprintf(why, len, "%s %s %s, the peers are named for %s", library, v, where, want);
+    return why[0] ? why : NULL;
+}
+#endif
+
 #ifdef GL_ORT_SERVE
 #define ORT(op) GL_ORT_SERVE " " op
-/* Node loads onnxruntime-node and it is the version the names say (once per process) */
+/* Node loads onnxruntime-node and it is the version the names say */
 static const char *ort_check(void)
 {
     static int done;
-    static char why[200];
-    if (done++) return why[0] ? why : NULL;
-    char v[64] = "";
-    FILE *p = popen(GL_ORT_SERVE " --version 2>/dev/null", "r");
-    if (!p || !fgets(v, sizeof v, p)) v[0] = '\0';
-    if (p) pclose(p);
-    v[strcspn(v, "\n")] = '\0';
-    if (strcmp(v, "1.30.0"))
-        snprintf(why, sizeof why, "ONNX Runtime %s under Node, the peers are named for 1.30.0",
-                 v[0] ? v : "does not load");
-    return why[0] ? why : NULL;
+    static char why[300];
+    return served_version(GL_ORT_SERVE " --version 2>/dev/null", "ONNX Runtime", "under Node",
+                          "1.30.0", &done, why, sizeof why);
 }
 #else
 #define ORT(op)   NULL
@@ -50,31 +62,14 @@ static const char *ort_check(void)
 #define PY_TIMER(lib)  "exec " GL_PY_EVAL " --time " lib
 /* The Python peers' environment holds the library at the version the names say (its package's
  * metadata: nothing loads; a framework that fails to load fails its peers' sweeps, one line
- * each). Once per process and library. */
-static const char *py_version(const char *library, const char *want, int *done, char *why,
-                              size_t len)
-{
-    if ((*done)++) return why[0] ? why : NULL;
-    char v[200] = "", cmd[600];
-    snprintf(cmd, sizeof cmd, GL_PY_EVAL " --version %s 2>&1", library);
-    FILE *p = popen(cmd, "r");
-    if (!p || !fgets(v, sizeof v, p)) v[0] = '\0';
-    int rc = p ? pclose(p) : -1;
-    v[strcspn(v, "\n")] = '\0';
-    if (rc != 0)
-        snprintf(why, len, "%s: %s", library,
-                 v[0] ? v : "the Python peers' environment does not run");
-    else if (strcmp(v, want))
-        snprintf(why, len, "%s %s in the Python peers' environment, the peers are named for %s",
-                 library, v, want);
-    return why[0] ? why : NULL;
-}
+ * each). */
 #define PY_CHECK(fn, library, want)                                                                \
     static const char *fn(void)                                                                    \
     {                                                                                              \
         static int done;                                                                           \
         static char why[300];                                                                      \
-        return py_version(library, want, &done, why, sizeof why);                                  \
+        return served_version(GL_PY_EVAL " --version " library " 2>&1", library,                   \
+                              "in the Python peers' environment", want, &done, why, sizeof why);   \
     }
 PY_CHECK(tf_check, "tensorflow", "2.21.0")
 PY_CHECK(jax_check, "jax", "0.12.0.1")
@@ -89,6 +84,8 @@ PY_CHECK(openvino_check, "openvino", "2026.4.1")
 #define ort131_check   NULL
 #define openvino_check NULL
 #endif
+/* a Python library: served, by one process per library (PY_SERVER, PY_TIMER) */
+#define PY_LIBRARY(lib) .reach = GL_PEER_SERVED, .server = PY_SERVER(lib), .timer = PY_TIMER(lib)
 
 /* The libraries, each a module (peers.h). Into namespaces of their own: PyTorch 1.13 and 2.15
  * (the same sonames), oneDNN 2.6 (Debian's libtbb and libOpenCL, which oneDNN 3.13's runtimes
@@ -161,31 +158,23 @@ static const struct gl_peer_lib onednn26 = {.name = "oneDNN",
     tf = {.name = "TensorFlow",
           .version = "2.21",
           .package = "PyPI tensorflow-cpu==2.21.0",
-          .reach = GL_PEER_SERVED,
-          .check_fn = tf_check,
-          .server = PY_SERVER("tensorflow"),
-          .timer = PY_TIMER("tensorflow")},
+          PY_LIBRARY("tensorflow"),
+          .check_fn = tf_check},
                                 jax = {.name = "JAX",
                                        .version = "0.12",
                                        .package = "PyPI jax==0.12.0.1, jaxlib==0.12.0.1",
-                                       .reach = GL_PEER_SERVED,
-                                       .check_fn = jax_check,
-                                       .server = PY_SERVER("jax"),
-                                       .timer = PY_TIMER("jax")},
+                                       PY_LIBRARY("jax"),
+                                       .check_fn = jax_check},
                                 ort131 = {.name = "ONNX Runtime",
                                           .version = "1.31",
                                           .package = "PyPI onnxruntime==1.31.1",
-                                          .reach = GL_PEER_SERVED,
-                                          .check_fn = ort131_check,
-                                          .server = PY_SERVER("onnxruntime"),
-                                          .timer = PY_TIMER("onnxruntime")},
+                                          PY_LIBRARY("onnxruntime"),
+                                          .check_fn = ort131_check},
                                 openvino = {.name = "OpenVINO",
                                             .version = "2026.4",
                                             .package = "PyPI openvino==2026.4.1",
-                                            .reach = GL_PEER_SERVED,
-                                            .check_fn = openvino_check,
-                                            .server = PY_SERVER("openvino"),
-                                            .timer = PY_TIMER("openvino")};
+                                            PY_LIBRARY("openvino"),
+                                            .check_fn = openvino_check};
 
 /* a binary32 peer: FWD(function); backward: BWD(function); 16-bit: U16(format, function) */
 #define FWD(f)         .kind = GL_PEER_F32, .symbol = #f

@@ -72,6 +72,11 @@ class Failure(Exception):
     """One line for the user: what went wrong, no traceback"""
 
 
+def first_line(e):
+    """An exception's message, its first line"""
+    return str(e).splitlines()[0] if str(e) else ""
+
+
 def fail(msg):
     line = msg.replace("\n", " ")[:400]
     try:  # the diagnosis channel, when gelulab passes one: it reports the line
@@ -284,7 +289,7 @@ class Kernel:
         except Failure:
             raise
         except Exception as e:  # noqa: BLE001 (a framework's error, whatever its class)
-            raise Failure(f"{name}: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+            raise Failure(f"{name}: {type(e).__name__}: {first_line(e)}")
         self.dtype = np_dtype(abi)
 
     def inputs(self, data):
@@ -309,8 +314,7 @@ class Kernel:
         except Failure:
             raise
         except Exception as e:  # noqa: BLE001
-            raise Failure(f"raised {type(e).__name__} on {n} inputs: "
-                          f"{str(e).splitlines()[0] if str(e) else ''}")
+            raise Failure(f"raised {type(e).__name__} on {n} inputs: {first_line(e)}")
         if y.shape != (n,):
             raise Failure(f"returned shape {y.shape} for inputs of shape ({n},)")
         if y.dtype != np.dtype(self.dtype):
@@ -327,8 +331,9 @@ def protocol_out():
     return out
 
 
-def serve(k):
-    out = protocol_out()
+def requests():
+    """The requests on stdin, each a little-endian uint64 byte count and that many bytes: the
+    bytes, until stdin ends"""
     while True:
         hdr = read_exactly(8)
         if hdr is None:
@@ -337,46 +342,46 @@ def serve(k):
         data = read_exactly(nbytes) if nbytes else b""
         if data is None:
             raise Failure(f"stdin ended inside a request (0 of {nbytes} bytes)")
+        yield data
+
+
+def kernel_named(kernels, spec):
+    """The kernel that the arguments spec name, built on first use: one process serves or times
+    all of a library's peers"""
+    if spec not in kernels:
+        kernels[spec] = kernel_of(shlex.split(spec), "plain")[0]
+    return kernels[spec]
+
+
+def serve(k):
+    out = protocol_out()
+    for data in requests():
         out.write(k.evaluate(data))
         out.flush()
 
 
 def serve_many():
     """Every kernel of a library in one process: each request leads with the arguments that
-    name its kernel (a uint64 length, the text), built on first use"""
+    name its kernel (a uint64 length, the text)"""
     out, kernels = protocol_out(), {}
-    while True:
-        hdr = read_exactly(8)
-        if hdr is None:
-            return
-        (nbytes,) = struct.unpack("<Q", hdr)
-        data = read_exactly(nbytes) if nbytes else b""
-        if data is None or nbytes < 8:
-            raise Failure(f"a request of {nbytes} bytes: the kernel's arguments first")
+    for data in requests():
+        if len(data) < 8:
+            raise Failure(f"a request of {len(data)} bytes: the kernel's arguments first")
         (speclen,) = struct.unpack("<Q", data[:8])
         spec = data[8:8 + speclen].decode()
-        if spec not in kernels:
-            kernels[spec] = kernel_of(shlex.split(spec), "plain")[0]
-        out.write(kernels[spec].evaluate(data[8 + speclen:]))
+        out.write(kernel_named(kernels, spec).evaluate(data[8 + speclen:]))
         out.flush()
 
 
 def time_calls():
     out, kernels, tensors = protocol_out(), {}, {}
-    while True:
-        hdr = read_exactly(8)
-        if hdr is None:
-            return
-        (nbytes,) = struct.unpack("<Q", hdr)
-        data = read_exactly(nbytes) if nbytes else b""
-        if data is None or nbytes < 24:
-            raise Failure(f"a timing request of {nbytes} bytes: a uint64 count of calls, the "
+    for data in requests():
+        if len(data) < 24:
+            raise Failure(f"a timing request of {len(data)} bytes: a uint64 count of calls, the "
                           "size and the peer's arguments first")
         calls, n, speclen = struct.unpack("<QQQ", data[:24])
         spec, inputs = data[24:24 + speclen].decode(), data[24 + speclen:]
-        if spec not in kernels:  # built on first use: one process times all of a library's peers
-            kernels[spec] = kernel_of(shlex.split(spec), "plain")[0]
-        k = kernels[spec]
+        k = kernel_named(kernels, spec)
         try:
             if inputs:
                 if n > BIG:  # one tensor above 2^20 elements at a time (16 Mi: 64 MB each)
@@ -393,8 +398,7 @@ def time_calls():
         except Failure:
             raise
         except Exception as e:  # noqa: BLE001 (a framework's error, whatever its class)
-            raise Failure(f"{spec} raised {type(e).__name__} at n = {n}: "
-                          f"{str(e).splitlines()[0] if str(e) else ''}")
+            raise Failure(f"{spec} raised {type(e).__name__} at n = {n}: {first_line(e)}")
         out.write(struct.pack("<d", t))
         out.flush()
 
