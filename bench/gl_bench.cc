@@ -20,7 +20,9 @@
 // (repeatable: a new kernel starts where one of these options repeats).
 #include <benchmark/benchmark.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,16 +39,72 @@
 namespace
 {
 
+// The input distribution of this run (--dist): uniform on [-8, 8) (the default: the core and
+// both tails of every definition), N(0, 1), or the pre-GELU activations of all-MiniLM-L6-v2
+// that `make deps` saves (--dist-file: rows of 1536 values, one per token; n below the file's
+// size takes whole rows spread evenly over it, so that every layer is in; above, the file
+// repeated).
+std::string dist_name = "uniform", dist_file;
+std::vector<float> dist_data; // minilm: the file's values
+
 std::vector<float> inputs(size_t n)
 {
-    // deterministic, uniform on [-8, 8): the core and both tails of every definition
     std::vector<float> x(n);
     uint64_t s = 0x9e3779b97f4a7c15ull;
-    for (size_t i = 0; i < n; i++) {
+    auto next = [&s]() {
         s = s * 6364136223846793005ull + 1442695040888963407ull;
-        x[i] = (float)((double)(s >> 40) * 0x1p-24 * 16.0 - 8.0);
+        return (double)(s >> 40) * 0x1p-24; // [0, 1), 24 bits
+    };
+    for (size_t i = 0; i < n; i++) {
+        if (dist_name == "uniform") {
+            x[i] = (float)(next() * 16.0 - 8.0);
+        } else if (dist_name == "normal") { // Box-Muller, one of the pair
+            double u1 = 1.0 - next(), u2 = next();
+            x[i] = (float)(sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2));
+        }
+    }
+    if (dist_name == "minilm") {
+        size_t row = 1536, rows = dist_data.size() / row, m = (n + row - 1) / row;
+        for (size_t i = 0; i < n; i++)
+            x[i] = n >= dist_data.size() || m > rows ? dist_data[i % dist_data.size()]
+                                                     : dist_data[(i / row) * rows / m * row + i % row];
     }
     return x;
+}
+
+// --dist NAME [--dist-file PATH]: checks the name and reads minilm's file (an error: false)
+bool load_dist(char *err, size_t len)
+{
+    if (dist_name == "uniform" || dist_name == "normal") return true;
+    if (dist_name != "minilm") {
+        snprintf(err, len, "--dist %s: uniform, normal or minilm", dist_name.c_str());
+        return false;
+    }
+    if (dist_file.empty()) {
+        const char *cache = getenv("GL_CACHE"), *home = getenv("HOME");
+        dist_file = cache && *cache ? std::string(cache) : std::string(home ? home : "") + "/.cache/gelulab";
+        dist_file += "/activations/minilm-l6-gelu-inputs.f32";
+    }
+    FILE *f = fopen(dist_file.c_str(), "rb");
+    if (!f) {
+        snprintf(err, len, "--dist minilm: cannot open %s: %s (make deps-activations makes it)",
+                 dist_file.c_str(), strerror(errno));
+        return false;
+    }
+    float buf[4096];
+    size_t got;
+    while ((got = fread(buf, sizeof *buf, 4096, f)) > 0) dist_data.insert(dist_data.end(), buf, buf + got);
+    fclose(f);
+    for (float v : dist_data)
+        if (!std::isfinite(v)) {
+            snprintf(err, len, "--dist minilm: %s holds a value that is not finite", dist_file.c_str());
+            return false;
+        }
+    if (dist_data.empty()) {
+        snprintf(err, len, "--dist minilm: %s is empty", dist_file.c_str());
+        return false;
+    }
+    return true;
 }
 
 // A line on stderr at most every 10 s: which benchmark runs (the log stays short).
@@ -159,6 +217,7 @@ void report_case(benchmark::State &state, const gl_bench_case *c, size_t n, size
     if (c->library) label += std::string(" lib=") + c->library; // a user's kernel: its PATH
     if (c->time_cmd) label += " timed=framework";
     if (c->fmt) label += std::string(" fmt=") + c->fmt;
+    label += " dist=" + dist_name;
     state.SetLabel(label);
 }
 
@@ -253,7 +312,8 @@ bool has_flag(int argc, char **argv, const char *prefix)
 int usage(FILE *f)
 {
     fprintf(f,
-            "usage: gelulab-bench [--sizes=N,N,...] [--list] [--peer-runs | --peers-of MODULE]\n"
+            "usage: gelulab-bench [--sizes=N,N,...] [--dist=D [--dist-file=PATH]] [--list]\n"
+            "                     [--peer-runs | --peers-of MODULE]\n"
             "                     [--lib PATH --symbol SYM [--name N] [--backward | --abi F]]...\n"
             "                     [Google Benchmark options]\n"
             "Throughput of gelulab's kernels, baselines (memcpy, relu-vec) and peers (SLEEF,\n"
@@ -261,7 +321,12 @@ int usage(FILE *f)
             "of the 16-bit kernels and peers beside memcpy16 and relu16,\n"
             "pinned to one CPU, 5 repetitions by default. Typical use:\n"
             "  gelulab-bench --benchmark_out=bench.json --benchmark_out_format=json\n"
-            "then 'gelulab bench-table bench.json'. A user's kernel, timed in the same run:\n"
+            "then 'gelulab bench-table bench.json'. The inputs (--dist, in the label):\n"
+            "  uniform   uniform on [-8, 8) (the default: the core and both tails)\n"
+            "  normal    N(0, 1)\n"
+            "  minilm    the inputs of all-MiniLM-L6-v2's GELUs, in order (make deps saves\n"
+            "            them: $GL_CACHE/activations/minilm-l6-gelu-inputs.f32, --dist-file)\n"
+            "A user's kernel, timed in the same run:\n"
             "  --lib PATH --symbol SYM  void SYM(const float *x, float *y, size_t n) from the\n"
             "                      shared library PATH (kind user, beside the forward cases)\n"
             "  --backward          SYM is void SYM(const float *x, const float *dy, float *dx,\n"
@@ -389,6 +454,10 @@ int main(int argc, char **argv)
             if (!m || !*m)
                 return bad("%s", "--peers-of needs a module (gelulab-bench --peer-runs)");
             gl_bench_peers_of(peers_of = m);
+        } else if (!strncmp(argv[i], "--dist=", 7)) {
+            dist_name = argv[i] + 7;
+        } else if (!strncmp(argv[i], "--dist-file=", 12)) {
+            dist_file = argv[i] + 12;
         } else if (!strncmp(argv[i], "--sizes=", 8)) {
             sizes.clear();
             for (const char *p = argv[i] + 8; *p;) {
@@ -422,6 +491,8 @@ int main(int argc, char **argv)
         if (benchmark::ReportUnrecognizedArguments(nargs, args.data())) return 2;
     }
     if (!users.empty() && load_users(users)) return 2;
+    char dist_err[600];
+    if (!load_dist(dist_err, sizeof dist_err)) return bad("%s", dist_err);
     if (gl_bench_pin() != 0)
         fprintf(stderr, "gelulab-bench: could not pin to one CPU (running unpinned)\n");
     size_t n_cases;
