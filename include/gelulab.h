@@ -50,22 +50,22 @@ const char *gl_gelu_isa_16(void);
 void gl_gelu_cr(const float *x, float *y, size_t n);
 
 /* gl_gelu_accurate: exact GELU, within 1 ULP.
- *   method: gelu-accurate: x Phi(x) in binary64, erfc = t Q(w) exp(-z^2), rounded once (kernel
- *           accurate)
- *   bound: 0.5997 ULP of binary32 on [-5, 5] against the correctly rounded exact; at most
+ *   method: gelu-accurate: x Phi(x), binary32 core with one compensated step for |x| <= 3.5,
+ *           binary64 beyond (kernel accurate)
+ *   bound: 0.8131 ULP of binary32 on [-5, 5] against the correctly rounded exact; at most
  *          2.385e-07 absolute over all finite x (exhaustive over the 2^32 inputs)
- *   worst: x = -0x1.631558p+1 gives -0x1.f732d4p-8 for -0x1.f732d2ccfdeb1p-8
- *   outside [-5, 5]: relative accuracy down to underflow
+ *   worst: x = -0x1.bb8ebep+1 gives -0x1.e123c6p-11 for -0x1.e123c7a04718bp-11
+ *   outside [-5, 5]: relative accuracy down to underflow (slow path: vectors with |x| > 3.5)
  *   NaN, +inf, -inf, +0, -0 give: nan inf -0 0 -0 */
 void gl_gelu_accurate(const float *x, float *y, size_t n);
 
 /* gl_gelu_fast: exact GELU, fast: a few ULPs.
- *   method: gelu-fast: x Phi(x) in binary32, e^(-x^2/2) R(x), R piecewise (8 pieces), no division
- *           (kernel fast)
- *   bound: 2.652 ULP of binary32 on [-5, 5] against the correctly rounded exact; at most 2.385e-07
+ *   method: gelu-fast: x Phi(x) in binary32, Phi by 32 pieces for |x| <= 3.5, e^(-x^2/2) R(x)
+ *           beyond (kernel fast)
+ *   bound: 2.236 ULP of binary32 on [-5, 5] against the correctly rounded exact; at most 2.385e-07
  *          absolute over all finite x (exhaustive over the 2^32 inputs)
- *   worst: x = -0x1.d523fcp+0 gives -0x1.f5e7c2p-5 for -0x1.f5e7c74d7202cp-5
- *   outside [-5, 5]: -0 for x < -5.6
+ *   worst: x = -0x1.29decap+2 gives -0x1.fbdf28p-18 for -0x1.fbdf238741134p-18
+ *   outside [-5, 5]: relative accuracy down to underflow (slow path: vectors with |x| > 3.5)
  *   NaN, +inf, -inf, +0, -0 give: nan inf -0 0 -0 */
 void gl_gelu_fast(const float *x, float *y, size_t n);
 

@@ -68,6 +68,18 @@ static inline V fast_R(V t)
     return R;
 }
 
+/* The core range |x| <= GL_CORE_B (gelu-fast, gelu-accurate): Phi(-t), t = |x|, by one
+ * polynomial per piece of 32, piece j = round(k t (t + c)) (narrower pieces where Phi(-t) falls
+ * faster: every piece's |u Phi'/Phi| <= 0.143), u = t - a_j (exact: a_j is a binary32 within a
+ * factor 2 of every t of its piece), coefficients by vlut32 (impls/coeffs.sollya, CORE). Sets
+ * *u, returns j. */
+static inline VI core_piece(V t, V *u)
+{
+    VI j = vbits(vfma(t, vfma(t, vdup(GL_CORE_K), vdup(GL_CORE_KC)), vdup(0x1.8p23f)));
+    *u = t - vlut32(gl_CORE_A, j);
+    return j;
+}
+
 /* e^s = 2^n p for s in [-130, 1]: s = n ln2 + r, |r| <= ln2/2 + 2^-40, n = round(s / ln2) by
  * the 1.5 2^52 shift, r by two fma with ln2 = hi + lo; p = e^r by the polynomial c (GL_EXP_D
  * here, GL_EXP_CR in gelu-cr); 2^n (into the exponent field) goes to *scale, so that the

@@ -24,6 +24,22 @@ static inline V vlut8(const float *tab, VI j)
 {
     return (V)_mm256_permutevar8x32_ps(_mm256_loadu_ps(tab), (__m256i)j);
 }
+/* tab[j & 31] in every lane: four vpermps, bits 3 and 4 of j choose by vblendvps */
+static inline V vlut32(const float *tab, VI j)
+{
+    __m256i i = (__m256i)j;
+    __m256 b3 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 28)), b4 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 27));
+    __m256 t0 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tab), i);
+    __m256 t1 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tab + 8), i);
+    __m256 t2 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tab + 16), i);
+    __m256 t3 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tab + 24), i);
+    return (V)_mm256_blendv_ps(_mm256_blendv_ps(t0, t1, b3), _mm256_blendv_ps(t2, t3, b3), b4);
+}
+/* whether some lane has !(a <= b) (NaN included) */
+static inline int vany_gt(V a, float b)
+{
+    return _mm256_movemask_ps(_mm256_cmp_ps((__m256)a, _mm256_set1_ps(b), _CMP_NLE_UQ)) != 0;
+}
 /* a where the sign bit of s is set, else b (one vblendvps) */
 #define GL_ISA_SEL_SIGN
 static inline V vsel_sign_isa(V s, V a, V b)

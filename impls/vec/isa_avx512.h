@@ -24,6 +24,17 @@ static inline V vlut8(const float *tab, VI j)
 {
     return (V)_mm512_permutexvar_ps((__m512i)j, _mm512_broadcast_f32x8(_mm256_loadu_ps(tab)));
 }
+/* tab[j & 31] in every lane (the table in two registers, one vpermt2ps: on AMD Zen 4/5 it
+ * issues twice as often as the one-register vpermps, docs/kernel-notes.md) */
+static inline V vlut32(const float *tab, VI j)
+{
+    return (V)_mm512_permutex2var_ps(_mm512_loadu_ps(tab), (__m512i)j, _mm512_loadu_ps(tab + 16));
+}
+/* whether some lane has !(a <= b) (NaN included): one compare into a mask register */
+static inline int vany_gt(V a, float b)
+{
+    return _mm512_cmp_ps_mask((__m512)a, _mm512_set1_ps(b), _CMP_NLE_UQ) != 0;
+}
 /* a where the sign bit of s is set, else b */
 #define GL_ISA_SEL_SIGN
 static inline V vsel_sign_isa(V s, V a, V b)

@@ -16,6 +16,19 @@ static inline V vlut8(const float *tab, VI j)
     for (int i = 0; i < VW; i++) r[i] = tab[j[i] & 7];
     return r;
 }
+/* tab[j & 31] in every lane, and whether some lane has !(a <= b) (lane by lane, as vlut8) */
+static inline V vlut32(const float *tab, VI j)
+{
+    V r;
+    for (int i = 0; i < VW; i++) r[i] = tab[j[i] & 31];
+    return r;
+}
+static inline int vany_gt(V a, float b)
+{
+    int any = 0;
+    for (int i = 0; i < VW; i++) any |= !(a[i] <= b);
+    return any;
+}
 /* binary64 lanes (the accurate family): VDW doubles, and as many floats in a VF */
 #define VDW 2
 typedef double VD __attribute__((vector_size(2 * 8)));

@@ -82,6 +82,15 @@ static inline VD vdupd(double a)
 {
     return a;
 }
+/* tab[j & 31] (one load: GCC vectorises it as a gather), and whether !(a <= b) */
+static inline V vlut32(const float *tab, VI j)
+{
+    return tab[j & 31];
+}
+static inline int vany_gt(V a, float b)
+{
+    return !(a <= b);
+}
 /* tab[j & 7], by bitwise selects rather than an index (GCC vectorises those, not the gather) */
 static inline V vlut8(const float *tab, VI j)
 {
