@@ -50,24 +50,26 @@ std::vector<float> dist_data; // minilm: the file's values
 std::vector<float> inputs(size_t n)
 {
     std::vector<float> x(n);
+    if (dist_name == "minilm") { // whole rows spread evenly, or the file repeated
+        size_t row = 1536, rows = dist_data.size() / row, m = (n + row - 1) / row;
+        for (size_t i = 0; i < n; i++)
+            x[i] = n >= dist_data.size() ? dist_data[i % dist_data.size()]
+                                         : dist_data[(i / row) * rows / m * row + i % row];
+        return x;
+    }
     uint64_t s = 0x9e3779b97f4a7c15ull;
     auto next = [&s]() {
         s = s * 6364136223846793005ull + 1442695040888963407ull;
         return (double)(s >> 40) * 0x1p-24; // [0, 1), 24 bits
     };
+    bool normal = dist_name == "normal";
     for (size_t i = 0; i < n; i++) {
-        if (dist_name == "uniform") {
+        if (!normal) {
             x[i] = (float)(next() * 16.0 - 8.0);
-        } else if (dist_name == "normal") { // Box-Muller, one of the pair
+        } else { // Box-Muller, one of the pair
             double u1 = 1.0 - next(), u2 = next();
             x[i] = (float)(sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2));
         }
-    }
-    if (dist_name == "minilm") {
-        size_t row = 1536, rows = dist_data.size() / row, m = (n + row - 1) / row;
-        for (size_t i = 0; i < n; i++)
-            x[i] = n >= dist_data.size() || m > rows ? dist_data[i % dist_data.size()]
-                                                     : dist_data[(i / row) * rows / m * row + i % row];
     }
     return x;
 }
@@ -82,7 +84,8 @@ bool load_dist(char *err, size_t len)
     }
     if (dist_file.empty()) {
         const char *cache = getenv("GL_CACHE"), *home = getenv("HOME");
-        dist_file = cache && *cache ? std::string(cache) : std::string(home ? home : "") + "/.cache/gelulab";
+        dist_file = cache && *cache ? std::string(cache)
+                                    : std::string(home ? home : "") + "/.cache/gelulab";
         dist_file += "/activations/minilm-l6-gelu-inputs.f32";
     }
     FILE *f = fopen(dist_file.c_str(), "rb");
@@ -93,11 +96,13 @@ bool load_dist(char *err, size_t len)
     }
     float buf[4096];
     size_t got;
-    while ((got = fread(buf, sizeof *buf, 4096, f)) > 0) dist_data.insert(dist_data.end(), buf, buf + got);
+    while ((got = fread(buf, sizeof *buf, 4096, f)) > 0)
+        dist_data.insert(dist_data.end(), buf, buf + got);
     fclose(f);
     for (float v : dist_data)
         if (!std::isfinite(v)) {
-            snprintf(err, len, "--dist minilm: %s holds a value that is not finite", dist_file.c_str());
+            snprintf(err, len, "--dist minilm: %s holds a value that is not finite",
+                     dist_file.c_str());
             return false;
         }
     if (dist_data.empty()) {
@@ -217,7 +222,7 @@ void report_case(benchmark::State &state, const gl_bench_case *c, size_t n, size
     if (c->library) label += std::string(" lib=") + c->library; // a user's kernel: its PATH
     if (c->time_cmd) label += " timed=framework";
     if (c->fmt) label += std::string(" fmt=") + c->fmt;
-    label += " dist=" + dist_name;
+    if (dist_name != "uniform") label += " dist=" + dist_name; // absent: the default
     state.SetLabel(label);
 }
 
@@ -321,7 +326,8 @@ int usage(FILE *f)
             "of the 16-bit kernels and peers beside memcpy16 and relu16,\n"
             "pinned to one CPU, 5 repetitions by default. Typical use:\n"
             "  gelulab-bench --benchmark_out=bench.json --benchmark_out_format=json\n"
-            "then 'gelulab bench-table bench.json'. The inputs (--dist, in the label):\n"
+            "then 'gelulab bench-table bench.json'. The inputs (--dist; the label says\n"
+            "dist=D, but for uniform):\n"
             "  uniform   uniform on [-8, 8) (the default: the core and both tails)\n"
             "  normal    N(0, 1)\n"
             "  minilm    the inputs of all-MiniLM-L6-v2's GELUs, in order (make deps saves\n"
