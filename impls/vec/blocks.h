@@ -80,6 +80,26 @@ static inline VI core_piece(V t, V *u)
     return j;
 }
 
+/* Horner with per-lane coefficients from tables of 32: c[degree][j] u^(degree - lo) + ... +
+ * c[lo][j] (vlut32 for each) */
+static inline V vpoly32(V u, const float (*c)[32], VI j, int lo, int degree)
+{
+    V p = vlut32(c[degree], j);
+#pragma GCC unroll 8
+    for (int i = degree - 1; i >= lo; i--) p = vfma(p, u, vlut32(c[i], j));
+    return p;
+}
+
+/* A kernel with a core range |x| <= GL_CORE_B: core(x, |x|) for every lane, and tail(x) only
+ * where some lane lies beyond (or is NaN), those lanes taking its result: each result depends on
+ * its own input alone */
+static inline __attribute__((always_inline)) V core_or_tail(V x, V (*core)(V, V), V (*tail)(V))
+{
+    V t = vabs(x), y = core(x, t);
+    if (vany_gt(t, GL_CORE_B)) y = vsel(GL_MASK(t <= GL_CORE_B), y, tail(x));
+    return y;
+}
+
 /* e^s = 2^n p for s in [-130, 1]: s = n ln2 + r, |r| <= ln2/2 + 2^-40, n = round(s / ln2) by
  * the 1.5 2^52 shift, r by two fma with ln2 = hi + lo; p = e^r by the polynomial c (GL_EXP_D
  * here, GL_EXP_CR in gelu-cr); 2^n (into the exponent field) goes to *scale, so that the

@@ -28,7 +28,8 @@ static inline V vlut8(const float *tab, VI j)
 static inline V vlut32(const float *tab, VI j)
 {
     __m256i i = (__m256i)j;
-    __m256 b3 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 28)), b4 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 27));
+    __m256 b3 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 28)),
+           b4 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 27));
     __m256 t0 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tab), i);
     __m256 t1 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tab + 8), i);
     __m256 t2 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tab + 16), i);

@@ -51,9 +51,7 @@ static inline V gelu_accurate_core(V x, V t)
 {
     V u;
     VI j = core_piece(t, &u);
-    V s = vlut32(gl_CORE_ACC[GL_CORE_ACC_DEGREE], j);
-#pragma GCC unroll 8
-    for (int i = GL_CORE_ACC_DEGREE - 1; i >= 1; i--) s = vfma(s, u, vlut32(gl_CORE_ACC[i], j));
+    V s = vpoly32(u, gl_CORE_ACC, j, 1, GL_CORE_ACC_DEGREE);
     V e = vfma(s, u, vlut32(gl_CORE_ACC_LO, j)), hi = vlut32(gl_CORE_ACC_HI, j);
     V c = vsel_sign(x, hi, 1.0f - hi);
     return vfma(x, c, vfloat(vbits(t) | (int32_t)0x80000000) * e);
@@ -68,7 +66,8 @@ static inline V gelu_accurate_wide(V x)
     for (int i = 0; i < VW; i += VDW) {
         VF f;
         memcpy(&f, in + i, sizeof f);
-        f = vnarrow(gelu_xphi_d(vwiden(f), gl_ERFC_Q_D, GL_ERFC_Q_D_DEGREE, gl_EXP_D, GL_EXP_D_DEGREE));
+        f = vnarrow(
+            gelu_xphi_d(vwiden(f), gl_ERFC_Q_D, GL_ERFC_Q_D_DEGREE, gl_EXP_D, GL_EXP_D_DEGREE));
         memcpy(out + i, &f, sizeof f);
     }
     memcpy(&x, out, sizeof x);
@@ -77,9 +76,7 @@ static inline V gelu_accurate_wide(V x)
 
 static inline V gelu_accurate(V x)
 {
-    V t = vabs(x), y = gelu_accurate_core(x, t);
-    if (vany_gt(t, GL_CORE_B)) y = vsel(GL_MASK(t <= GL_CORE_B), y, gelu_accurate_wide(x));
-    return y;
+    return core_or_tail(x, gelu_accurate_core, gelu_accurate_wide);
 }
 GL_DEFINE_KERNEL(accurate, gelu_accurate)
 #endif

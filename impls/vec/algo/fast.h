@@ -47,24 +47,20 @@ static inline V gelu_fast_core(V x, V t)
 {
     V u;
     VI j = core_piece(t, &u);
-    V p = vlut32(gl_CORE_FAST[GL_CORE_FAST_DEGREE], j);
-#pragma GCC unroll 8
-    for (int i = GL_CORE_FAST_DEGREE - 1; i >= 0; i--) p = vfma(p, u, vlut32(gl_CORE_FAST[i], j));
+    V p = vpoly32(u, gl_CORE_FAST, j, 0, GL_CORE_FAST_DEGREE);
     return vsel_sign(x, x * p, vfma(-x, p, x)); /* x Phi(-t), or x - x Phi(-t) */
 }
 
 /* the tail, right for |x| > GL_CORE_B (other lanes take the core's result): xc = x clamped to
  * [-T, T], t = |xc|, Phi(-t) = e^(-t^2/2) R(t), the exponential as 2^n (1 + q) (exp_half_sq),
- * R on 32 pieces from the bits of t (GL_TAIL_R), the power 2^n applied as 2^(n+64), 2^-64 */
+ * R on 32 pieces from the bits of 1 + t (GL_TAIL_R), the power 2^n applied as 2^(n+64), 2^-64 */
 static inline V gelu_fast_tail(V x)
 {
     V xc = vmax(vdup(-GL_TAIL_T), vmin(vdup(GL_TAIL_T), x)); /* NaN stays NaN */
     V t = vabs(xc), h, kd;
     V q = exp_half_sq(t, &h, &kd);
     VI j = vbits(t + 1.0f) >> 20; /* exponent and 3 bits of 1 + t: 8 pieces per binade */
-    V u = t - vlut32(gl_TAIL_A, j), r = vlut32(gl_TAIL_R[GL_TAIL_R_DEGREE], j);
-#pragma GCC unroll 8
-    for (int i = GL_TAIL_R_DEGREE - 1; i >= 0; i--) r = vfma(r, u, vlut32(gl_TAIL_R[i], j));
+    V u = t - vlut32(gl_TAIL_A, j), r = vpoly32(u, gl_TAIL_R, j, 0, GL_TAIL_R_DEGREE);
     V xr = xc * r, p = vfma(xr, q, xr);
     p = (p * vfloat(vshl_u(vaddi(vbits(kd), 127 + 64), 23))) * 0x1p-64f; /* n >= -152 */
     return vsel_sign(x, p, x - p);
@@ -72,9 +68,7 @@ static inline V gelu_fast_tail(V x)
 
 static inline V gelu_fast(V x)
 {
-    V t = vabs(x), y = gelu_fast_core(x, t);
-    if (vany_gt(t, GL_CORE_B)) y = vsel(GL_MASK(t <= GL_CORE_B), y, gelu_fast_tail(x));
-    return y;
+    return core_or_tail(x, gelu_fast_core, gelu_fast_tail);
 }
 
 GL_DEFINE_KERNEL(fast, gelu_fast)
