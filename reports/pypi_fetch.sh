@@ -10,16 +10,18 @@
 #                                   are unpacked: a group whose pins changed starts from an
 #                                   empty prefix (no mix of two versions' runtimes).
 # usage: reports/pypi_fetch.sh CACHE LABEL DIST==VERSION[:MEMBER,...] ...
-#   LABEL names the peers that need the wheels in the messages; MEMBERs (unzip patterns) unpack
-#   only those files of a wheel. Every wheel is optional: a failure is a warning, and the
-#   library's peers are then listed as skipped with the reason.
+#   LABEL names the peers that need the wheels in the messages ($GL_FETCH_SKIPS, if set, says
+#   instead what a failure skips); MEMBERs (unzip patterns) unpack only those files of a wheel.
+#   Every wheel is optional: a failure is a warning, and the library's peers are then listed as
+#   skipped with the reason.
 set -u
 cache=$1 label=$2
 shift 2
+skips=${GL_FETCH_SKIPS:-the $label peers}
 first=${1%%:*}
 prefix="$cache/${first%%==*}-${first##*==}"
 mkdir -p "$prefix" 2>/dev/null ||
-    { echo "make deps: warning: cannot create $prefix: the $label peers will be skipped" >&2; exit 0; }
+    { echo "make deps: warning: cannot create $prefix: $skips will be skipped" >&2; exit 0; }
 specs=$(printf '%s\n' "$@")
 if [ -f "$prefix/.specs" ] && [ "$(cat "$prefix/.specs")" != "$specs" ]; then
     echo "make deps: the pins of $label changed: unpacking them again into $prefix"
@@ -57,7 +59,7 @@ for spec in "$@"; do
 done
 [ -z "$failed" ] && printf '%s\n' "$specs" >"$prefix/.specs"
 if [ -n "$failed" ]; then
-    echo "make deps: warning: the $label peers will be skipped (not fetched:$failed)" >&2
+    echo "make deps: warning: $skips will be skipped (not fetched:$failed)" >&2
 elif [ -z "$fetched" ]; then
     echo "make deps: PyPI $label present in $prefix"
 else
