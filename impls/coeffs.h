@@ -91,9 +91,8 @@ static const float gl_FAST_C[7][8] = {
     {0x1.fca61ep-5f, 0x1.ce8bep-6f, 0x1.e4773ep-8f, 0x1.33d0b6p-9f, 0x1.ca075ep-11f, 0x1.8333c2p-12f, 0x1.6a9676p-13f, 0x1.719e7ap-14f},
     {-0x1.97407cp-6f, -0x1.34720cp-7f, -0x1.1b9f4ep-9f, -0x1.3ca35p-11f, -0x1.a07d64p-13f, -0x1.395a22p-14f, -0x1.056002p-15f, -0x1.dfbbc2p-17f},
     {0x1.b2058p-8f, 0x1.da4b62p-10f, 0x1.90e25ep-12f, 0x1.9a3958p-14f, 0x1.f0d89p-16f, 0x1.59b532p-17f, 0x1.073d3p-18f, 0x1.be760cp-20f}};
-
-/* CORE: Phi(-t) on t in [0, 3.5], 32 pieces j = round(k t (t + c)), c = 2, k = RD(31/(3.5 (3.5 + c))); anchors a_j
-   (Gal: Phi(-a_j) near a binary32); errors (units of 2^-24): core fast 0.63557243362860362145357341559495181361547168920640227935062 core acc 2.668795186958982234769690886632200958494259699330851091566322e-2 tail R 3.911939409157692613209367665487536751146473456940247571747864e-2 */
+/* CORE: Phi(-t) on t in [0, 3.5], 32 pieces j = round(k t (t + c)), c = 2, k = RD(31/(3.5 (3.5 + c))),
+   relative, sup-norm error FAST (degree 4) 0x1.4569c2p-25, ACC (degree 5) 0x1.b54164p-30 */
 #define GL_CORE_B 0x1.cp1f
 #define GL_CORE_K 0x1.9c427ep0f
 #define GL_CORE_KC 0x1.9c427ep1f
@@ -190,25 +189,26 @@ static const float gl_CORE_ACC[6][32] = {{0}, {
     -0x1.d2443ap-6f, -0x1.b6cd5ep-6f, -0x1.94d10ap-6f, -0x1.6f8d42p-6f,
     -0x1.4930b8p-6f, -0x1.2361ecp-6f, -0x1.feea7cp-7f, -0x1.bbec66p-7f,
     -0x1.7ed794p-7f, -0x1.47e30ap-7f, -0x1.171a86p-7f, -0x1.d892bcp-8f,
-    -0x1.8e1824p-8f, -0x1.4dcfdap-8f, -0x1.16b9d6p-8f, -0x1.cf9db6p-9f,
-    -0x1.802c54p-9f, -0x1.3d5338p-9f, -0x1.054fb6p-9f, -0x1.ad13dcp-10f}, {
+    -0x1.8e1824p-8f, -0x1.4dcfdap-8f, -0x1.16b9d6p-8f, -0x1.cf9dd6p-9f,
+    -0x1.802c54p-9f, -0x1.3d5324p-9f, -0x1.054fb6p-9f, -0x1.ad13dcp-10f}, {
     0x1.f99382p-15f, -0x1.9a05f6p-7f, -0x1.4753aep-6f, -0x1.752c74p-6f,
     -0x1.6c8a56p-6f, -0x1.41ade8p-6f, -0x1.04bfa8p-6f, -0x1.83066ep-7f,
     -0x1.ff3ef8p-8f, -0x1.123028p-8f, -0x1.22783p-10f, 0x1.67f072p-10f,
     0x1.abd43cp-9f, 0x1.2efeb2p-8f, 0x1.6989aap-8f, 0x1.8a93a2p-8f,
     0x1.979be6p-8f, 0x1.950d16p-8f, 0x1.87071p-8f, 0x1.713d0cp-8f,
     0x1.56591p-8f, 0x1.38ad76p-8f, 0x1.1a0702p-8f, 0x1.f744e4p-9f,
-    0x1.bc9636p-9f, 0x1.85aa14p-9f, 0x1.52ee02p-9f, 0x1.24d29ep-9f,
-    0x1.f6e106p-10f, 0x1.ad85cep-10f, 0x1.6d0746p-10f, 0x1.34cb96p-10f}, {
+    0x1.bc9636p-9f, 0x1.85aa14p-9f, 0x1.52ee02p-9f, 0x1.24d292p-9f,
+    0x1.f6e106p-10f, 0x1.ad85f8p-10f, 0x1.6d0746p-10f, 0x1.34cb96p-10f}, {
     -0x1.4a07ap-7f, -0x1.0bf78cp-7f, -0x1.3f39ep-8f, -0x1.35157p-11f,
     0x1.37573ap-9f, 0x1.03efa8p-8f, 0x1.6191acp-8f, 0x1.7db984p-8f,
     0x1.6d3cf8p-8f, 0x1.8a2cdcp-8f, 0x1.535fdcp-8f, 0x1.dce6b2p-9f,
     0x1.c2432ep-9f, 0x1.1f5498p-9f, 0x1.736a82p-11f, 0x1.0ed862p-11f,
-    0x1.3e691p-12f, -0x1.3635a2p-11f, -0x1.bac202p-12f, -0x1.c817fp-11f,
+    0x1.3e691p-12f, -0x1.3635a2p-11f, -0x1.bac204p-12f, -0x1.c817fp-11f,
     -0x1.9f68a8p-11f, -0x1.ef757ap-11f, -0x1.4f5448p-10f, -0x1.5be87cp-10f,
-    -0x1.d630b8p-11f, -0x1.1411cep-10f, -0x1.c5bd76p-11f, -0x1.a8f606p-11f,
-    -0x1.a950d8p-11f, -0x1.a1ae52p-11f, -0x1.5140eap-11f, -0x1.44639cp-11f}};
-/* TAIL: R(t) = erfc(t/sqrt2) e^(t^2/2)/2 on t in [0, 14.5], 32 pieces from the bits of 1 + t */
+    -0x1.d630b8p-11f, -0x1.1411cep-10f, -0x1.c5bd76p-11f, -0x1.a8b69ep-11f,
+    -0x1.a950d8p-11f, -0x1.a1e672p-11f, -0x1.5140eap-11f, -0x1.44639cp-11f}};
+/* TAIL: R(t) = erfc(t/sqrt2) e^(t^2/2)/2 on t in [0, 14.5], 32 pieces from the bits of 1 + t, degree 5,
+   relative, sup-norm error 0x1.407752p-29 */
 #define GL_TAIL_T 0x1.dp3f
 static const float gl_TAIL_A[32] = {
     0x1.20009p0f, 0x1.5fff9ap0f, 0x1.a00178p0f, 0x1.dfff94p0f,
@@ -234,40 +234,40 @@ static const float gl_TAIL_R[6][32] = {{
     -0x1.ef2a02p-6f, -0x1.85d94p-6f, -0x1.3a0398p-6f, -0x1.01cbdp-6f,
     -0x1.ae352ap-7f, -0x1.6c080ap-7f, -0x1.37c53p-7f, -0x1.0dd2a8p-7f,
     -0x1.b9f7a6p-8f, -0x1.5bc9d2p-8f, -0x1.188e88p-8f, -0x1.cdef82p-9f,
-    -0x1.82bf86p-9f, -0x1.486d2p-9f, -0x1.1a500cp-9f, -0x1.ea77bep-10f,
-    -0x1.988452p-2f, -0x1.45585ep-2f, -0x1.19ba8cp-2f, -0x1.eaca6cp-3f,
+    -0x1.82bf84p-9f, -0x1.486d2p-9f, -0x1.1a500cp-9f, -0x1.ea77bep-10f,
+    -0x1.988452p-2f, -0x1.45585ep-2f, -0x1.19ba8cp-2f, -0x1.eaca6ep-3f,
     -0x1.ade4f4p-3f, -0x1.7a88cep-3f, -0x1.4efaa2p-3f, -0x1.29d65cp-3f}, {
     0x1.b6581ap-5f, 0x1.4a03aep-5f, 0x1.f9a2cep-6f, 0x1.8999f4p-6f,
-    0x1.36dd96p-6f, 0x1.f19746p-7f, 0x1.93200cp-7f, 0x1.4a3852p-7f,
-    0x1.f2f14p-8f, 0x1.621b84p-8f, 0x1.031edep-8f, 0x1.852fep-9f,
+    0x1.36dd96p-6f, 0x1.f19744p-7f, 0x1.93200cp-7f, 0x1.4a385p-7f,
+    0x1.f2f14p-8f, 0x1.621b84p-8f, 0x1.031edep-8f, 0x1.852fe2p-9f,
     0x1.2ae0fap-9f, 0x1.d41c48p-10f, 0x1.74d922p-10f, 0x1.2d68e2p-10f,
     0x1.c0f4f4p-11f, 0x1.3ae5c6p-11f, 0x1.c9e7a8p-12f, 0x1.56ef06p-12f,
-    0x1.073deap-12f, 0x1.9ca722p-13f, 0x1.494898p-13f, 0x1.0adcbcp-13f,
-    0x1.ffff34p-3f, 0x1.7e9338p-3f, 0x1.3dadfep-3f, 0x1.097a7ep-3f,
-    0x1.be71b6p-4f, 0x1.7992d2p-4f, 0x1.411ec6p-4f, 0x1.129276p-4f}, {
-    -0x1.56abb8p-6f, -0x1.e3d01cp-7f, -0x1.5c2dd2p-7f, -0x1.fe1caap-8f,
-    -0x1.7be742p-8f, -0x1.1f3f92p-8f, -0x1.b8706cp-9f, -0x1.562242p-9f,
-    -0x1.dec038p-10f, -0x1.349a44p-10f, -0x1.9cdb78p-11f, -0x1.1cfcd2p-11f,
-    -0x1.949046p-12f, -0x1.262ddp-12f, -0x1.b5065ap-13f, -0x1.4acc42p-13f,
-    -0x1.c154b6p-14f, -0x1.19ba82p-14f, -0x1.72004cp-15f, -0x1.f90318p-16f,
-    -0x1.63d5ccp-16f, -0x1.01adf8p-16f, -0x1.7e25aep-17f, -0x1.211cccp-17f,
-    -0x1.1040cep-3f, -0x1.820436p-4f, -0x1.356cbcp-4f, -0x1.f398d4p-5f,
-    -0x1.95c3fap-5f, -0x1.4badc4p-5f, -0x1.10bc7ap-5f, -0x1.c2f95ep-6f}, {
-    0x1.ec4dep-8f, 0x1.481246p-8f, 0x1.bf0ca4p-9f, 0x1.3573p-9f,
-    0x1.b4e534p-10f, 0x1.396798p-10f, 0x1.c8f3e8p-11f, 0x1.5149dep-11f,
-    0x1.b9a136p-12f, 0x1.040562p-12f, 0x1.3f621p-13f, 0x1.96f3c6p-14f,
-    0x1.0bc2dep-14f, 0x1.6ab286p-15f, 0x1.f785eap-16f, 0x1.657b3ap-16f,
-    0x1.bd993p-17f, 0x1.f456cp-18f, 0x1.2928a2p-18f, 0x1.71df12p-19f,
-    0x1.def06ap-20f, 0x1.40a0a6p-20f, 0x1.b9e398p-21f, 0x1.386f1p-21f,
-    0x1.fb0516p-5f, 0x1.5acd9p-5f, 0x1.0dcd04p-5f, 0x1.a5548ap-6f,
-    0x1.4cf87p-6f, 0x1.07e8f6p-6f, 0x1.a596dep-7f, 0x1.51e0d2p-7f}, {
-    -0x1.491f22p-9f, -0x1.a672ap-10f, -0x1.0f0d2ep-10f, -0x1.72325ep-11f,
-    -0x1.dcd906p-12f, -0x1.2c0a9cp-12f, -0x1.c7a378p-13f, -0x1.0d04c8p-13f,
-    -0x1.860292p-14f, -0x1.aa4f68p-15f, -0x1.d68d5ap-16f, -0x1.24f3cap-16f,
-    -0x1.520bbcp-17f, -0x1.b34b5ep-18f, -0x1.21e9bep-18f, -0x1.6ec13ap-19f,
-    -0x1.b0d82cp-20f, -0x1.b1669p-21f, -0x1.dbfa9p-22f, -0x1.0a217p-22f,
-    -0x1.4bfa84p-23f, -0x1.9ab16ap-24f, -0x1.cc741cp-25f, -0x1.3d79bp-25f,
-    -0x1.72fba6p-6f, -0x1.ea943p-7f, -0x1.de052cp-7f, -0x1.074392p-7f,
-    -0x1.0462a6p-7f, -0x1.5ec3cp-8f, -0x1.d4ececp-9f, -0x1.09809ap-8f}};
+    0x1.073deap-12f, 0x1.9ca724p-13f, 0x1.494896p-13f, 0x1.0adcbcp-13f,
+    0x1.ffff34p-3f, 0x1.7e9336p-3f, 0x1.3daep-3f, 0x1.097a7ep-3f,
+    0x1.be71b6p-4f, 0x1.7992d2p-4f, 0x1.411ec4p-4f, 0x1.129276p-4f}, {
+    -0x1.56abb8p-6f, -0x1.e3d01cp-7f, -0x1.5c2dcap-7f, -0x1.fe1caap-8f,
+    -0x1.7be742p-8f, -0x1.1f3fb4p-8f, -0x1.b8706cp-9f, -0x1.562288p-9f,
+    -0x1.dec038p-10f, -0x1.349a44p-10f, -0x1.9cdb9p-11f, -0x1.1cfcb6p-11f,
+    -0x1.949046p-12f, -0x1.262dd2p-12f, -0x1.b5065ap-13f, -0x1.4acc56p-13f,
+    -0x1.c154b6p-14f, -0x1.19ba82p-14f, -0x1.72004cp-15f, -0x1.f90324p-16f,
+    -0x1.63e518p-16f, -0x1.01ade4p-16f, -0x1.7e25eep-17f, -0x1.211ce6p-17f,
+    -0x1.1040cep-3f, -0x1.82046ap-4f, -0x1.356c9ap-4f, -0x1.f37a4cp-5f,
+    -0x1.95c3eap-5f, -0x1.4baddcp-5f, -0x1.10bcaap-5f, -0x1.c2f93p-6f}, {
+    0x1.ec4dep-8f, 0x1.481246p-8f, 0x1.bf0cacp-9f, 0x1.3573p-9f,
+    0x1.b4e534p-10f, 0x1.396c7ap-10f, 0x1.c8f3e8p-11f, 0x1.51539p-11f,
+    0x1.b9a136p-12f, 0x1.040562p-12f, 0x1.3f6208p-13f, 0x1.96eee8p-14f,
+    0x1.0bc2dep-14f, 0x1.6ab276p-15f, 0x1.f785eap-16f, 0x1.657b1ap-16f,
+    0x1.bd993p-17f, 0x1.f456cp-18f, 0x1.2928a2p-18f, 0x1.71defap-19f,
+    0x1.deeecp-20f, 0x1.409bep-20f, 0x1.b9ed52p-21f, 0x1.386f26p-21f,
+    0x1.fb0516p-5f, 0x1.5ad73ap-5f, 0x1.0dc36ep-5f, 0x1.a557b2p-6f,
+    0x1.4cf8a4p-6f, 0x1.07e916p-6f, 0x1.a5a9cap-7f, 0x1.51e0c6p-7f}, {
+    -0x1.491f22p-9f, -0x1.a672ap-10f, -0x1.0f0fdp-10f, -0x1.72325ep-11f,
+    -0x1.dcd906p-12f, -0x1.2c1bbp-12f, -0x1.c7a378p-13f, -0x1.0d1e5cp-13f,
+    -0x1.860292p-14f, -0x1.aa4f68p-15f, -0x1.d68a2cp-16f, -0x1.24e848p-16f,
+    -0x1.520bbcp-17f, -0x1.b3503cp-18f, -0x1.21e9cp-18f, -0x1.6ebe34p-19f,
+    -0x1.b0d82cp-20f, -0x1.b1669p-21f, -0x1.dbfa9p-22f, -0x1.0a2092p-22f,
+    -0x1.334f74p-23f, -0x1.9aa3e2p-24f, -0x1.cc9aaap-25f, -0x1.3d7feep-25f,
+    -0x1.72fba6p-6f, -0x1.eace64p-7f, -0x1.dde004p-7f, -0x1.69f59ap-7f,
+    -0x1.04670cp-7f, -0x1.5ee122p-8f, -0x1.d519bp-9f, -0x1.0979bap-8f}};
 
 #endif
