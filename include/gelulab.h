@@ -55,7 +55,7 @@ void gl_gelu_cr(const float *x, float *y, size_t n);
  *   bound: 0.8131 ULP of binary32 on [-5, 5] against the correctly rounded exact; at most
  *          2.385e-07 absolute over all finite x (exhaustive over the 2^32 inputs)
  *   worst: x = -0x1.bb8ebep+1 gives -0x1.e123c6p-11 for -0x1.e123c7a04718bp-11
- *   outside [-5, 5]: relative accuracy down to underflow (slow path: vectors with |x| > 3.5)
+ *   outside [-5, 5]: relative accuracy down to underflow (slow path: lanes with |x| > 3.5)
  *   NaN, +inf, -inf, +0, -0 give: nan inf -0 0 -0 */
 void gl_gelu_accurate(const float *x, float *y, size_t n);
 
@@ -65,7 +65,7 @@ void gl_gelu_accurate(const float *x, float *y, size_t n);
  *   bound: 2.236 ULP of binary32 on [-5, 5] against the correctly rounded exact; at most 2.385e-07
  *          absolute over all finite x (exhaustive over the 2^32 inputs)
  *   worst: x = -0x1.29decap+2 gives -0x1.fbdf28p-18 for -0x1.fbdf238741134p-18
- *   outside [-5, 5]: relative accuracy down to underflow (slow path: vectors with |x| > 3.5)
+ *   outside [-5, 5]: relative accuracy down to underflow (slow path: lanes with |x| > 3.5)
  *   NaN, +inf, -inf, +0, -0 give: nan inf -0 0 -0 */
 void gl_gelu_fast(const float *x, float *y, size_t n);
 

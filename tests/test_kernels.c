@@ -267,6 +267,25 @@ static void check_lengths(const struct gl_impl *k, const float *src)
         }
     }
     (void)ref;
+    /* lengths across the blocks a kernel may work in (gelu-fast's queue of tail lanes: 1024) */
+    static const size_t long_n[] = {1023, 1024, 1025, 2048 + 17, 4100};
+    float *lb = malloc((4100 + 2) * sizeof *lb), *li = malloc((4100 + 2) * sizeof *li);
+    for (size_t m = 0; m < sizeof long_n / sizeof *long_n; m++) {
+        size_t n = long_n[m];
+        lb[n + 1] = -7.0f;
+        k->f32(src + 1, lb + 1, n);
+        memcpy(li + 1, src + 1, n * sizeof(float));
+        k->f32(li + 1, li + 1, n);
+        int ok = lb[n + 1] == -7.0f;
+        for (size_t i = 0; i < n && ok; i++) {
+            float want = 0;
+            k->f32(src + 1 + i, &want, 1);
+            ok = memcmp(&lb[1 + i], &want, 4) == 0 && memcmp(&li[1 + i], &want, 4) == 0;
+        }
+        CHECK(ok, "%s: n=%zu: results differ by position/length/aliasing", k->name, n);
+    }
+    free(lb);
+    free(li);
 }
 
 /* A backward kernel: dx = dy f' as documented for varied dy (against its own f' at dy = 1), and

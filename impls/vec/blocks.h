@@ -92,13 +92,102 @@ static inline V vpoly32(V u, const float (*c)[32], VI j, int lo, int degree)
 
 /* A kernel with a core range |x| <= GL_CORE_B: core(x, |x|) for every lane, and tail(x) only
  * where some lane lies beyond (or is NaN), those lanes taking its result: each result depends on
- * its own input alone */
+ * its own input alone. One vector at a time (the plain scalar ISA's kernels). */
 static inline __attribute__((always_inline)) V core_or_tail(V x, V (*core)(V, V), V (*tail)(V))
 {
     V t = vabs(x), y = core(x, t);
     if (vany_gt(t, GL_CORE_B)) y = vsel(GL_MASK(t <= GL_CORE_B), y, tail(x));
     return y;
 }
+
+/* The same kernel over an array, the tail's lanes gathered. Block by block: core(x, |x|) for
+ * every lane, stored; the inputs of the lanes with !(|x| <= GL_CORE_B) (NaN too) appended to a
+ * queue (vqueue_gt), each such vector's place and mask kept; a block ends after GL_QUEUE_BLOCK
+ * elements or once the queue holds GL_QUEUE_FILL lanes (so that its last, padded, vector is a
+ * small share and the block's results are still in the L1 cache). Then tail() on the queue, VW
+ * lanes at a time, in place, and each such vector's stored results take the queue's, in order,
+ * where its mask says (vunqueue). Every result is its own path's (the same bits as
+ * core_or_tail); a vector with one tail lane costs its core and 1/VW of a tail, not both paths
+ * (docs/kernel-notes.md). x and y may be the same array (the queue holds copies). */
+#define GL_QUEUE_BLOCK 4096
+#define GL_QUEUE_FILL  256
+#ifndef GL_ISA_PLAIN
+/* one vector *v of the block: *v gets its core results, its tail lanes go to q; their mask */
+static inline __attribute__((always_inline)) uint32_t core_queue_step(V *v, V (*core)(V, V),
+                                                                      float *q)
+{
+    V t = vabs(*v);
+    uint32_t lanes = vany_gt(t, GL_CORE_B) ? vqueue_gt(*v, t, GL_CORE_B, q) : 0;
+    *v = core(*v, t);
+    return lanes;
+}
+static inline __attribute__((always_inline)) void
+core_tail_queue(const float *x, float *y, size_t n, V (*core)(V, V), V (*tail)(V))
+{
+    float q[GL_QUEUE_FILL + 2 * VW];     /* inputs, then results, of the tail lanes */
+    int32_t at[GL_QUEUE_BLOCK / VW];     /* where each vector with tail lanes is */
+    uint32_t lanes[GL_QUEUE_BLOCK / VW]; /* and which of its lanes are */
+    for (size_t b = 0; b < n;) {         /* a block: elements [b, b + m) */
+        int lim = n - b < GL_QUEUE_BLOCK ? (int)(n - b) : GL_QUEUE_BLOCK, m = 0, nq = 0, nv = 0;
+        const float *xb = x + b;
+        float *yb = y + b;
+        for (; m + VW <= lim && nq < GL_QUEUE_FILL; m += VW) {
+            V v;
+            memcpy(&v, xb + m, sizeof v);
+            uint32_t k = core_queue_step(&v, core, q + nq);
+            memcpy(yb + m, &v, sizeof v);
+            if (k) at[nv] = m, lanes[nv++] = k, nq += __builtin_popcount(k);
+        }
+        if (m < lim && lim - m < VW) { /* the array's last lim - m elements, in a zeroed vector */
+            V v = vdup(0.0f);          /* (0: a core lane) */
+            memcpy(&v, xb + m, (size_t)(lim - m) * sizeof(float));
+            uint32_t k = core_queue_step(&v, core, q + nq);
+            memcpy(yb + m, &v, (size_t)(lim - m) * sizeof(float));
+            if (k) at[nv] = m, lanes[nv++] = k, nq += __builtin_popcount(k);
+            m = lim;
+        }
+        for (int k = nq; k < nq + VW; k++) q[k] = 0.0f; /* the last vector, filled */
+        for (int k = 0; k < nq; k += VW) {
+            V v;
+            memcpy(&v, q + k, sizeof v);
+            v = tail(v);
+            memcpy(q + k, &v, sizeof v);
+        }
+        for (int j = 0, k = 0; j < nv; j++) {
+            int i = at[j], len = m - i < VW ? m - i : VW;
+            V r = vdup(0.0f);
+            if (len == VW)
+                memcpy(&r, yb + i, sizeof r);
+            else
+                memcpy(&r, yb + i, (size_t)len * sizeof(float));
+            r = vunqueue(r, lanes[j], q + k);
+            if (len == VW)
+                memcpy(yb + i, &r, sizeof r);
+            else
+                memcpy(yb + i, &r, (size_t)len * sizeof(float));
+            k += __builtin_popcount(lanes[j]);
+        }
+        b += (size_t)m;
+    }
+}
+#endif
+
+/* The kernel gl_k_ALGO_ISA of a core-and-tail algorithm: core_tail_queue on vector ISAs,
+ * core_or_tail one lane at a time on the plain scalar ISA (whose loop the compiler vectorises) */
+#ifdef GL_ISA_PLAIN
+#define GL_DEFINE_KERNEL_CORE_TAIL(algo, core, tail)                                               \
+    static inline V algo##_core_or_tail(V x)                                                       \
+    {                                                                                              \
+        return core_or_tail(x, core, tail);                                                        \
+    }                                                                                              \
+    GL_DEFINE_KERNEL(algo, algo##_core_or_tail)
+#else
+#define GL_DEFINE_KERNEL_CORE_TAIL(algo, core, tail)                                               \
+    GL_KERNEL_ATTR void GL_KNAME(algo)(const float *x, float *y, size_t n)                         \
+    {                                                                                              \
+        core_tail_queue(x, y, n, core, tail);                                                      \
+    }
+#endif
 
 /* e^s = 2^n p for s in [-130, 1]: s = n ln2 + r, |r| <= ln2/2 + 2^-40, n = round(s / ln2) by
  * the 1.5 2^52 shift, r by two fma with ln2 = hi + lo; p = e^r by the polynomial c (GL_EXP_D

@@ -35,6 +35,19 @@ static inline int vany_gt(V a, float b)
 {
     return _mm512_cmp_ps_mask((__m512)a, _mm512_set1_ps(b), _CMP_NLE_UQ) != 0;
 }
+/* the queue of core_tail_queue (lanes.h vqueue_gt, vunqueue): vcompressps and vexpandps on
+ * registers, with plain loads and stores (their memory forms are microcoded on AMD Zen 4) */
+#define GL_ISA_QUEUE
+static inline uint32_t vqueue_gt_isa(V v, V t, float b, float *q)
+{
+    __mmask16 m = _mm512_cmp_ps_mask((__m512)t, _mm512_set1_ps(b), _CMP_NLE_UQ);
+    _mm512_storeu_ps(q, _mm512_maskz_compress_ps(m, (__m512)v));
+    return m;
+}
+static inline V vunqueue_isa(V r, uint32_t mask, const float *q)
+{
+    return (V)_mm512_mask_expand_ps((__m512)r, (__mmask16)mask, _mm512_loadu_ps(q));
+}
 /* a where the sign bit of s is set, else b */
 #define GL_ISA_SEL_SIGN
 static inline V vsel_sign_isa(V s, V a, V b)

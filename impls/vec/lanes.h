@@ -152,6 +152,36 @@ static inline __attribute__((always_inline)) VD vseld_sign(VD s, VD a, VD b)
     return vseld(vbitsd(s) >> 63, a, b);
 #endif
 }
+#ifndef GL_ISA_PLAIN
+/* The queue of core_tail_queue (blocks.h): vqueue_gt appends the lanes of v with !(t <= b) (NaN
+ * too) to q and returns their mask (bit l: lane l); vunqueue(r, mask, q) gives r with its masked
+ * lanes replaced by q[0], q[1], ... in order. Lane by lane, without a branch, where the ISA has
+ * no compress and expand (GL_ISA_QUEUE: AVX-512's vcompressps, vexpandps). */
+static inline uint32_t vqueue_gt(V v, V t, float b, float *q)
+{
+#ifdef GL_ISA_QUEUE
+    return vqueue_gt_isa(v, t, b, q);
+#else
+    uint32_t mask = 0;
+    int k = 0;
+    for (int l = 0; l < VW; l++) {
+        int in = !(t[l] <= b);
+        q[k] = v[l], k += in, mask |= (uint32_t)in << l;
+    }
+    return mask;
+#endif
+}
+static inline V vunqueue(V r, uint32_t mask, const float *q)
+{
+#ifdef GL_ISA_QUEUE
+    return vunqueue_isa(r, mask, q);
+#else
+    for (int l = 0, k = 0; l < VW; l++)
+        if (mask >> l & 1) r[l] = q[k++];
+    return r;
+#endif
+}
+#endif
 static inline V vround(V a) /* nearest integer, ties to even, |a| < 2^22 */
 {
     return (a + 0x1.8p23f) - 0x1.8p23f;
