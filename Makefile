@@ -34,6 +34,7 @@ NPM_DIR   := build/npm
 # needs libcudart and libcupti to load, nothing of CUDA runs). oneDNN: a SYCL build, with the
 # runtimes it loads (SYCL, UR, the compiler's, the OpenCL CPU device, TBB).
 GL_CACHE  ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/gelulab
+export GL_CACHE # gelulab-bench --dist=minilm and make_report.sh find the activations there
 PYPI_DIR  := $(GL_CACHE)/pypi
 PYPI_TORCH := torch==2.15.0:torch/lib/libtorch_cpu.so,torch/lib/libc10.so,torch/lib/libgomp.so.1,torch/include/*,torch/version.py \
               nvidia-cuda-runtime==13.2.86 nvidia-cuda-cupti==13.2.86

@@ -83,8 +83,11 @@ bool load_dist(char *err, size_t len)
         return false;
     }
     if (dist_file.empty()) {
-        const char *cache = getenv("GL_CACHE"), *home = getenv("HOME");
+        // the Makefile's GL_CACHE: $GL_CACHE, else $XDG_CACHE_HOME/gelulab, else ~/.cache/gelulab
+        const char *cache = getenv("GL_CACHE"), *xdg = getenv("XDG_CACHE_HOME"),
+                   *home = getenv("HOME");
         dist_file = cache && *cache ? std::string(cache)
+                    : xdg && *xdg   ? std::string(xdg) + "/gelulab"
                                     : std::string(home ? home : "") + "/.cache/gelulab";
         dist_file += "/activations/minilm-l6-gelu-inputs.f32";
     }

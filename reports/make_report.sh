@@ -136,6 +136,34 @@ if want bench; then
         "$B" --peers-of "$m" --benchmark_out="$D/bench-$m.json" --benchmark_out_format=json \
             --benchmark_display_aggregates_only=true "${bench_args[@]}" >>"$D/bench.txt"
     done
+    # the speed per input distribution (REPORT.md "Speed by input distribution"): the binary32
+    # exact-GELU cases that run here (vector builds, peers) and memcpy at 4 Ki and 64 Ki floats,
+    # on uniform inputs, on N(0, 1) and on MiniLM's activations (make deps-activations; absent:
+    # skipped, the reason in dist-minilm.skipped), each with the runs of their own as above
+    rm -f "$D"/dist-*
+    exact=$("$B" --list 2>/dev/null | awk '$3 == "exact" && ($5 == "runs" || $5 == "timed") &&
+        ($2 == "peer" || ($2 == "gelulab" && $4 != "scalar")) { print $1 }' |
+        paste -s -d '|')
+    dist_args=(--sizes=4096,65536 --benchmark_repetitions=3
+               "--benchmark_filter=^(memcpy|${exact//./\\.})/")
+    [ "$QUICK" = 1 ] && dist_args+=(--benchmark_min_time=0.003 --benchmark_min_warmup_time=0.002)
+    acts=${GL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gelulab}/activations/minilm-l6-gelu-inputs
+    [ -f "$acts.json" ] && cp "$acts.json" "$D/minilm-inputs.json"
+    for dist in uniform normal minilm; do
+        if ! "$B" --dist="$dist" "${dist_args[@]}" --benchmark_out="$D/dist-$dist.json" \
+            --benchmark_out_format=json --benchmark_display_aggregates_only=true \
+            >>"$D/bench.txt" 2>"$D/dist-$dist.log"; then
+            rm -f "$D/dist-$dist.json"
+            grep -v '^gelulab-bench: skipped' "$D/dist-$dist.log" | tail -1 >"$D/dist-$dist.skipped"
+            echo "report: --dist=$dist skipped: $(cat "$D/dist-$dist.skipped")" >&2
+            continue
+        fi
+        for m in $("$B" --peer-runs); do
+            "$B" --peers-of "$m" --dist="$dist" "${dist_args[@]}" \
+                --benchmark_out="$D/dist-$dist-$m.json" --benchmark_out_format=json \
+                --benchmark_display_aggregates_only=true >>"$D/bench.txt" 2>>"$D/dist-$dist.log"
+        done
+    done
 fi
 if want moons; then
     stage 7 "two-moons experiment ($moons_seeds seeds per activation)"

@@ -245,7 +245,9 @@ int gl_report(const char *in, const char *out, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", p, r.moons ? "not a gelulab moons file" : jerr);
         goto done;
     }
-    if (rep_peers_load(&r, err, errlen) || rep_backward_load(&r, err, errlen)) goto done;
+    if (rep_peers_load(&r, err, errlen) || rep_backward_load(&r, err, errlen) ||
+        rep_dist_load(&r, err, errlen))
+        goto done;
     derive(&r);
     rc = rep_charts(&r, err, errlen) || rep_backward_charts(&r, err, errlen) ||
                  rep_markdown(&r, err, errlen)
@@ -259,5 +261,6 @@ done:
     if (r.moons) gl_json_free(r.moons);
     free(r.rk);
     rep_peers_free(&r);
+    rep_dist_free(&r);
     return rc;
 }

@@ -30,6 +30,15 @@ struct rep_peer {
     struct gl_json *validate; /* NULL: not diagnosed */
 };
 
+/* the benchmark per distribution of inputs (reports/report_dist.c): uniform on [-8, 8], N(0, 1),
+ * MiniLM's activations */
+#define REP_NDIST 3
+struct rep_dist {
+    struct gl_bench b;
+    int have;          /* b read from IN/dist-NAME.json */
+    char skipped[400]; /* else why not */
+};
+
 struct rep {
     const char *in, *out;
     struct gl_sweep f32, bf16, f16, f64;
@@ -45,6 +54,8 @@ struct rep {
     int npeers16;
     struct gl_sweep bwd; /* IN/bwd.json, the backward pass (have_bwd 0: absent) */
     int have_bwd;
+    struct rep_dist dist[REP_NDIST]; /* uniform, N(0, 1), MiniLM */
+    struct gl_json *minilm;          /* IN/minilm-inputs.json, the activations' provenance */
 };
 
 /* helpers: a JSON number (NaN when absent) and text ("?" when absent) */
@@ -102,6 +113,10 @@ void rep_backward_md(FILE *f, const struct rep *r);
 /* the native 16-bit kernels and peers (reports/report_16.c): their section of REPORT.md, from
  * the bf16 and f16 sweeps' kernels with a 16-bit ABI, the benchmark and IN/peers16.tsv */
 void rep_native16_md(FILE *f, const struct rep *r);
+/* speed by input distribution (reports/report_dist.c): IN/dist-*.json, a table of REPORT.md */
+int rep_dist_load(struct rep *r, char *err, size_t errlen);
+void rep_dist_free(struct rep *r);
+void rep_dist_md(FILE *f, const struct rep *r);
 /* libgelulab's entry points against the builds they run (reports/report_lib.c) */
 void rep_library_md(FILE *f, const struct rep *r);
 #endif

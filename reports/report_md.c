@@ -118,7 +118,9 @@ static void md_pareto(FILE *f, const struct rep *r)
     fprintf(
         f,
         "\n## Pareto front\n\nKernels that no other kernel beats on both cost (cycles/element) and "
-        "accuracy (max ULP against exact GELU on [-5, 5]):\n\n");
+        "accuracy (max ULP against exact GELU on [-5, 5]); cost at 4 Ki floats of uniform inputs "
+        "on [−8, 8], whose share of slow-path lanes is large (other inputs: Speed by input "
+        "distribution, below):\n\n");
     for (int i = 0; i < r->nrk; i++)
         if (r->rk[i].pareto)
             fprintf(f, "- **%s** (%s): %.2f cycles/element, %.3g ULP%s\n", r->rk[i].k->name,
@@ -320,6 +322,7 @@ int rep_markdown(struct rep *r, char *err, size_t errlen)
     md_header(f, r);
     md_summary(f, r);
     md_pareto(f, r);
+    rep_dist_md(f, r);
     rep_library_md(f, r);
     rep_peers_md(f, r);
     rep_versions_md(f, r);

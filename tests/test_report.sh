@@ -35,6 +35,11 @@ check "facts exits 0" "[ $? -eq 0 ]"
 GELULAB_ISA=scalar "$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-2.6-gelu_erf|memcpy16|relu16|cr_bf16/scalar|cr_f16/scalar|fast/scalar|lib/fast)/' \
      --benchmark_repetitions=2 --benchmark_min_time=0.0001 --benchmark_min_warmup_time=0 \
      --benchmark_out="$D/bench.json" --benchmark_out_format=json >/dev/null 2>&1
+# the speed per distribution: N(0, 1) timed, MiniLM skipped with its reason, uniform not run
+GELULAB_ISA=scalar "$B" --dist=normal --sizes=4096,65536 --benchmark_filter='^(memcpy|fast/scalar|onednn-2.6-gelu_erf)/' \
+     --benchmark_repetitions=2 --benchmark_min_time=0.0001 --benchmark_min_warmup_time=0 \
+     --benchmark_out="$D/dist-normal.json" --benchmark_out_format=json >/dev/null 2>&1
+echo '--dist minilm: cannot open /nowhere/minilm.f32: No such file or directory' >"$D/dist-minilm.skipped"
 
 "$G" moons --samples 200 --epochs 3 --hidden 8 --seeds 3 --act relu,gelu-exact,erf/scalar \
      --out "$D/moons.json" >/dev/null 2>&1
@@ -82,6 +87,17 @@ if [ -n "$LIBK" ]; then
   check "libgelulab section: gl_gelu_fast against the build it runs, the same bits" \
         "grep -q '^## libgelulab: the kernels as a library' '$O/REPORT.md' &&
          grep -qE '^\| gl_gelu_fast \| fast/scalar \| [0-9]+ \| [0-9]+ \| [0-9.]+ \| yes \|$' '$O/REPORT.md'"
+fi
+check "speed by distribution: N(0, 1) columns, the skipped ones with their reason" \
+      "sed -n '/^## Speed by input distribution/,/^## /p' '$O/REPORT.md' >'$T/dist' &&
+       grep -q '^uniform \[−8, 8\] inputs: skipped: not measured for this data' '$T/dist' &&
+       grep -q '^MiniLM inputs: skipped: --dist minilm: cannot open /nowhere/minilm.f32: No such file or directory\.$' '$T/dist' &&
+       grep -q '^| case | N(0, 1), 4Ki | N(0, 1), 64Ki |$' '$T/dist' &&
+       grep -qE '^\| fast/scalar \| [0-9]+( \([0-9.]+×\))? \| [0-9]+( \([0-9.]+×\))? \|$' '$T/dist'"
+if [ -n "$PEER" ]; then
+  check "speed by distribution: ratios to the fastest exact peer, named in the last row" \
+        "grep -qE '^\| onednn-2.6-gelu_erf \| [0-9]+ \(1.00×\) \| [0-9]+ \(1.00×\) \|$' '$T/dist' &&
+         grep -q '^| \*fastest exact peer\* | onednn-2.6-gelu_erf | onednn-2.6-gelu_erf |$' '$T/dist'"
 fi
 check "claims: GELU(-1) from the reference" "grep -q '| GELU(−1) ≈ −0.159 | -0.15865525393145' '$O/REPORT.md'"
 check "claims: the minimum of GELU" "grep -q 'minimum -0.169971' '$O/REPORT.md'"
