@@ -269,5 +269,62 @@ static const float gl_TAIL_R[6][32] = {{
     -0x1.334f74p-23f, -0x1.9aa3e2p-24f, -0x1.cc9aaap-25f, -0x1.3d7feep-25f,
     -0x1.72fba6p-6f, -0x1.eace64p-7f, -0x1.dde004p-7f, -0x1.69f59ap-7f,
     -0x1.04670cp-7f, -0x1.5ee122p-8f, -0x1.d519bp-9f, -0x1.0979bap-8f}};
+/* CR_CORE: Phi(-t) on t in [0, 3.5], 8 pieces (the quadruples of CORE's), degree 11, binary64,
+   relative, sup-norm error 0x1.7c9526p-45 */
+#define GL_CR_CORE_DEGREE 11
+static const double gl_CR_CORE_A[8] = {
+    0x0p+0, 0x1.147c5cp0,
+    0x1.9dae4ap0, 0x1.073adap1,
+    0x1.3856f2p1, 0x1.647212p1,
+    0x1.8cd4f8p1, 0x1.b24f66p1};
+static const double gl_CR_CORE[12][8] = {{
+    0x1.00000000000bep-1, 0x1.1edaf4e44a271p-3,
+    0x1.b29d65b6ec435p-5, 0x1.45844b58a2dfdp-6,
+    0x1.e1116374cdd66p-8, 0x1.5f171b19ccde4p-9,
+    0x1.fae03df0e9bc3p-11, 0x1.6a62a3e41f4f3p-12}, {
+    -0x1.9884533d637d8p-2, -0x1.c7fbb62e6f141p-3,
+    -0x1.bad58f613fdddp-4, -0x1.8a6b24d607a3ap-5,
+    -0x1.4cef673da8171p-6, -0x1.0eabde2d6da73p-7,
+    -0x1.abdb93616bedap-9, -0x1.4abca5569691cp-10}, {
+    0x1.cecd4e2ef81e1p-32, 0x1.ec78e234c68eep-4,
+    0x1.65cc02bc8a1efp-4, 0x1.958ebefd77a4cp-5,
+    0x1.9634d8fa23217p-6, 0x1.78df9c883255dp-7,
+    0x1.4b9dcc26bb38dp-8, 0x1.188d32257d6e6p-9}, {
+    0x1.105834ecec109p-4, -0x1.94c9dbe680d33p-8,
+    -0x1.dbae966b2287p-6, -0x1.a88acb9a4c289p-6,
+    -0x1.12e9ad9587196p-6, -0x1.30b7f2ce502d7p-7,
+    -0x1.330b03891beb4p-8, -0x1.21bf33ccfa16cp-9}, {
+    0x1.e447f1446febcp-24, -0x1.2cfdb28e9f1d6p-6,
+    -0x1.72e708f5e5bc4p-9, 0x1.4c520c4ba61b6p-8,
+    0x1.90066de30dc6p-8, 0x1.2aa7b625e9c36p-8,
+    0x1.6d6a89520d4aep-9, 0x1.8e0b9d382539bp-10}, {
+    -0x1.46d6db5144cc5p-7, 0x1.40c7a9de92c45p-8,
+    0x1.595846c64d8dbp-8, 0x1.d82c01f4a082bp-10,
+    -0x1.e46df2341ced1p-12, -0x1.2bad57ce174fcp-10,
+    -0x1.0ced399770e1fp-10, -0x1.6e62fe4b9843p-11}, {
+    0x1.d2ff4aa6d098dp-19, 0x1.9b25e63e8541bp-10,
+    -0x1.1121641478673p-10, -0x1.5312bfb426d41p-10,
+    -0x1.482fc65c21b87p-11, -0x1.4322f120bd61cp-14,
+    0x1.4c1934548cb27p-13, 0x1.94325bc7b2119p-13}, {
+    0x1.34996270ff18cp-10, -0x1.b05fe68ac7c39p-11,
+    -0x1.9597908feca5dp-12, 0x1.5b39868890482p-13,
+    0x1.1e7a3888ed531p-12, 0x1.5dae80ce3543ap-13,
+    0x1.b4258525c38a7p-15, -0x1.573ec2167b0f7p-17}, {
+    0x1.4714bac34ad6fp-16, -0x1.dbe61b39b30e4p-15,
+    0x1.8df15731ca295p-13, 0x1.92c3b4688f9d2p-14,
+    -0x1.10da849a37533p-16, -0x1.a1a3ad8aff072p-15,
+    -0x1.3759da5cb627dp-15, -0x1.11aaba7153de2p-16}, {
+    -0x1.254cc62573342p-13, 0x1.6cb4b9ba6055fp-14,
+    0x1.d9ac3f4668cebp-19, -0x1.3f0dc495c55bep-15,
+    -0x1.739bd5825c09dp-16, -0x1.b0def3077cb73p-21,
+    0x1.036263dc879e8p-17, 0x1.df67ac298c4e1p-18}, {
+    0x1.37d6574e92ef4p-16, -0x1.13e13209f8b53p-18,
+    -0x1.21b8f1285e9ep-16, -0x1.9f920e8b457eap-21,
+    0x1.c80c79af068d6p-18, 0x1.378e9668da16ep-18,
+    0x1.eacc467f4addep-21, -0x1.031d57ce8f74p-20}, {
+    0x1.4c7d96caeae9dp-19, -0x1.b4578ce8ae695p-18,
+    0x1.3143ecef4ed6dp-19, 0x1.ad40497488be2p-19,
+    0x1.262ca49cde068p-22, -0x1.28d0daf6a9ce1p-20,
+    -0x1.d9f9f41376485p-21, -0x1.29a95e2ebc262p-22}};
 
 #endif

@@ -40,8 +40,8 @@ const char *gl_gelu_isa_16(void);
 /* ---- forward, binary32 ---- */
 
 /* gl_gelu_cr: exact GELU, correctly rounded for every input.
- *   method: gelu-cr: correctly rounded; binary64 fast path with a rounding test, long double else
- *           (kernel cr)
+ *   method: gelu-cr: correctly rounded; binary64 core (AVX-512) or fast path with a rounding test,
+ *           long double else (kernel cr)
  *   bound: 0.5 ULP of binary32 on [-5, 5] against the correctly rounded exact; at most 2.385e-07
  *          absolute over all finite x (exhaustive over the 2^32 inputs)
  *   worst: x = 0x1p-149 gives 0x1p-149 for 0x1p-150

@@ -63,6 +63,12 @@ static inline VD vfmad(VD a, VD b, VD c)
 {
     return (VD)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)c);
 }
+/* tab[j & 7] in every binary64 lane (one vpermpd) */
+#define GL_ISA_LUT8D
+static inline VD vlut8d(const double *tab, VDI j)
+{
+    return (VD)_mm512_permutexvar_pd((__m512i)j, _mm512_loadu_pd(tab));
+}
 /* VF <-> VD (one vcvtps2pd / vcvtpd2ps) */
 #define GL_ISA_WIDEN
 static inline VD vwiden_isa(VF f)

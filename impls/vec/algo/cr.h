@@ -12,14 +12,27 @@
  *      Q >= 0.39): 1.4e-14; t and w through Q: below 2^-48 = 3.6e-15; exp's reduction and
  *      steps, the three products and the final fma: below 2^-49 together.
  *    e <= 9.2e-14 < 2^-43.
- * 2. Rounding test: with E = 2^-38 (a 30-fold margin over e), lo = RN32(y - yE) and
+ * 1a. Core (AVX-512 builds), for a vector whose 16 lanes all have |x| <= 3.5, binary64 lanes:
+ *    Phi(-t), t = |x|, on 8 pieces (the quadruples of gelu-fast's core pieces: J = floor(j/4),
+ *    j = round(k t (t + 2)), here in binary64), u = t - a_J exact, P_J(u) of degree 11
+ *    (GL_CR_CORE, impls/coeffs.sollya; its 12 tables of 8 doubles are one vpermpd each);
+ *    y = x P for x with its sign bit set, fma(-x, P, x) otherwise. Relative error e: the fit
+ *    0x1.7c9526p-45 = 4.3e-14 (Sollya's sup norm, rounded up); Horner's 11 roundings, each
+ *    below 2^-53 of its result and damped by |u P'/P| <= 0.6 on the earlier ones: below 2^-51;
+ *    the product or the fma (P's error carried at most once, P/(1 - P) <= 1): 2^-53.
+ *    e <= 4.4e-14 < 2^-44.3. A block of 256 inputs tries the core when its first or middle
+ *    vector lies in the range, and takes it for each vector that does. The other ISAs have no
+ *    one-instruction lookup of 8 doubles (on AVX2 a 16-piece core, four vpermps per lookup, ran
+ *    at 272 Melem/s against the fast path's 370): the fast path for every vector.
+ * 2. Rounding test (the core's y and the fast path's alike): with E = 2^-38 (a 30-fold margin
+ *    over the fast path's e, 80-fold over the core's), lo = RN32(y - yE) and
  *    hi = RN32(y + yE) (both products and sums in binary64, their errors below 2^-52 |y|). The
  *    exact value lies between y - yE and y + yE and rounding is monotone, so lo = hi (bit for
  *    bit) proves lo is the correctly rounded result. A result meets a binary32 rounding boundary
  *    within 2^-38 relative with probability at most 2^-38 2^25 = 2^-13; counted over all 2^32
- *    inputs, 44 141 with |x| >= 2^-125 take step 3 (1e-5 of them), and 16.8 million below,
- *    where x/2 is a binary32 midpoint (see step 3). Each block of 256 results is compared with
- *    one memcmp; the lanes that differ go to step 3.
+ *    inputs, 44 141 with |x| >= 2^-125 take step 3 from the fast path (1e-5 of them), and 16.8
+ *    million below, where x/2 is a binary32 midpoint (see step 3). Each block of 256 results is
+ *    compared with one memcmp; the lanes that differ go to step 3.
  * 3. Slow path, one input at a time, in long double (x87 extended, 64-bit significand; binary128
  *    on AArch64): |x| <= 1: h + h erf(x/sqrt2), h = x/2 exact; x > 1: x - h erfc(x/sqrt2);
  *    x < -1: h erfc(|x|/sqrt2), where the rounding of z = |x|/sqrt2 (relative 2^-64, which
@@ -32,7 +45,8 @@
  *    x^2/sqrt(2 pi) + ...: x/2 is a midpoint when x is subnormal with an odd last bit); there the
  *    sum's rounding error (h + h erf is kept as s + err by Fast2Sum) breaks the tie.
  *    That these suffice for all 2^32 inputs is not derived: it is proven by the exhaustive
- *    sweep (`gelulab sweep --impl cr/avx2`: correctly rounded for every input).
+ *    sweep (`gelulab sweep --impl cr/avx2 --impl cr/avx512`: correctly rounded for every
+ *    input, 2^32 of 2^32, the core included).
  * Maximum error (exhaustive sweep of all 2^32 inputs, against the exact definition; every
  * result equals the correctly rounded reference):
  * 0.5 ULP on [-5, 5] at x = 0x1p-149: got 0x1p-149, want 0x1p-150; max |error| over all finite
@@ -41,7 +55,7 @@
 /* clang-format off */
 #define GL_CONTRACT_cr                                                                             \
     .defn = GL_DEFN_EXACT, .family = "cr",                                                         \
-    .note = "gelu-cr: correctly rounded; binary64 fast path with a rounding test, long double else", \
+    .note = "gelu-cr: correctly rounded; binary64 core (AVX-512) or fast path with a rounding test, long double else", \
     .tail = "correctly rounded for every binary32 input", .specials = GL_SPECIALS_RIGHT,           \
     .ulp_core = 0.5, .abs_all = 2.385e-07, .witness = {0x1p-149, 0x1p-149, 0x1p-150}
 /* clang-format on */
@@ -91,9 +105,42 @@ static float gelu_cr_slow(float x)
     return gl_cr_round(s, (xl - s) - p); /* Fast2Sum: x >= p */
 }
 
-/* steps 1 and 2 on GL_CR_BLOCK inputs: lo and hi as in the header */
-static inline __attribute__((always_inline)) void gelu_cr_block(const float *x, float *lo,
-                                                                float *hi)
+#ifdef GL_ISA_LUT8D
+/* x Phi(x) for |x| <= GL_CORE_B, the core (AVX-512 only: the other ISAs lack a one-instruction
+ * lookup of 8 doubles): t = |x|, J = floor(j/4), j = round(k t (t + c)) (CORE's pieces, here in
+ * binary64), u = t - a_J (exact), Phi(-t) = P_J(u) (GL_CR_CORE, degree 11, Horner; the two
+ * halves of a vector side by side, each table used twice); x P for x with its sign bit set,
+ * fma(-x, P, x) otherwise */
+static inline __attribute__((always_inline)) void gelu_cr_core(VD *y, const VD *x)
+{
+    VD u[2], p[2];
+    VDI J[2];
+#pragma GCC unroll 2
+    for (int h = 0; h < 2; h++) {
+        VD t = vdouble(vbitsd(x[h]) & 0x7fffffffffffffffLL);
+        VD g = vfmad(t, vfmad(t, vdupd(GL_CORE_K), vdupd(GL_CORE_KC)), vdupd(0x1.8p52));
+        J[h] = vbitsd(g) >> 2; /* j in the low bits of g's; vlut8d takes J & 7 */
+        u[h] = t - vlut8d(gl_CR_CORE_A, J[h]);
+        p[h] = vlut8d(gl_CR_CORE[GL_CR_CORE_DEGREE], J[h]);
+    }
+#pragma GCC unroll 16
+    for (int i = GL_CR_CORE_DEGREE - 1; i >= 0; i--)
+#pragma GCC unroll 2
+        for (int h = 0; h < 2; h++) p[h] = vfmad(p[h], u[h], vlut8d(gl_CR_CORE[i], J[h]));
+#pragma GCC unroll 2
+    for (int h = 0; h < 2; h++) y[h] = vseld_sign(x[h], x[h] * p[h], vfmad(-x[h], p[h], x[h]));
+}
+_Static_assert(VW == 2 * VDW, "gelu-cr's core takes a vector as two halves");
+#endif
+
+/* steps 1 and 2 on GL_CR_BLOCK inputs by the fast path: lo and hi as in the header (on
+ * AVX-512 a function of its own, whose registers the core's loop does not share) */
+#ifdef GL_ISA_LUT8D
+#define GL_CR_FAST_BLOCK_ATTR __attribute__((noinline))
+#else
+#define GL_CR_FAST_BLOCK_ATTR __attribute__((always_inline)) inline
+#endif
+static GL_CR_FAST_BLOCK_ATTR void gelu_cr_block_fast(const float *x, float *lo, float *hi)
 {
 #pragma GCC unroll 2
     for (int i = 0; i < GL_CR_BLOCK; i += VDW) {
@@ -106,6 +153,47 @@ static inline __attribute__((always_inline)) void gelu_cr_block(const float *x, 
     }
 }
 
+/* steps 1 and 2 on GL_CR_BLOCK inputs: on AVX-512, where the first or the middle vector of the
+ * block lies in the core range, the core for each vector that does and the fast path for the
+ * others; otherwise the fast path alone, in a loop of its own (with the core in the same loop, or
+ * with every vector probed, uniform inputs ran 6 % and 3.5 % slower: docs/kernel-notes.md).
+ * Either path gives the correctly rounded result wherever its test decides: the choice never
+ * changes a result. */
+static inline __attribute__((always_inline)) int gelu_cr_in_core(const float *x)
+{
+    V v;
+    memcpy(&v, x, sizeof v);
+    return !vany_gt(vabs(v), GL_CORE_B);
+}
+static inline __attribute__((always_inline)) void gelu_cr_block(const float *x, float *lo,
+                                                                float *hi)
+{
+#ifdef GL_ISA_LUT8D
+    int core = gelu_cr_in_core(x) || gelu_cr_in_core(x + GL_CR_BLOCK / 2);
+    if (core) {
+        for (int i = 0; i < GL_CR_BLOCK; i += VW) {
+            VD xd[2], y[2];
+            for (int h = 0; h < 2; h++) {
+                VF f;
+                memcpy(&f, x + i + h * VDW, sizeof f);
+                xd[h] = vwiden(f);
+            }
+            if (gelu_cr_in_core(x + i))
+                gelu_cr_core(y, xd);
+            else
+                for (int h = 0; h < 2; h++) y[h] = gelu_cr_fast(xd[h]);
+            for (int h = 0; h < 2; h++) {
+                VD m = y[h] * GL_CR_EPS;
+                VF a = vnarrow(y[h] - m), b = vnarrow(y[h] + m);
+                memcpy(lo + i + h * VDW, &a, sizeof a);
+                memcpy(hi + i + h * VDW, &b, sizeof b);
+            }
+        }
+        return;
+    }
+#endif
+    gelu_cr_block_fast(x, lo, hi);
+}
 /* The kernel ABI: blocks of GL_CR_BLOCK (the last one through a zeroed copy); results are
  * written after the inputs of their block are read (in place works). */
 GL_KERNEL_ATTR void GL_KNAME(cr)(const float *x, float *y, size_t n)
