@@ -71,6 +71,18 @@ const char *rep_str(const struct gl_json *j)
     return j && j->text ? j->text : "?";
 }
 
+void rep_bench_add_runs(struct gl_bench *b, const char *pattern)
+{
+    glob_t g;
+    if (glob(pattern, 0, NULL, &g) != 0) return;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        char why[600]; /* its peers are then not timed in the report: said, not fatal */
+        if (gl_bench_add_run(b, g.gl_pathv[i], why, sizeof why))
+            fprintf(stderr, "gelulab report: warning: a run of its own not merged: %s\n", why);
+    }
+    globfree(&g);
+}
+
 const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key)
 {
     const struct gl_json *s = gl_json_get(r->facts, section);
@@ -215,18 +227,8 @@ int gl_report(const char *in, const char *out, char *err, size_t errlen)
         goto done;
     snprintf(p, sizeof p, "%s/bench.json", in);
     if (gl_bench_read(p, &r.bench, err, errlen)) goto done;
-    /* the runs of one library's peers alone (gelulab-bench --peers-of: bench-MODULE.json), put
-     * on the main run's scale by the compare peer timed in both */
-    snprintf(p, sizeof p, "%s/bench-*.json", in);
-    glob_t g;
-    if (glob(p, 0, NULL, &g) == 0) {
-        for (size_t i = 0; i < g.gl_pathc; i++) {
-            char why[600]; /* its peers are then not timed in the report: said, not fatal */
-            if (gl_bench_add_run(&r.bench, g.gl_pathv[i], why, sizeof why))
-                fprintf(stderr, "gelulab report: warning: a run of its own not merged: %s\n", why);
-        }
-        globfree(&g);
-    }
+    snprintf(p, sizeof p, "%s/bench-*.json", in); /* bench-MODULE.json */
+    rep_bench_add_runs(&r.bench, p);
     snprintf(p, sizeof p, "%s/facts.json", in);
     char *text = gl_json_read_file(p, err, errlen);
     if (!text) goto done;

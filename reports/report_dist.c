@@ -2,10 +2,9 @@
  * inputs (make_report.sh: gelulab-bench --dist=D into IN/dist-D.json, a run of its own per
  * library that needs one into IN/dist-D-MODULE.json, or IN/dist-D.skipped with the reason), in
  * one table of REPORT.md. */
-#include <glob.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "report_int.h"
 
 static const char *const dist_names[REP_NDIST] = {"uniform", "normal", "minilm"};
@@ -17,26 +16,16 @@ int rep_dist_load(struct rep *r, char *err, size_t errlen)
         struct rep_dist *rd = &r->dist[d];
         char p[1200];
         snprintf(p, sizeof p, "%s/dist-%s.json", r->in, dist_names[d]);
-        FILE *f = fopen(p, "r");
-        if (f) {
-            fclose(f);
+        if (access(p, F_OK) == 0) {
             if (gl_bench_read(p, &rd->b, err, errlen)) return -1;
             rd->have = 1;
             snprintf(p, sizeof p, "%s/dist-%s-*.json", r->in, dist_names[d]);
-            glob_t g;
-            if (glob(p, 0, NULL, &g) == 0) {
-                for (size_t i = 0; i < g.gl_pathc; i++) {
-                    char why[600]; /* its peers then lack this distribution's cells: said */
-                    if (gl_bench_add_run(&rd->b, g.gl_pathv[i], why, sizeof why))
-                        fprintf(stderr, "gelulab report: warning: %s not merged: %s\n",
-                                g.gl_pathv[i], why);
-                }
-                globfree(&g);
-            }
+            rep_bench_add_runs(&rd->b, p); /* dist-D-MODULE.json */
             continue;
         }
         snprintf(p, sizeof p, "%s/dist-%s.skipped", r->in, dist_names[d]);
-        if ((f = fopen(p, "r"))) {
+        FILE *f = fopen(p, "r");
+        if (f) {
             if (!fgets(rd->skipped, sizeof rd->skipped, f)) rd->skipped[0] = 0;
             rd->skipped[strcspn(rd->skipped, "\n")] = 0;
             fclose(f);
@@ -80,9 +69,12 @@ static const struct gl_bench_row *fastest_peer(const struct gl_bench *b, size_t 
     return best;
 }
 
-static void cell(FILE *f, const struct gl_bench *b, const char *name, size_t n)
+/* case NAME's cell at size n of run b: Melem/s and the ratio to p, the run's fastest exact peer
+ * at that size (none: NULL) */
+static void cell(FILE *f, const struct gl_bench *b, const char *name, size_t n,
+                 const struct gl_bench_row *p)
 {
-    const struct gl_bench_row *w = gl_bench_find(b, name, n), *p = fastest_peer(b, n);
+    const struct gl_bench_row *w = gl_bench_find(b, name, n);
     if (!w) {
         fprintf(f, " – |");
         return;
@@ -96,11 +88,14 @@ void rep_dist_md(FILE *f, const struct rep *r)
 {
     static const size_t sizes[] = {4096, 65536};
     const struct gl_bench *runs[REP_NDIST];
+    const struct gl_bench_row *fastest[REP_NDIST][2]; /* per run and size */
     const char *titles[REP_NDIST];
     int nruns = 0, first = -1;
     for (int d = 0; d < REP_NDIST; d++)
         if (r->dist[d].have) {
             if (first < 0) first = d;
+            for (size_t s = 0; s < 2; s++)
+                fastest[nruns][s] = fastest_peer(&r->dist[d].b, sizes[s]);
             runs[nruns] = &r->dist[d].b, titles[nruns++] = dist_titles[d];
         }
     fprintf(f, "\n## Speed by input distribution\n\n");
@@ -122,16 +117,15 @@ void rep_dist_md(FILE *f, const struct rep *r)
                 "%.2f %% of them beyond |x| = 3.5 (`make deps-activations`).",
                 rep_str(gl_json_get(m, "model")), rep_str(gl_json_get(m, "package")),
                 rep_str(gl_json_get(m, "version")), rep_num(gl_json_get(m, "sentences")),
-                rep_num(gl_json_get(m, "count")),
-                rep_num(gl_json_get(st, "min")), rep_num(gl_json_get(st, "max")),
+                rep_num(gl_json_get(m, "count")), rep_num(gl_json_get(st, "min")),
+                rep_num(gl_json_get(st, "max")),
                 100 * rep_num(gl_json_get(gl_json_get(st, "frac_abs_gt"), "3.5")));
     else
         fprintf(f, "MiniLM: the inputs of the GELUs of all-MiniLM-L6-v2 (`make "
                    "deps-activations`).");
-    fprintf(f,
-            " Median Melem/s; in brackets the ratio to the fastest exact-GELU peer of the same "
-            "run at that size (its last row); ᶠ: timed inside its framework's process.\n\n"
-            "| case |");
+    fprintf(f, " Median Melem/s; in brackets the ratio to the fastest exact-GELU peer of the same "
+               "run at that size (its last row); ᶠ: timed inside its framework's process.\n\n"
+               "| case |");
     for (int i = 0; i < nruns; i++)
         for (size_t s = 0; s < 2; s++) {
             char sz[16];
@@ -147,14 +141,12 @@ void rep_dist_md(FILE *f, const struct rep *r)
         if (i && !strcmp(w->name, lead->rows[i - 1].name)) continue; /* one row per case */
         fprintf(f, "| %s |", w->name);
         for (int k = 0; k < nruns; k++)
-            for (size_t s = 0; s < 2; s++) cell(f, runs[k], w->name, sizes[s]);
+            for (size_t s = 0; s < 2; s++) cell(f, runs[k], w->name, sizes[s], fastest[k][s]);
         fprintf(f, "\n");
     }
     fprintf(f, "| *fastest exact peer* |");
     for (int k = 0; k < nruns; k++)
-        for (size_t s = 0; s < 2; s++) {
-            const struct gl_bench_row *p = fastest_peer(runs[k], sizes[s]);
-            fprintf(f, " %s |", p ? p->name : "–");
-        }
+        for (size_t s = 0; s < 2; s++)
+            fprintf(f, " %s |", fastest[k][s] ? fastest[k][s]->name : "–");
     fprintf(f, "\n");
 }

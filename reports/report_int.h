@@ -64,6 +64,11 @@ const char *rep_str(const struct gl_json *j);
 const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key);
 /* 100 a / n, 0 when n is 0: a percentage of swept inputs */
 double rep_pct(uint64_t a, uint64_t n);
+/* Adds to b every run of one library's peers alone whose file matches the glob PATTERN
+ * (gelulab-bench --peers-of), put on b's scale by the compare peer timed in both
+ * (gl_bench_add_run); a run that does not merge is a warning on stderr (its peers then lack
+ * b's figures), not an error. */
+void rep_bench_add_runs(struct gl_bench *b, const char *pattern);
 double rep_eps(const struct rep *r, const char *name, size_t n);
 /* "ᶠ" when the benchmark timed NAME inside its framework's process (a served peer: timed=
  * framework), else "": the mark on its speed cells */
