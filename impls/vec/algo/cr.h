@@ -133,6 +133,15 @@ static inline __attribute__((always_inline)) void gelu_cr_core(VD *y, const VD *
 _Static_assert(VW == 2 * VDW, "gelu-cr's core takes a vector as two halves");
 #endif
 
+/* step 2 for VDW results y of step 1: RN32(y - yE) to lo, RN32(y + yE) to hi */
+static inline __attribute__((always_inline)) void gelu_cr_bounds(VD y, float *lo, float *hi)
+{
+    VD m = y * GL_CR_EPS;
+    VF a = vnarrow(y - m), b = vnarrow(y + m);
+    memcpy(lo, &a, sizeof a);
+    memcpy(hi, &b, sizeof b);
+}
+
 /* steps 1 and 2 on GL_CR_BLOCK inputs by the fast path: lo and hi as in the header (on
  * AVX-512 a function of its own, whose registers the core's loop does not share) */
 #ifdef GL_ISA_LUT8D
@@ -146,10 +155,7 @@ static GL_CR_FAST_BLOCK_ATTR void gelu_cr_block_fast(const float *x, float *lo, 
     for (int i = 0; i < GL_CR_BLOCK; i += VDW) {
         VF f;
         memcpy(&f, x + i, sizeof f);
-        VD y = gelu_cr_fast(vwiden(f)), m = y * GL_CR_EPS;
-        VF a = vnarrow(y - m), b = vnarrow(y + m);
-        memcpy(lo + i, &a, sizeof a);
-        memcpy(hi + i, &b, sizeof b);
+        gelu_cr_bounds(gelu_cr_fast(vwiden(f)), lo + i, hi + i);
     }
 }
 
@@ -182,12 +188,7 @@ static inline __attribute__((always_inline)) void gelu_cr_block(const float *x, 
                 gelu_cr_core(y, xd);
             else
                 for (int h = 0; h < 2; h++) y[h] = gelu_cr_fast(xd[h]);
-            for (int h = 0; h < 2; h++) {
-                VD m = y[h] * GL_CR_EPS;
-                VF a = vnarrow(y[h] - m), b = vnarrow(y[h] + m);
-                memcpy(lo + i + h * VDW, &a, sizeof a);
-                memcpy(hi + i + h * VDW, &b, sizeof b);
-            }
+            for (int h = 0; h < 2; h++) gelu_cr_bounds(y[h], lo + i + h * VDW, hi + i + h * VDW);
         }
         return;
     }
