@@ -4,6 +4,7 @@
  * and the polynomial-Phi family. Constants are hex floats; polynomials come from impls/coeffs.h
  * (impls/coeffs.sollya, make coeffs). */
 #include "../coeffs.h"
+#include "pieces.h"
 
 /* exp(a): a = n ln2 + r, |r| <= ln2/2 (Cody-Waite, two constants, fma), e^r by the degree-6
  * fit GL_EXP (relative error 3.7e-9), times 2^n in two halves (so that results down to the
@@ -68,26 +69,39 @@ static inline V fast_R(V t)
     return R;
 }
 
+/* c[k] = column k of piece j (j & 31) of the list GL_PIECES_name (vec/pieces.h): one vlut32
+ * per column, or on ISAs that load a piece's row (GL_ISA_ROWS8: AVX2) piece j's row of
+ * gl_ROWS_name (gl_avx2_tables.h, generated from the same columns: the same values) */
+#ifdef GL_ISA_ROWS8
+#define vpiece(name, j, c) vrows8(gl_ROWS_##name, j, c)
+#else
+#define GL_PIECE_LUT(tab) c_[k_++] = vlut32(tab, j_);
+#define vpiece(name, j, c)                                                                         \
+    do {                                                                                           \
+        V *c_ = (c);                                                                               \
+        VI j_ = (j);                                                                               \
+        int k_ = 0;                                                                                \
+        GL_PIECES_##name(GL_PIECE_LUT)                                                             \
+    } while (0)
+#endif
+
+/* Horner with per-lane coefficients c[0] u^degree + ... + c[degree] */
+static inline V vhorner(V u, const V *c, int degree)
+{
+    V p = c[0];
+#pragma GCC unroll 8
+    for (int i = 1; i <= degree; i++) p = vfma(p, u, c[i]);
+    return p;
+}
+
 /* The core range |x| <= GL_CORE_B (gelu-fast, gelu-accurate): Phi(-t), t = |x|, by one
  * polynomial per piece of 32, piece j = round(k t (t + c)) (narrower pieces where Phi(-t) falls
  * faster: every piece's |u Phi'/Phi| <= 0.143), u = t - a_j (exact: a_j is a binary32 within a
- * factor 2 of every t of its piece), coefficients by vlut32 (impls/coeffs.sollya, CORE). Sets
- * *u, returns j. */
-static inline VI core_piece(V t, V *u)
+ * factor 2 of every t of its piece; a_j the first column of the piece's tables, vpiece),
+ * coefficients from impls/coeffs.sollya (CORE). Returns j in the low 5 bits. */
+static inline VI core_index(V t)
 {
-    VI j = vbits(vfma(t, vfma(t, vdup(GL_CORE_K), vdup(GL_CORE_KC)), vdup(0x1.8p23f)));
-    *u = t - vlut32(gl_CORE_A, j);
-    return j;
-}
-
-/* Horner with per-lane coefficients from tables of 32: c[degree][j] u^(degree - lo) + ... +
- * c[lo][j] (vlut32 for each) */
-static inline V vpoly32(V u, const float (*c)[32], VI j, int lo, int degree)
-{
-    V p = vlut32(c[degree], j);
-#pragma GCC unroll 8
-    for (int i = degree - 1; i >= lo; i--) p = vfma(p, u, vlut32(c[i], j));
-    return p;
+    return vbits(vfma(t, vfma(t, vdup(GL_CORE_K), vdup(GL_CORE_KC)), vdup(0x1.8p23f)));
 }
 
 /* A kernel with a core range |x| <= GL_CORE_B: core(x, |x|) for every lane, and tail(x) only

@@ -1,6 +1,7 @@
 /* AVX2 + FMA helpers for the generic vector kernels (compiled with -mavx2 -mfma). */
 #include <immintrin.h>
 #include <stdint.h>
+#include "gl_avx2_tables.h" /* generated: impls/gen_avx2_tables.c */
 #define GL_ISA_SUFFIX avx2
 #define VW            8
 typedef float V __attribute__((vector_size(32)));
@@ -24,17 +25,65 @@ static inline V vlut8(const float *tab, VI j)
 {
     return (V)_mm256_permutevar8x32_ps(_mm256_loadu_ps(tab), (__m256i)j);
 }
-/* tab[j & 31] in every lane: four vpermps, bits 3 and 4 of j choose by vblendvps */
-static inline V vlut32(const float *tab, VI j)
+/* c[k] = tab[j & 31][k], k < 8, by lane (blocks.h vpiece): AVX2 has no two-register permute, so
+ * a lookup of 32 per column would cost 7 instructions (four vpermps, three vblendvps); a piece's
+ * row of 8 costs about 5 per column. The byte offsets (j & 31) 32 leave the vector
+ * two lanes per general register; lanes i and i + 4 share a register of two 128-bit halves of
+ * their rows (a load and a vbroadcastf128 joined by vblendps), and the four such registers of
+ * each half-row are transposed (vunpck{l,h}ps, vunpck{l,h}pd) into four columns. */
+#define GL_ISA_ROWS8
+static inline __attribute__((always_inline)) void vrows8(const float (*tab)[8], VI j, V *c)
 {
-    __m256i i = (__m256i)j;
-    __m256 b3 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 28)),
-           b4 = _mm256_castsi256_ps(_mm256_slli_epi32(i, 27));
-    __m256 t0 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tab), i);
-    __m256 t1 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tab + 8), i);
-    __m256 t2 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tab + 16), i);
-    __m256 t3 = _mm256_permutevar8x32_ps(_mm256_loadu_ps(tab + 24), i);
-    return (V)_mm256_blendv_ps(_mm256_blendv_ps(t0, t1, b3), _mm256_blendv_ps(t2, t3, b3), b4);
+    __m256i off = _mm256_slli_epi32(_mm256_and_si256((__m256i)j, _mm256_set1_epi32(31)), 5);
+    __m128i lo = _mm256_castsi256_si128(off), hi = _mm256_extracti128_si256(off, 1);
+    uint64_t q[4] = {(uint64_t)_mm_cvtsi128_si64(lo), (uint64_t)_mm_extract_epi64(lo, 1),
+                     (uint64_t)_mm_cvtsi128_si64(hi), (uint64_t)_mm_extract_epi64(hi, 1)};
+    const char *row[8];
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+        row[2 * i] = (const char *)tab + (uint32_t)q[i];
+        row[2 * i + 1] = (const char *)tab + (q[i] >> 32);
+    }
+#pragma GCC unroll 2
+    for (int h = 0; h < 2; h++) { /* columns 4h .. 4h + 3 */
+        __m256 r[4];
+#pragma GCC unroll 4
+        for (int i = 0; i < 4; i++)
+            r[i] = _mm256_blend_ps(
+                _mm256_castps128_ps256(_mm_load_ps((const float *)row[i] + 4 * h)),
+                _mm256_broadcast_ps((const __m128 *)((const float *)row[i + 4] + 4 * h)), 0xf0);
+        __m256d t0 = _mm256_castps_pd(_mm256_unpacklo_ps(r[0], r[1])),
+                t1 = _mm256_castps_pd(_mm256_unpackhi_ps(r[0], r[1])),
+                t2 = _mm256_castps_pd(_mm256_unpacklo_ps(r[2], r[3])),
+                t3 = _mm256_castps_pd(_mm256_unpackhi_ps(r[2], r[3]));
+        c[4 * h] = (V)_mm256_castpd_ps(_mm256_unpacklo_pd(t0, t2));
+        c[4 * h + 1] = (V)_mm256_castpd_ps(_mm256_unpackhi_pd(t0, t2));
+        c[4 * h + 2] = (V)_mm256_castpd_ps(_mm256_unpacklo_pd(t1, t3));
+        c[4 * h + 3] = (V)_mm256_castpd_ps(_mm256_unpackhi_pd(t1, t3));
+    }
+}
+/* The queue of core_tail_queue (lanes.h): the lanes with !(t <= b) moved to the front by one
+ * vpermps (indices from gl_AVX2_COMPRESS[mask], 4 bits each, shifted into place by vpsrlvd;
+ * vpermps reads the low 3) and stored, 8 floats; and back by gl_AVX2_EXPAND[mask] and a blend */
+#define GL_ISA_QUEUE
+static inline __m256i vnibbles(uint32_t packed)
+{
+    return _mm256_srlv_epi32(_mm256_set1_epi32((int)packed),
+                             _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
+}
+static inline uint32_t vqueue_gt_isa(V v, V t, float b, float *q)
+{
+    uint32_t m =
+        (uint32_t)_mm256_movemask_ps(_mm256_cmp_ps((__m256)t, _mm256_set1_ps(b), _CMP_NLE_UQ));
+    _mm256_storeu_ps(q, _mm256_permutevar8x32_ps((__m256)v, vnibbles(gl_AVX2_COMPRESS[m])));
+    return m;
+}
+static inline V vunqueue_isa(V r, uint32_t mask, const float *q)
+{
+    __m256 e = _mm256_permutevar8x32_ps(_mm256_loadu_ps(q), vnibbles(gl_AVX2_EXPAND[mask]));
+    __m256i m = _mm256_sllv_epi32(_mm256_set1_epi32((int)mask),
+                                  _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24));
+    return (V)_mm256_blendv_ps((__m256)r, e, _mm256_castsi256_ps(m));
 }
 /* whether some lane has !(a <= b) (NaN included) */
 static inline int vany_gt(V a, float b)

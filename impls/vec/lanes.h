@@ -155,8 +155,9 @@ static inline __attribute__((always_inline)) VD vseld_sign(VD s, VD a, VD b)
 #ifndef GL_ISA_PLAIN
 /* The queue of core_tail_queue (blocks.h): vqueue_gt appends the lanes of v with !(t <= b) (NaN
  * too) to q and returns their mask (bit l: lane l); vunqueue(r, mask, q) gives r with its masked
- * lanes replaced by q[0], q[1], ... in order. Lane by lane, without a branch, where the ISA has
- * no compress and expand (GL_ISA_QUEUE: AVX-512's vcompressps, vexpandps). */
+ * lanes replaced by q[0], q[1], ... in order. Each may store or load VW floats at q. Lane by lane,
+ * without a branch, where the ISA has no queue of its own (GL_ISA_QUEUE: AVX-512's vcompressps
+ * and vexpandps, AVX2's vpermps by a table of lane permutations). */
 static inline uint32_t vqueue_gt(V v, V t, float b, float *q)
 {
 #ifdef GL_ISA_QUEUE

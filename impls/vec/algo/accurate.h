@@ -5,7 +5,7 @@
  *
  * Method. t = |x|. Two paths, each lane taking the path of its own t:
  * 1. Core, t <= B = 3.5, binary32 with one compensated step: Phi(-t) = hi + lo + u S(u) on
- *    gelu-fast's 32 core pieces (blocks.h core_piece), hi a multiple of 2^-24 (so 1 - hi is
+ *    gelu-fast's 32 core pieces (blocks.h core_index, vpiece), hi a multiple of 2^-24 (so 1 - hi is
  *    exact), lo = RN32(Phi(-a_j) - hi), S of degree 4 (GL_CORE_ACC: P of degree 5); e = fma(S,
  *    u, lo); y = fma(x, C, -t e) with C = hi for x with its sign bit set (x Phi(-t)), 1 - hi
  *    otherwise (x (1 - Phi(-t))): the only rounding at full scale is the last one.
@@ -50,10 +50,10 @@
  * (x Phi(-t)), 1 - hi otherwise (x - x Phi(-t)): one rounding but that of the small term */
 static inline V gelu_accurate_core(V x, V t)
 {
-    V u;
-    VI j = core_piece(t, &u);
-    V s = vpoly32(u, gl_CORE_ACC, j, 1, GL_CORE_ACC_DEGREE);
-    V e = vfma(s, u, vlut32(gl_CORE_ACC_LO, j)), hi = vlut32(gl_CORE_ACC_HI, j);
+    V k[8];
+    vpiece(CORE_ACC, core_index(t), k); /* a_j, S's coefficients, lo, hi */
+    V u = t - k[0], s = vhorner(u, k + 1, GL_CORE_ACC_DEGREE - 1);
+    V e = vfma(s, u, k[6]), hi = k[7];
     V c = vsel_sign(x, hi, 1.0f - hi);
     return vfma(x, c, vfloat(vbits(t) | (int32_t)0x80000000) * e);
 }

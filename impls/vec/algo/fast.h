@@ -4,9 +4,10 @@
  *
  * Method. t = |x|. Two paths, each lane taking the path of its own t:
  * 1. Core, t <= B = 3.5 (N(0, 1) inputs: 99.95 % of lanes):
- *    Phi(-t) = P_j(u), one degree-4 polynomial per piece of 32 (blocks.h core_piece:
- *    j = round(k t (t + 2)), u = t - a_j exact; GL_CORE_FAST, impls/coeffs.sollya), coefficients
- *    by vlut32 (one vpermt2ps on AVX-512); y = x P for x with its sign bit set, fma(-x, P, x)
+ *    Phi(-t) = P_j(u), one degree-4 polynomial per piece of 32 (blocks.h core_index:
+ *    j = round(k t (t + 2)), u = t - a_j exact; GL_CORE_FAST, impls/coeffs.sollya), a_j and
+ *    the coefficients by vpiece (one vpermt2ps each on AVX-512, the piece's row on AVX2;
+ *    vec/pieces.h); y = x P for x with its sign bit set, fma(-x, P, x)
  *    otherwise. Ops per vector: 16, no division, no exponential.
  * 2. Tail, for the lanes with t > B (or NaN), gathered VW at a time (Slow path below),
  *    xc = x clamped to [-T, T], T = 14.5 (GELU(-14.5) rounds to -0), t = |xc|;
@@ -47,9 +48,9 @@
 /* |x| <= GL_CORE_B: Phi(-t) = P(u) on gelu-fast's core pieces (degree 4, GL_CORE_FAST) */
 static inline V gelu_fast_core(V x, V t)
 {
-    V u;
-    VI j = core_piece(t, &u);
-    V p = vpoly32(u, gl_CORE_FAST, j, 0, GL_CORE_FAST_DEGREE);
+    V c[8];
+    vpiece(CORE_FAST, core_index(t), c); /* a_j, P's coefficients */
+    V p = vhorner(t - c[0], c + 1, GL_CORE_FAST_DEGREE);
     return vsel_sign(x, x * p, vfma(-x, p, x)); /* x Phi(-t), or x - x Phi(-t) */
 }
 
@@ -61,8 +62,9 @@ static inline V gelu_fast_tail(V x)
     V xc = vmax(vdup(-GL_TAIL_T), vmin(vdup(GL_TAIL_T), x)); /* NaN stays NaN */
     V t = vabs(xc), h, kd;
     V q = exp_half_sq(t, &h, &kd);
-    VI j = vbits(t + 1.0f) >> 20; /* exponent and 3 bits of 1 + t: 8 pieces per binade */
-    V u = t - vlut32(gl_TAIL_A, j), r = vpoly32(u, gl_TAIL_R, j, 0, GL_TAIL_R_DEGREE);
+    V c[8]; /* a_j, R's coefficients; j: exponent and 3 bits of 1 + t, 8 pieces per binade */
+    vpiece(TAIL_R, vbits(t + 1.0f) >> 20, c);
+    V r = vhorner(t - c[0], c + 1, GL_TAIL_R_DEGREE);
     V xr = xc * r, p = vfma(xr, q, xr);
     p = (p * vfloat(vshl_u(vaddi(vbits(kd), 127 + 64), 23))) * 0x1p-64f; /* n >= -152 */
     return vsel_sign(x, p, x - p);
