@@ -65,6 +65,8 @@ static const char help[] =
     "\n"
     "Default bounds, on the region (default core, [-5, 5]; all: every input):\n"
     "  f32: --max-ulp 4 --max-abs 2e-6;  bf16: 1 ULP, 0.0625;  f16: 1 ULP, 0.0078\n"
+    "--max-ulp 0.5 means correctly rounded: every result on the region equal to the correctly\n"
+    "rounded reference, bit for bit (the check says how many are not).\n"
     "Default mode: quick for f32 (every 61st of the 2^32 inputs, seconds), exhaustive for\n"
     "bf16 and f16 (all 65536); --mode exhaustive sweeps all 2^32 binary32 inputs (minutes).\n"
     "--probes-only: the diagnoses alone, no sweep and no bounds (seconds, any kernel);\n"
@@ -224,6 +226,7 @@ static struct gl_stats region_stats(const struct vargs *a, const struct gl_acc *
     for (int i = 0; i < 3; i++) {
         if (!more[i]) continue;
         st.n += more[i]->n, st.nonfinite += more[i]->nonfinite;
+        st.correctly_rounded += more[i]->correctly_rounded, st.faithful += more[i]->faithful;
         if (more[i]->max_abs > st.max_abs) st.max_abs = more[i]->max_abs;
         if (more[i]->max_ulp > st.max_ulp) st.max_ulp = more[i]->max_ulp, st.worst = more[i]->worst;
     }
@@ -240,9 +243,28 @@ static void bound_checks(const struct vargs *a, struct gl_validation *v)
                       : a->backward ? "[-5, 5] outside the root"
                                     : "[-5, 5]";
     char f[300];
-    snprintf(f, sizeof f, "max ULP on %s: %%.4g %s %%.4g (worst x = %a, result %a, reference %a)",
-             reg, st.max_ulp <= a->max_ulp ? "<=" : ">", st.worst.x, st.worst.y, st.worst.r);
-    add_check(v, "max-ulp", !(st.max_ulp <= a->max_ulp), f, st.max_ulp, a->max_ulp);
+    if (a->max_ulp == 0.5) {
+        /* 0.5 ULP means correctly rounded: every result equal to the correctly rounded
+         * reference, bit for bit. The ULP figure cannot say it: an error of 0.5 + 1e-40 ULP
+         * (a double rounding) rounds to 0.5 in binary64. */
+        uint64_t wrong = st.n - st.correctly_rounded;
+        if (wrong)
+            snprintf(f, sizeof f,
+                     "not correctly rounded (--max-ulp 0.5) on %s: %%.0f of %%.0f results differ "
+                     "from the correctly rounded reference (max ULP %.4g)",
+                     reg, st.max_ulp);
+        else
+            snprintf(f, sizeof f,
+                     "correctly rounded (--max-ulp 0.5) on %s: %%.0f of %%.0f results differ from "
+                     "the correctly rounded reference",
+                     reg);
+        add_check(v, "max-ulp", wrong != 0, f, (double)wrong, (double)st.n);
+    } else {
+        snprintf(f, sizeof f,
+                 "max ULP on %s: %%.4g %s %%.4g (worst x = %a, result %a, reference %a)", reg,
+                 st.max_ulp <= a->max_ulp ? "<=" : ">", st.worst.x, st.worst.y, st.worst.r);
+        add_check(v, "max-ulp", !(st.max_ulp <= a->max_ulp), f, st.max_ulp, a->max_ulp);
+    }
     reg = a->region_all ? "all inputs" : "[-5, 5]";
     if (a->backward) {
         double sc = gl_scaled_ulp(wide.max_abs, &a->s.fmt);
@@ -477,9 +499,14 @@ int gl_cmd_validate(int argc, char **argv)
         return end_error(&a, &v);
     }
     if (!a.probes_only) {
-        printf("%llu inputs; bounds on %s: max ULP <= %g, max abs <= %g%s\n\n",
+        char ulp[40];
+        if (a.max_ulp == 0.5)
+            snprintf(ulp, sizeof ulp, "correctly rounded");
+        else
+            snprintf(ulp, sizeof ulp, "max ULP <= %g", a.max_ulp);
+        printf("%llu inputs; bounds on %s: %s, max abs <= %g%s\n\n",
                (unsigned long long)s->n_inputs, a.region_all ? "all inputs" : "the core [-5, 5]",
-               a.max_ulp, a.max_abs, " (--max-ulp, --max-abs, --region)");
+               ulp, a.max_abs, " (--max-ulp, --max-abs, --region)");
         print_regions(a.k, &s->fmt);
         printf("\n");
     }

@@ -60,6 +60,14 @@ rc=$?
   grep -q '"mode": "exhaustive"' "$T/v.json" && echo "ok   bf16, --json" || { echo "FAIL bf16/--json (exit $rc)"; cat "$T/out"; fail=1; }
 "$G" validate --impl erfc-double --max-ulp 1 >"$T/out" 2>&1 && grep -q '^verdict: PASS' "$T/out" &&
   echo "ok   --impl erfc-double passes at 1 ULP" || { echo "FAIL --impl erfc-double"; cat "$T/out"; fail=1; }
+# --max-ulp 0.5 is "correctly rounded", every result checked bit for bit: gelu-cr passes,
+# erfc-double (0.5 ULP to within binary64's resolution on most inputs, not correctly rounded) fails
+"$G" validate --impl cr/scalar --max-ulp 0.5 >"$T/out" 2>&1 &&
+  grep -Eq '^PASS  max-ulp +correctly rounded \(--max-ulp 0\.5\) on \[-5, 5\]: 0 of [0-9]+ results differ' "$T/out" &&
+  echo "ok   --impl cr/scalar: correctly rounded at --max-ulp 0.5" || { echo "FAIL cr/scalar --max-ulp 0.5"; cat "$T/out"; fail=1; }
+"$G" validate --impl erfc-double --max-ulp 0.5 >"$T/out" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -Eq '^FAIL  max-ulp +not correctly rounded \(--max-ulp 0\.5\) on \[-5, 5\]: [1-9][0-9]* of [0-9]+ results differ' "$T/out" &&
+  echo "ok   --impl erfc-double: not correctly rounded at --max-ulp 0.5" || { echo "FAIL erfc-double --max-ulp 0.5 (exit $rc)"; cat "$T/out"; fail=1; }
 "$G" validate --exec "'$G' __eval-lib '$L' v_good" >"$T/out" 2>&1 && grep -q 'pieces of 13' "$T/out" &&
   echo "ok   --exec passes, layout checks reduced" || { echo "FAIL --exec"; cat "$T/out"; fail=1; }
 
