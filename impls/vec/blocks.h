@@ -135,8 +135,48 @@ static inline __attribute__((always_inline)) uint32_t core_queue_step(V *v, V (*
     *v = core(*v, t);
     return lanes;
 }
+#ifdef GL_ISA_ROWS8
+/* The whole vectors of a block from element m, on ISAs that load a piece's row (AVX2): core(x,
+ * |x|) = eval(x, |x|, c) with c from the rows of piece core_index(|x|), whose addresses are taken
+ * one vector ahead: the loads of a row wait for the index's way through the general registers
+ * (about 25 of the 50 cycles of a vector's dependency chain), which the out-of-order window
+ * could not hide (docs/kernel-notes.md). The same operations as core_queue_step's; returns the
+ * next m. */
+static inline __attribute__((always_inline)) int core_rows_whole(const float *xb, float *yb, int m,
+                                                                 int lim, const float (*rows)[8],
+                                                                 V (*eval)(V, V, const V *),
+                                                                 float *q, int *nq_io, int32_t *at,
+                                                                 uint32_t *lanes, int *nv_io)
+{
+    if (m + VW > lim) return m;
+    int nq = *nq_io, nv = *nv_io; /* in registers (at and lanes could alias them) */
+    V v, t, c[8];
+    memcpy(&v, xb + m, sizeof v);
+    t = vabs(v);
+    VROWS r = vrows8_at(core_index(t));
+    for (;;) {
+        int mn = m + 2 * VW <= lim ? m + VW : m; /* the next vector (the last: itself again) */
+        V vn, tn;
+        memcpy(&vn, xb + mn, sizeof vn);
+        tn = vabs(vn);
+        VROWS rn = vrows8_at(core_index(tn));
+        uint32_t k = vany_gt(t, GL_CORE_B) ? vqueue_gt(v, t, GL_CORE_B, q + nq) : 0;
+        vrows8_load(rows, r, c);
+        v = eval(v, t, c);
+        memcpy(yb + m, &v, sizeof v);
+        if (k) at[nv] = m, lanes[nv++] = k, nq += __builtin_popcount(k);
+        m += VW;
+        if (mn == m - VW || nq >= GL_QUEUE_FILL) break;
+        v = vn, t = tn, r = rn;
+    }
+    *nq_io = nq, *nv_io = nv;
+    return m;
+}
+#endif
+/* rows and eval: core's parts (GL_DEFINE_KERNEL_CORE_TAIL), for core_rows_whole */
 static inline __attribute__((always_inline)) void
-core_tail_queue(const float *x, float *y, size_t n, V (*core)(V, V), V (*tail)(V))
+core_tail_queue(const float *x, float *y, size_t n, V (*core)(V, V), const float (*rows)[8],
+                V (*eval)(V, V, const V *), V (*tail)(V))
 {
     float q[GL_QUEUE_FILL + 2 * VW];     /* inputs, then results, of the tail lanes */
     int32_t at[GL_QUEUE_BLOCK / VW];     /* where each vector with tail lanes is */
@@ -145,6 +185,10 @@ core_tail_queue(const float *x, float *y, size_t n, V (*core)(V, V), V (*tail)(V
         int lim = n - b < GL_QUEUE_BLOCK ? (int)(n - b) : GL_QUEUE_BLOCK, m = 0, nq = 0, nv = 0;
         const float *xb = x + b;
         float *yb = y + b;
+#ifdef GL_ISA_ROWS8
+        m = core_rows_whole(xb, yb, m, lim, rows, eval, q, &nq, at, lanes, &nv);
+#else
+        (void)rows, (void)eval;
         for (; m + VW <= lim && nq < GL_QUEUE_FILL; m += VW) {
             V v;
             memcpy(&v, xb + m, sizeof v);
@@ -152,6 +196,7 @@ core_tail_queue(const float *x, float *y, size_t n, V (*core)(V, V), V (*tail)(V
             memcpy(yb + m, &v, sizeof v);
             if (k) at[nv] = m, lanes[nv++] = k, nq += __builtin_popcount(k);
         }
+#endif
         if (m < lim && lim - m < VW) { /* the array's last lim - m elements, in a zeroed vector */
             V v = vdup(0.0f);          /* (0: a core lane) */
             memcpy(&v, xb + m, (size_t)(lim - m) * sizeof(float));
@@ -186,20 +231,36 @@ core_tail_queue(const float *x, float *y, size_t n, V (*core)(V, V), V (*tail)(V
 }
 #endif
 
-/* The kernel gl_k_ALGO_ISA of a core-and-tail algorithm: core_tail_queue on vector ISAs,
- * core_or_tail one lane at a time on the plain scalar ISA (whose loop the compiler vectorises) */
+/* The kernel gl_k_ALGO_ISA of a core-and-tail algorithm whose core is eval(x, |x|, c), c the
+ * values of piece core_index(|x|) of the list GL_PIECES_pieces (vpiece): core_tail_queue on
+ * vector ISAs, core_or_tail one lane at a time on the plain scalar ISA (whose loop the compiler
+ * vectorises) */
+#define GL_DEFINE_CORE(algo, pieces, eval)                                                         \
+    static inline V algo##_core(V x, V t)                                                          \
+    {                                                                                              \
+        V c[8];                                                                                    \
+        vpiece(pieces, core_index(t), c);                                                          \
+        return eval(x, t, c);                                                                      \
+    }
 #ifdef GL_ISA_PLAIN
-#define GL_DEFINE_KERNEL_CORE_TAIL(algo, core, tail)                                               \
+#define GL_DEFINE_KERNEL_CORE_TAIL(algo, pieces, eval, tail)                                       \
+    GL_DEFINE_CORE(algo, pieces, eval)                                                             \
     static inline V algo##_core_or_tail(V x)                                                       \
     {                                                                                              \
-        return core_or_tail(x, core, tail);                                                        \
+        return core_or_tail(x, algo##_core, tail);                                                 \
     }                                                                                              \
     GL_DEFINE_KERNEL(algo, algo##_core_or_tail)
 #else
-#define GL_DEFINE_KERNEL_CORE_TAIL(algo, core, tail)                                               \
+#ifdef GL_ISA_ROWS8
+#define GL_CORE_ROWS(pieces) gl_ROWS_##pieces
+#else
+#define GL_CORE_ROWS(pieces) NULL
+#endif
+#define GL_DEFINE_KERNEL_CORE_TAIL(algo, pieces, eval, tail)                                       \
+    GL_DEFINE_CORE(algo, pieces, eval)                                                             \
     GL_KERNEL_ATTR void GL_KNAME(algo)(const float *x, float *y, size_t n)                         \
     {                                                                                              \
-        core_tail_queue(x, y, n, core, tail);                                                      \
+        core_tail_queue(x, y, n, algo##_core, GL_CORE_ROWS(pieces), eval, tail);                   \
     }
 #endif
 

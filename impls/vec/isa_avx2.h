@@ -32,17 +32,23 @@ static inline V vlut8(const float *tab, VI j)
  * their rows (a load and a vbroadcastf128 joined by vblendps), and the four such registers of
  * each half-row are transposed (vunpck{l,h}ps, vunpck{l,h}pd) into four columns. */
 #define GL_ISA_ROWS8
-static inline __attribute__((always_inline)) void vrows8(const float (*tab)[8], VI j, V *c)
+typedef struct {
+    uint64_t q[4]; /* the byte offsets of the rows of lanes 2i (low half) and 2i + 1 */
+} VROWS;
+static inline __attribute__((always_inline)) VROWS vrows8_at(VI j)
 {
     __m256i off = _mm256_slli_epi32(_mm256_and_si256((__m256i)j, _mm256_set1_epi32(31)), 5);
     __m128i lo = _mm256_castsi256_si128(off), hi = _mm256_extracti128_si256(off, 1);
-    uint64_t q[4] = {(uint64_t)_mm_cvtsi128_si64(lo), (uint64_t)_mm_extract_epi64(lo, 1),
-                     (uint64_t)_mm_cvtsi128_si64(hi), (uint64_t)_mm_extract_epi64(hi, 1)};
+    return (VROWS){{(uint64_t)_mm_cvtsi128_si64(lo), (uint64_t)_mm_extract_epi64(lo, 1),
+                    (uint64_t)_mm_cvtsi128_si64(hi), (uint64_t)_mm_extract_epi64(hi, 1)}};
+}
+static inline __attribute__((always_inline)) void vrows8_load(const float (*tab)[8], VROWS o, V *c)
+{
     const char *row[8];
 #pragma GCC unroll 4
     for (int i = 0; i < 4; i++) {
-        row[2 * i] = (const char *)tab + (uint32_t)q[i];
-        row[2 * i + 1] = (const char *)tab + (q[i] >> 32);
+        row[2 * i] = (const char *)tab + (uint32_t)o.q[i];
+        row[2 * i + 1] = (const char *)tab + (o.q[i] >> 32);
     }
 #pragma GCC unroll 2
     for (int h = 0; h < 2; h++) { /* columns 4h .. 4h + 3 */
@@ -61,6 +67,10 @@ static inline __attribute__((always_inline)) void vrows8(const float (*tab)[8], 
         c[4 * h + 2] = (V)_mm256_castpd_ps(_mm256_unpacklo_pd(t1, t3));
         c[4 * h + 3] = (V)_mm256_castpd_ps(_mm256_unpackhi_pd(t1, t3));
     }
+}
+static inline __attribute__((always_inline)) void vrows8(const float (*tab)[8], VI j, V *c)
+{
+    vrows8_load(tab, vrows8_at(j), c);
 }
 /* The queue of core_tail_queue (lanes.h): the lanes with !(t <= b) moved to the front by one
  * vpermps (indices from gl_AVX2_COMPRESS[mask], 4 bits each, shifted into place by vpsrlvd;

@@ -48,10 +48,8 @@
 /* |x| <= GL_CORE_B: Phi(-t) = c0 + e, c0 = hi + lo (hi a multiple of 2^-24, so 1 - hi is
  * exact), e = lo + u S(u) (GL_CORE_ACC, degree 5); y = fma(x, C, -t e), C = hi for x < 0
  * (x Phi(-t)), 1 - hi otherwise (x - x Phi(-t)): one rounding but that of the small term */
-static inline V gelu_accurate_core(V x, V t)
+static inline V gelu_accurate_core(V x, V t, const V *k) /* k: a_j, S's coefficients, lo, hi */
 {
-    V k[8];
-    vpiece(CORE_ACC, core_index(t), k); /* a_j, S's coefficients, lo, hi */
     V u = t - k[0], s = vhorner(u, k + 1, GL_CORE_ACC_DEGREE - 1);
     V e = vfma(s, u, k[6]), hi = k[7];
     V c = vsel_sign(x, hi, 1.0f - hi);
@@ -75,5 +73,5 @@ static inline V gelu_accurate_wide(V x)
     return x;
 }
 
-GL_DEFINE_KERNEL_CORE_TAIL(accurate, gelu_accurate_core, gelu_accurate_wide)
+GL_DEFINE_KERNEL_CORE_TAIL(accurate, CORE_ACC, gelu_accurate_core, gelu_accurate_wide)
 #endif

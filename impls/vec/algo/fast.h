@@ -46,10 +46,8 @@
 
 #ifdef GL_ISA_SUFFIX
 /* |x| <= GL_CORE_B: Phi(-t) = P(u) on gelu-fast's core pieces (degree 4, GL_CORE_FAST) */
-static inline V gelu_fast_core(V x, V t)
+static inline V gelu_fast_core(V x, V t, const V *c) /* c: a_j, P's coefficients */
 {
-    V c[8];
-    vpiece(CORE_FAST, core_index(t), c); /* a_j, P's coefficients */
     V p = vhorner(t - c[0], c + 1, GL_CORE_FAST_DEGREE);
     return vsel_sign(x, x * p, vfma(-x, p, x)); /* x Phi(-t), or x - x Phi(-t) */
 }
@@ -70,5 +68,5 @@ static inline V gelu_fast_tail(V x)
     return vsel_sign(x, p, x - p);
 }
 
-GL_DEFINE_KERNEL_CORE_TAIL(fast, gelu_fast_core, gelu_fast_tail)
+GL_DEFINE_KERNEL_CORE_TAIL(fast, CORE_FAST, gelu_fast_core, gelu_fast_tail)
 #endif
