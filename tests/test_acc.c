@@ -207,6 +207,17 @@ int main(void)
           (unsigned long long)one->all.correctly_rounded, (unsigned long long)one->all.faithful,
           (unsigned long long)one->hist[0]);
     free(one);
+    /* the worst input's reference keeps the sign of zero: GELU(-inf) = -0, hi = -0, lo = +0
+     * (their sum in binary64 is +0); a NaN result there is the worst (ULP inf) */
+    struct gl_acc *ninf = malloc(sizeof *ninf);
+    gl_acc_init(ninf);
+    gl_acc_add(ninf, &gl_format_f32, 0xff800000u, 1, 255, -INFINITY, NAN, -0.0,
+               (struct gl_dd){-0.0, 0.0});
+    gl_acc_finish(ninf);
+    CHECK(isinf(ninf->all.worst.ulp) && ninf->all.worst.r == 0 && signbit(ninf->all.worst.r),
+          "worst at -inf: ulp %g, reference %a (want -0x0p+0)", ninf->all.worst.ulp,
+          ninf->all.worst.r);
+    free(ninf);
     free(b.xbits), free(b.x), free(b.y), free(b.yr), free(b.scale), free(b.side), free(b.r);
     return gl_check_summary("test_acc");
 }
