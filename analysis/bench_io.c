@@ -207,6 +207,14 @@ int gl_bench_read(const char *path, struct gl_bench *b, char *err, size_t errlen
     if (ctx && (v = gl_json_get(ctx, "gelulab_compare_title")) && v->text)
         snprintf(b->compare_title, sizeof b->compare_title, "%s", v->text);
     if (ctx && (v = gl_json_get(ctx, "mhz_per_cpu"))) b->mhz = gl_json_num(v);
+    const struct gl_json *caches = ctx ? gl_json_get(ctx, "caches") : NULL;
+    for (size_t i = 0; caches && caches->type == GL_JSON_ARR && i < caches->n; i++) {
+        const struct gl_json *c = &caches->items[i], *ty = gl_json_get(c, "type");
+        const struct gl_json *lv = gl_json_get(c, "level"), *sz = gl_json_get(c, "size");
+        int level = lv ? (int)gl_json_num(lv) : 0;
+        if (level >= 1 && level <= 3 && sz && ty && ty->text && strcmp(ty->text, "Instruction"))
+            b->cache[level - 1] = gl_json_num(sz);
+    }
     gl_json_free(j);
     if (rc) gl_bench_free(b);
     return rc;

@@ -22,21 +22,33 @@ static const char facts_help[] =
     "(each built-in kernel's largest abs and ULP errors in 800 cells of [-8, 8], 256 inputs\n"
     "each). Input of `gelulab report` (docs/report-format.md).\n";
 
-static void cpu_info(char *model, size_t ml, char *flags, size_t fl)
+/* The first CPU's entries of /proc/cpuinfo: the model name, the flags, and its identity
+ * ("AuthenticAMD family 25 model 17 stepping 1": the model name alone can be as vague as
+ * "AMD EPYC"); "unknown" where absent */
+static void cpu_info(char *model, size_t ml, char *flags, size_t fl, char *id, size_t il)
 {
-    snprintf(model, ml, "unknown"), snprintf(flags, fl, "unknown");
+    static const char *const keys[4] = {"vendor_id", "cpu family", "model", "stepping"};
+    char part[4][64] = {"", "", "", ""};
+    snprintf(model, ml, "unknown"), snprintf(flags, fl, "unknown"), snprintf(id, il, "unknown");
     FILE *f = fopen("/proc/cpuinfo", "r");
     char line[8192];
     while (f && fgets(line, sizeof line, f)) {
         char *c = strchr(line, ':');
-        if (!c) continue;
+        if (!c || c[1] != ' ') continue;
         c[strcspn(c, "\n")] = '\0';
+        size_t kl = strcspn(line, "\t:");
         if (!strncmp(line, "model name", 10) && !strcmp(model, "unknown"))
             snprintf(model, ml, "%s", c + 2);
         if (!strncmp(line, "flags", 5) && !strcmp(flags, "unknown"))
             snprintf(flags, fl, "%s", c + 2);
+        for (int i = 0; i < 4; i++)
+            if (kl == strlen(keys[i]) && !strncmp(line, keys[i], kl) && !part[i][0])
+                snprintf(part[i], sizeof part[i], "%s", c + 2);
     }
     if (f) fclose(f);
+    if (part[0][0] && part[1][0] && part[2][0])
+        snprintf(id, il, "%s family %s model %s%s%s", part[0], part[1], part[2],
+                 part[3][0] ? " stepping " : "", part[3]);
 }
 
 static void put_str(FILE *f, const char *key, const char *v, int comma)
@@ -51,13 +63,14 @@ static void put_str(FILE *f, const char *key, const char *v, int comma)
 
 static void write_machine(FILE *f, int nmeta, char **meta)
 {
-    char model[256], flags[4096], mpfr[64], gmp[64];
+    char model[256], flags[4096], id[256], mpfr[64], gmp[64];
     struct utsname u;
     uname(&u);
-    cpu_info(model, sizeof model, flags, sizeof flags);
+    cpu_info(model, sizeof model, flags, sizeof flags, id, sizeof id);
     gl_facts_versions(mpfr, gmp, sizeof mpfr);
     fprintf(f, "  \"machine\": {\n");
     put_str(f, "cpu", model, 1);
+    put_str(f, "cpu_id", id, 1);
     put_str(f, "cpu_flags", flags, 1);
     fprintf(f, "    \"cores\": %ld,\n", sysconf(_SC_NPROCESSORS_ONLN));
     put_str(f, "os", u.sysname, 1), put_str(f, "kernel", u.release, 1);

@@ -89,6 +89,39 @@ const struct gl_json *rep_fact(const struct rep *r, const char *section, const c
     return s && key ? gl_json_get(s, key) : s;
 }
 
+/* whether the space-separated list `flags` holds `flag` */
+static int has_flag(const char *flags, const char *flag)
+{
+    size_t n = strlen(flag);
+    for (const char *p = flags; (p = strstr(p, flag)) != NULL; p += n)
+        if ((p == flags || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
+    return 0;
+}
+
+const char *rep_isa_phrase(const struct rep *r)
+{
+    static char buf[160];
+    const struct gl_json *fl = rep_fact(r, "machine", "cpu_flags");
+    const char *f = fl && fl->text ? fl->text : NULL;
+    if (!f) return "";
+    static const char *const avx512[][2] = {{"avx512f", "F"},        {"avx512dq", "DQ"},
+                                            {"avx512bw", "BW"},      {"avx512vl", "VL"},
+                                            {"avx512_vnni", "VNNI"}, {"avx512_bf16", "BF16"},
+                                            {"avx512_fp16", "FP16"}};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof avx512 / sizeof avx512[0]; i++)
+        if (has_flag(f, avx512[i][0]))
+            used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s",
+                                     used ? "/" : ", AVX-512 ", avx512[i][1]);
+    if (!used)
+        snprintf(buf, sizeof buf, "%s",
+                 has_flag(f, "avx2") && has_flag(f, "fma") ? ", AVX2 and FMA, no AVX-512"
+                 : has_flag(f, "asimd")                    ? ", NEON"
+                                                           : ", neither AVX2 nor AVX-512");
+    return buf;
+}
+
 double rep_pct(uint64_t a, uint64_t n)
 {
     return n ? 100.0 * (double)a / (double)n : 0;
@@ -156,6 +189,20 @@ int rep_lib_entry(const struct gl_kernel_src *k)
     return k->kind == GL_SRC_LIB && !strncmp(k->name, "lib/", 4);
 }
 
+int rep_twin_lead(const struct rep *r, int i)
+{
+    while (i >= 0 && r->rk[i].twin) {
+        const struct rep_kernel *k = &r->rk[i];
+        int lead = k->same_as;
+        size_t len = strcspn(k->k->name, "/");
+        for (int j = 0; j < i && lead < 0 && k->facts; j++)
+            if (!strncmp(r->rk[j].k->name, k->k->name, len + 1)) lead = j;
+        if (lead >= i) return -1;
+        i = lead;
+    }
+    return i;
+}
+
 int rep_same_as(const struct gl_sweep *s, int k)
 {
     int lib = rep_lib_entry(&s->k[k]);
@@ -186,8 +233,10 @@ static void derive(struct rep *r)
             k->family = "peer", k->isa = b->isa;
         for (size_t s = 0; s < r->nsizes; s++) k->eps[s] = rep_eps(r, k->k->name, r->sizes[s]);
         k->cyc = rep_cyc(r, k->k->name, r->pareto_size);
+        /* a build of a built-in algorithm listed (whose contract is the same bits on every
+         * ISA); a peer's builds are other code (Eigen's -mavx and -mavx2): twins only by bits */
         size_t len = strcspn(k->k->name, "/");
-        for (int j = 0; j < i && k->k->name[len] == '/' && !rep_lib_entry(k->k); j++)
+        for (int j = 0; j < i && k->facts && k->k->name[len] == '/' && !rep_lib_entry(k->k); j++)
             if (!strncmp(r->f32.k[j].name, k->k->name, len + 1)) k->twin = 1;
         k->same_as = rep_same_as(&r->f32, i);
         if (k->same_as >= 0) k->twin = 1;

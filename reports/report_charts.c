@@ -9,19 +9,24 @@
 #define FLOOR_ULP 1e-3 /* zero errors drawn at this height on log scales */
 #define FLOOR_ABS 1e-12
 
-int rep_render(const struct rep *r, const char *name, const char *body, char *err, size_t errlen)
+/* the chart at w x h pixels */
+static int render_sized(const struct rep *r, const char *name, const char *body, int w, int h,
+                        char *err, size_t errlen)
 {
     char p[1200], cmd[2600];
     snprintf(p, sizeof p, "%s/charts/%s.gp", r->out, name);
     FILE *f = fopen(p, "w");
     if (!f) return snprintf(err, errlen, "cannot write %s", p), -1;
-    const char *term[2][2] = {{"pngcairo size 1200,800 font 'Sans,11'", "png"},
-                              {"svg size 1200,800 font 'Sans,11' dynamic", "svg"}};
-    for (int t = 0; t < 2; t++)
+    const char *term[2][2] = {{"pngcairo size %d,%d font 'Sans,11'", "png"},
+                              {"svg size %d,%d font 'Sans,11' dynamic", "svg"}};
+    for (int t = 0; t < 2; t++) {
+        char tm[80];
+        snprintf(tm, sizeof tm, term[t][0], w, h);
         fprintf(f,
                 "reset\nset terminal %s\nset output '%s/%s.%s'\nset grid\nset datafile separator "
                 "','\n%s\nunset multiplot\nunset output\n",
-                term[t][0], r->out, name, term[t][1], body);
+                tm, r->out, name, term[t][1], body);
+    }
     fclose(f);
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>'%s/charts/%s.log'", p, r->out, name);
     if (system(cmd) != 0)
@@ -29,6 +34,11 @@ int rep_render(const struct rep *r, const char *name, const char *body, char *er
                         name),
                -1;
     return 0;
+}
+
+int rep_render(const struct rep *r, const char *name, const char *body, char *err, size_t errlen)
+{
+    return render_sized(r, name, body, 1200, 800, err, errlen);
 }
 
 static int chart_definitions(const struct rep *r, char *err, size_t errlen)
@@ -350,24 +360,34 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     return rep_render(r, "pareto", body, err, errlen);
 }
 
-static int chart_throughput(const struct rep *r, char *err, size_t errlen)
+/* The throughput chart's panels (small multiples): gelulab's fastest build of each kernel
+ * family beside the baselines, then each peer library's timed binary32 forward peers; memcpy in
+ * every panel as the common reference */
+#define TP_PANELS 16
+#define TP_SERIES 12
+struct tp_panel {
+    char title[80];
+    const char *names[TP_SERIES];
+    int n;
+};
+
+static int tp_add(struct tp_panel *p, const char *name)
 {
-    FILE *out = rep_open(r, "charts/throughput.dat", err, errlen);
-    if (!out) return -1;
-    /* baselines, peers, and the fastest gelulab kernel of each family at the Pareto size */
-    const char *names[64];
-    int n = 0;
-    for (size_t i = 0; i < r->bench.nrows && n < 32; i++) {
-        const struct gl_bench_row *b = &r->bench.rows[i];
-        int j = 0;
-        while (j < n && strcmp(names[j], b->name)) j++;
-        if (j == n && (!strcmp(b->kind, "baseline") || !strcmp(b->kind, "peer")) &&
-            rep_eps(r, b->name, r->pareto_size) > 0)
-            names[n++] = b->name;
-    }
+    if (p->n == TP_SERIES) return -1;
+    p->names[p->n++] = name;
+    return 0;
+}
+
+static int tp_panels(const struct rep *r, struct tp_panel *pan)
+{
+    int np = 1;
+    memset(pan, 0, sizeof *pan);
+    snprintf(pan[0].title, sizeof pan[0].title, "gelulab: the fastest build of each kernel");
+    if (rep_eps(r, "memcpy", r->pareto_size) > 0) tp_add(&pan[0], "memcpy");
+    if (rep_eps(r, "relu-vec", r->pareto_size) > 0) tp_add(&pan[0], "relu-vec");
     const char *fam[32];
     int nf = families(r, fam, 32);
-    for (int f = 0; f < nf && n < 64; f++) {
+    for (int f = 0; f < nf; f++) {
         const struct rep_kernel *best = NULL;
         for (int i = 0; i < r->nrk; i++) {
             const struct rep_kernel *k = &r->rk[i];
@@ -376,29 +396,102 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
                 (!best || e > rep_eps(r, best->k->name, r->pareto_size)))
                 best = k;
         }
-        if (best) names[n++] = best->k->name;
+        if (best && tp_add(&pan[0], best->k->name))
+            fprintf(stderr, "gelulab report: throughput chart: %s left out (panel full)\n",
+                    best->k->name);
     }
-    char pl[6000] = "", body[8000];
-    if (n == 0) snprintf(pl, sizeof pl, "[1e3:1e8] [1:1e5] 1e30 notitle");
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < r->npeers; i++) { /* the peers of a library together, its first order */
+        const struct rep_peer *p = &r->peers[i];
+        if (rep_eps(r, p->name, r->pareto_size) <= 0) continue;
+        int j = 1;
+        while (j < np && strncmp(pan[j].title, p->library, strlen(p->library))) j++;
+        if (j == np) {
+            if (np == TP_PANELS) continue;
+            memset(&pan[np], 0, sizeof pan[np]);
+            snprintf(pan[np].title, sizeof pan[np].title, "%s", p->library);
+            np++;
+        }
+        if (tp_add(&pan[j], p->name))
+            fprintf(stderr, "gelulab report: throughput chart: %s left out (panel full)\n",
+                    p->name);
+        else if (*rep_timed_mark(r, p->name) && !strchr(pan[j].title, '('))
+            snprintf(pan[j].title + strlen(pan[j].title),
+                     sizeof pan[j].title - strlen(pan[j].title), " (timed inside its own process)");
+    }
+    return np;
+}
+
+static int chart_throughput(const struct rep *r, char *err, size_t errlen)
+{
+    FILE *out = rep_open(r, "charts/throughput.dat", err, errlen);
+    if (!out) return -1;
+    struct tp_panel pan[TP_PANELS];
+    int np = tp_panels(r, pan), idx = 0, has_memcpy = rep_eps(r, "memcpy", r->pareto_size) > 0;
+    double lo = INFINITY, hi = 0;
+    /* memcpy first (index 0), then every panel's series in order */
+    const char *all[TP_PANELS * TP_SERIES + 1];
+    int nall = 0;
+    if (has_memcpy) all[nall++] = "memcpy";
+    for (int p = 0; p < np; p++)
+        for (int i = 0; i < pan[p].n; i++)
+            if (strcmp(pan[p].names[i], "memcpy")) all[nall++] = pan[p].names[i];
+    for (int i = 0; i < nall; i++) {
         if (i) fprintf(out, "\n\n");
-        for (size_t s = 0; s < r->nsizes; s++)
-            fprintf(out, "%zu,%.6g\n", r->sizes[s], rep_eps(r, names[i], r->sizes[s]) * 1e-6);
-        size_t l = strlen(pl);
-        snprintf(pl + l, sizeof pl - l,
-                 "%s'%s/charts/throughput.dat' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt %d "
-                 "dt %d lw %d t '%s' noenhanced",
-                 i ? ", " : "", r->out, i, (int[]){7, 5, 9}[i / 8 % 3], 1 + i / 8 % 3,
-                 i < 2 ? 3 : 1, names[i]); /* the 8 colours repeat: other points and dashes */
+        for (size_t s = 0; s < r->nsizes; s++) {
+            double e = rep_eps(r, all[i], r->sizes[s]) * 1e-6;
+            fprintf(out, "%zu,%.6g\n", r->sizes[s], e);
+            if (e > 0) lo = e < lo ? e : lo, hi = e > hi ? e : hi;
+        }
     }
     fclose(out);
-    snprintf(body, sizeof body,
-             "set title 'Throughput against array size (one core, median of repetitions)'\n"
-             "set logscale x 2\nset logscale y\nset format x '2^{%%L}'\nset xlabel 'array size "
-             "(floats; L1, L2, L3, DRAM)'\n"
-             "set ylabel 'million elements per second'\nset key outside right font ',9'\nplot %s\n",
-             pl);
-    return rep_render(r, "throughput", body, err, errlen);
+    if (!(hi > 0)) lo = 1, hi = 1e5;
+    static const char *const colours[TP_SERIES] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                                                   "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
+                                                   "#bcbd22", "#7f7f7f", "#000000", "#aec7e8"};
+    char body[20000], marks[600] = "";
+    size_t used = 0;
+    /* the cache levels, for two arrays (x and y) of n floats: n = size / 8 */
+    for (int c = 0; c < 3; c++)
+        if (r->bench.cache[c] > 0)
+            used += (size_t)snprintf(
+                marks + used, sizeof marks - used,
+                "set arrow from %g, graph 0 to %g, graph 1 nohead dt 3 lc rgb '#999999'\n"
+                "set label 'L%d' at %g, graph 1.03 center font ',8' tc rgb '#666666'\n",
+                r->bench.cache[c] / 8, r->bench.cache[c] / 8, c + 1, r->bench.cache[c] / 8);
+    int cols = np <= 4 ? 2 : 3, rows = (np + cols - 1) / cols;
+    used = (size_t)snprintf(
+        body, sizeof body,
+        "set multiplot layout %d,%d title 'Throughput against array size (one core, median of "
+        "repetitions; dotted: the array sizes whose two arrays, x and y, fill the L1, L2, L3 "
+        "caches)' font ',12'\n"
+        "set logscale x 2\nset logscale y\nset format x '2^{%%L}'\nset format y '10^{%%L}'\n"
+        "set xrange [%g:%g]\nset yrange [%g:%g]\n"
+        "set xlabel 'array size (floats)' font ',9'\nset ylabel 'million elements per second' "
+        "font ',9'\nset key outside below font ',8' maxrows 4\n%s",
+        rows, cols, (double)r->sizes[0] / 1.5,
+        (double)r->sizes[r->nsizes ? r->nsizes - 1 : 0] * 1.5, lo / 1.5, hi * 1.5, marks);
+    for (int p = 0; p < np; p++) {
+        used += (size_t)snprintf(body + used, sizeof body - used,
+                                 "set title '%s' font ',11'\nplot ", pan[p].title);
+        if (has_memcpy)
+            used += (size_t)snprintf(body + used, sizeof body - used,
+                                     "'%s/charts/throughput.dat' index 0 using 1:($2 > 0 ? $2 : "
+                                     "NaN) w l lw 4 lc rgb '#bbbbbb' t 'memcpy (glibc)'",
+                                     r->out);
+        for (int i = 0, c = 0; i < pan[p].n; i++) {
+            if (!strcmp(pan[p].names[i], "memcpy")) continue;
+            for (idx = 0; idx < nall && strcmp(all[idx], pan[p].names[i]); idx++) {
+            }
+            used += (size_t)snprintf(body + used, sizeof body - used,
+                                     "%s'%s/charts/throughput.dat' index %d using 1:($2 > 0 ? $2 "
+                                     ": NaN) w lp pt 7 ps 0.8 lw 2 lc rgb '%s' t '%s' noenhanced",
+                                     has_memcpy || c ? ", " : "", r->out, idx,
+                                     colours[c % TP_SERIES], pan[p].names[i]);
+            c++;
+        }
+        used += (size_t)snprintf(body + used, sizeof body - used, "\n");
+    }
+    return render_sized(r, "throughput", body, 560 * cols, 440 * rows, err, errlen);
 }
 
 int rep_charts(struct rep *r, char *err, size_t errlen)

@@ -62,6 +62,9 @@ struct rep {
 double rep_num(const struct gl_json *j);
 const char *rep_str(const struct gl_json *j);
 const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key);
+/* the vector ISA the CPU of facts.json has, as the report names it after the CPU: ", AVX-512
+ * F/DQ/BW/VL/VNNI/BF16", ", AVX2 and FMA, no AVX-512", ...; "" without its flags */
+const char *rep_isa_phrase(const struct rep *r);
 /* 100 a / n, 0 when n is 0: a percentage of swept inputs */
 double rep_pct(uint64_t a, uint64_t n);
 /* Adds to b every run of one library's peers alone whose file matches the glob PATTERN
@@ -84,6 +87,9 @@ int rep_lib_entry(const struct gl_kernel_src *k);
  * bits, never an entry point of the library (an entry point repeats the build it runs, which
  * the sweep lists after it); -1 when none */
 int rep_same_as(const struct gl_sweep *s, int k);
+/* the kernel whose results a twin (rep_kernel.twin) repeats, itself not a twin: by its
+ * same_as, or else the first build of its algorithm; -1 if none (i itself if not a twin) */
+int rep_twin_lead(const struct rep *r, int i);
 /* The libraries of the peers, distinct, in order: from the peer table when the input has one
  * (the swept peers), else from the benchmark's "lib=" labels: "oneDNN, SLEEF"; "none" when it
  * has no peer. */

@@ -31,9 +31,11 @@ static void md_header(FILE *f, const struct rep *r)
     fprintf(f, "# gelulab report\n\n");
     fprintf(f,
             "Accuracy and cost of GELU implementations, measured against correctly rounded MPFR "
-            "references on this machine (%s), gelulab commit %s, %s. Every figure below is read "
-            "from the result files in the report's input directory; none is typed in.\n\n",
-            rep_str(rep_fact(r, "machine", "cpu")), rep_str(rep_fact(r, "machine", "commit")),
+            "references on this machine (%s%s%s%s), gelulab commit %s, %s. Every figure below is "
+            "read from the result files in the report's input directory; none is typed in.\n\n",
+            rep_str(rep_fact(r, "machine", "cpu")), rep_fact(r, "machine", "cpu_id") ? ", " : "",
+            rep_fact(r, "machine", "cpu_id") ? rep_str(rep_fact(r, "machine", "cpu_id")) : "",
+            rep_isa_phrase(r), rep_str(rep_fact(r, "machine", "commit")),
             rep_str(rep_fact(r, "machine", "date")));
     fprintf(f,
             "binary32 sweep: %s, %llu inputs%s. Benchmarks: median of repetitions, one core.\n\n",
@@ -51,24 +53,28 @@ static void md_summary(FILE *f, const struct rep *r)
     gl_bench_size_name(r->pareto_size, sl, sizeof sl);
     fprintf(
         f,
-        "## Summary\n\nMax ULP error per region (tail_neg: x < -5, core: [-5, 5], pos: x > 5) "
-        "against the kernel's own definition and against exact GELU; max absolute error over all "
-        "finite inputs; %% correctly rounded (own definition); throughput in million elements/s "
-        "per array size; TSC cycles/element and ratios at %s floats. `*` marks the Pareto front "
+        "## Summary\n\nOne row per kernel and peer swept (libgelulab's entry points: in their "
+        "own section). Max ULP error per region (tail_neg: x < -5, core: [-5, 5], pos: x > 5) "
+        "against the kernel's own definition and against exact GELU, over the results that are "
+        "finite where the reference is (the others: listed below the table); beside the worst, "
+        "the typical error: the mean ULP over the core's inputs (own definition); max absolute "
+        "error over all finite inputs; %% correctly rounded (own definition); throughput in "
+        "million elements/s per array size; TSC cycles/element and ratios at %s floats. `*` "
+        "marks the Pareto front "
         "(no kernel both cheaper and more accurate against exact GELU on the core). Peers "
         "(%s) are swept through the same code the benchmark times (a worker per library; "
         "ONNX Runtime 1.30 served through Node, swept but not timed: `-` in the speed columns; "
         "the Python frameworks served by `bench/py_eval.py` and timed inside their own process, "
         "the framework's call in a loop, the pipe excluded: ᶠ).\n\n",
         sl, libs);
-    fprintf(f, "| kernel | defn | ISA | own: core | own: all | exact: tail_neg | exact: core | "
-               "exact: pos | max abs | %% CR |");
+    fprintf(f, "| kernel | defn | ISA | own: core, ULP | own: all, ULP | exact: tail_neg, ULP | "
+               "exact: core, ULP | exact: pos, ULP | mean ULP, own: core | max abs | %% CR |");
     for (size_t s = 0; s < r->nsizes; s++)
         gl_bench_size_name(r->sizes[s], sl, sizeof sl), fprintf(f, " Melem/s %s |", sl);
     int cmp = r->bench.compare[0] != 0; /* the comparison peer, named by the benchmark file */
     fprintf(f, " cyc/elem | × relu-vec |");
     if (cmp) fprintf(f, " × %s |", r->bench.compare_title);
-    fprintf(f, "\n|---|---|---|---|---|---|---|---|---|---|");
+    fprintf(f, "\n|---|---|---|---|---|---|---|---|---|---|---|");
     for (size_t s = 0; s < r->nsizes; s++) fprintf(f, "---|");
     fprintf(f, cmp ? "---|---|---|\n" : "---|---|\n");
     double relu = rep_eps(r, "relu-vec", r->pareto_size),
@@ -77,12 +83,12 @@ static void md_summary(FILE *f, const struct rep *r)
         const struct rep_kernel *k = &r->rk[i];
         const struct gl_acc *o = k->k->acc[0], *e = k->k->acc[1];
         if (rep_lib_entry(k->k)) continue; /* in the section on libgelulab, beside its build */
-        fprintf(f, "| %s%s%s | %s | %s | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g | %.2f |",
+        fprintf(f, "| %s%s%s | %s | %s | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g | %.2f |",
                 k->k->name, k->pareto ? " *" : "", mark(&r->f32), gl_defn_name(k->k->defn), k->isa,
                 o->region[GL_REGION_CORE].max_ulp, o->all.max_ulp,
                 e->region[GL_REGION_TAIL_NEG].max_ulp, e->region[GL_REGION_CORE].max_ulp,
-                e->region[GL_REGION_POS].max_ulp, o->all.max_abs,
-                rep_pct(o->all.correctly_rounded, o->all.n));
+                e->region[GL_REGION_POS].max_ulp, gl_stats_mean_ulp(&o->region[GL_REGION_CORE]),
+                o->all.max_abs, rep_pct(o->all.correctly_rounded, o->all.n));
         const char *fw = rep_timed_mark(r, k->k->name);
         for (size_t s = 0; s < r->nsizes; s++)
             k->eps[s] > 0 ? fprintf(f, " %.0f%s |", k->eps[s] * 1e-6, fw) : fprintf(f, " - |");
@@ -96,7 +102,8 @@ static void md_summary(FILE *f, const struct rep *r)
         fputc('\n', f);
         if (k->k->failed) fprintf(f, "| ↳ **failed**: %s |\n", k->k->error);
     }
-    fprintf(f, "\nKernels with non-finite results where the reference is finite: ");
+    fprintf(f, "\nKernels with a non-finite result where the reference is finite, or a finite "
+               "one where it is not (NaN inputs included; left out of the ULP columns): ");
     int any = 0;
     for (int i = 0; i < r->nrk; i++)
         if (r->rk[i].k->acc[0]->all.nonfinite)
@@ -111,6 +118,27 @@ static void md_summary(FILE *f, const struct rep *r)
         fprintf(f, "| %s | `%a` | `%a` | `%a` | %.4g |\n", r->rk[i].k->name, w->x, w->y, w->r,
                 w->ulp);
     }
+    /* the rows left out: each repeats a listed kernel's results, so its worst input */
+    fprintf(f, "\nLeft out, each with the results of the kernel it follows (bit-identical on "
+               "every swept input, or a build of the same algorithm, whose contract is the same "
+               "bits on every ISA), so the same worst input:");
+    int groups = 0;
+    for (int i = 0; i < r->nrk; i++) {
+        if (r->rk[i].twin) continue;
+        int n = 0;
+        for (int j = i + 1; j < r->nrk; j++)
+            if (r->rk[j].twin && rep_twin_lead(r, j) == i)
+                fprintf(f, "%s`%s`", n++ ? ", " : groups++ ? "; " : " ", r->rk[j].k->name);
+        if (n) fprintf(f, " (as `%s`)", r->rk[i].k->name);
+    }
+    for (int j = 0, n = 0; j < r->nrk; j++) /* none to follow: said so, not dropped */
+        if (r->rk[j].twin && rep_twin_lead(r, j) < 0)
+            fprintf(f, "%s`%s`",
+                    n++        ? ", "
+                    : groups++ ? "; and, their kernel not swept: "
+                               : " their kernel not swept: ",
+                    r->rk[j].k->name);
+    fprintf(f, "%s.\n", groups ? "" : " none");
 }
 
 static void md_pareto(FILE *f, const struct rep *r)
@@ -141,6 +169,32 @@ static void md_pareto(FILE *f, const struct rep *r)
                 "accuracy was not swept for this report (libgelulab-peers.so not built).\n",
                 libs);
     fprintf(f, "\n![Pareto](pareto.png)\n\n![Throughput](throughput.png)\n");
+    /* memcpy is the memory traffic's reference, not a bound: say where a kernel passes it */
+    double mc[REP_MAXSIZES], rv[REP_MAXSIZES];
+    int above = 0;
+    for (size_t s = 0; s < r->nsizes; s++) {
+        mc[s] = rep_eps(r, "memcpy", r->sizes[s]), rv[s] = rep_eps(r, "relu-vec", r->sizes[s]);
+        above += mc[s] > 0 && rv[s] > mc[s];
+    }
+    fprintf(f,
+            "\nThroughput, one panel per group: gelulab's fastest build of each kernel family "
+            "beside the baselines, then each library's peers (binary32, forward, timed here), the "
+            "same axes in every panel. memcpy (glibc's, in grey in every panel) moves the bytes a "
+            "kernel moves, x read and y written, and marks what that traffic costs; it is not an "
+            "upper bound on speed");
+    if (above) {
+        fprintf(f, ": the vectorised ReLU (`relu-vec`), the same traffic and a max, runs faster "
+                   "than it at");
+        for (size_t s = 0, n = 0; s < r->nsizes; s++)
+            if (mc[s] > 0 && rv[s] > mc[s]) {
+                char sl[16];
+                gl_bench_size_name(r->sizes[s], sl, sizeof sl);
+                fprintf(f, "%s %s (%.2f×)", n++ ? "," : "", sl, rv[s] / mc[s]);
+            }
+        fprintf(f, " floats");
+    }
+    fprintf(f, ". The dotted lines mark the sizes whose two arrays fill each cache level "
+               "(Google Benchmark's cache sizes for this CPU).\n");
 }
 
 static void md_charts(FILE *f, const struct rep *r)

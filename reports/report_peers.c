@@ -184,8 +184,9 @@ static void md_peer_table(FILE *f, const struct rep *r)
 {
     int cmp = r->bench.compare[0] != 0;
     double dnnl = cmp ? rep_eps(r, r->bench.compare, r->pareto_size) : 0;
-    fprintf(f, "| peers (bit-identical ones share a row) | library | claims | own: core | own: all "
-               "| %% CR | exact: core | returns ±0 where the definition is not 0 | sign not x's "
+    fprintf(f, "| peers (bit-identical on the sweep's calls: one row) | library | claims | own: "
+               "core, ULP | own: all, ULP | %% CR | exact: core, ULP | returns ±0 where the "
+               "definition is not 0 | sign not x's "
                "| \\|y\\| > \\|x\\| (Φ > 1) | NaN → | +∞ → | −∞ → |");
     if (cmp) fprintf(f, " × %s (%zu floats) |", r->bench.compare_title, r->pareto_size);
     fprintf(f, "\n|---|---|---|---|---|---|---|---|---|---|---|---|---|%s\n", cmp ? "---|" : "");
@@ -268,7 +269,12 @@ void rep_peers_md(FILE *f, const struct rep *r)
             "\n## What the frameworks compute\n\nGELU as each framework computes it, called as "
             "its users call it (the peer table, `bench/peers.c`; as built here: "
             "`data/peers.tsv`): %d of its %d peers run on this machine; %d were swept like the "
-            "kernels above (binary32 %s). Every cell is read from the result files. Max ULP "
+            "kernels above (binary32 %s). Every cell is read from the result files. A row "
+            "holds the peers whose results are bit-identical on the sweep's calls (each call "
+            "thousands of elements long, contiguous): other calls can take other paths and give "
+            "other bits (PyTorch's calls of one element take ATen's code, its `-aten` peer; "
+            "`gelulab validate` checks lengths from 1). Max ULP, over the results that are "
+            "finite where the reference is, "
             "against the peer's own definition and against exact GELU; the columns after "
             "count the swept inputs where the result is ±0 though the correctly rounded "
             "definition is not (lost to cancellation or underflow), has not the sign of x, or "

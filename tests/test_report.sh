@@ -99,6 +99,24 @@ if [ -n "$PEER" ]; then
         "grep -qE '^\| onednn-2.6-gelu_erf \| [0-9]+ \(1.00×\) \| [0-9]+ \(1.00×\) \|$' '$T/dist' &&
          grep -q '^| \*fastest exact peer\* | onednn-2.6-gelu_erf | onednn-2.6-gelu_erf |$' '$T/dist'"
 fi
+check "the worst-input table says what it leaves out, and why" \
+  "grep -q '^Left out, each with the results of the kernel it follows' '$O/REPORT.md'"
+if [ -n "$LIBK" ]; then
+  check "the worst-input table: libgelulab's entry point named where it is left out" \
+    "grep '^Left out' '$O/REPORT.md' | grep -q '\`lib/fast\`'"
+fi
+if [ -n "$PEER" ]; then
+  check "the worst-input table: a bit-identical peer named where it is left out" \
+    "grep '^Left out' '$O/REPORT.md' | grep -q '\`onednn-9.9-gelu_erf/avx512\`'"
+fi
+if grep -q '^cpu family' /proc/cpuinfo 2>/dev/null; then
+  check "the machine named by model, family and model number" \
+    "grep -Eq '^Accuracy and cost .* on this machine \(.*, [A-Za-z]+ family [0-9]+ model [0-9]+' '$O/REPORT.md'"
+fi
+check "summary: the typical error (mean ULP on the core) beside the worst, units in the headers" \
+  "grep -q '^| kernel | defn | ISA | own: core, ULP | own: all, ULP |.* mean ULP, own: core |' '$O/REPORT.md'"
+check "throughput: one panel per group, memcpy in each" \
+  "grep -q 'set multiplot layout' '$O/charts/throughput.gp' && [ \$(grep -c \"t 'memcpy (glibc)'\" '$O/charts/throughput.gp') -ge 4 ]"
 check "claims: GELU(-1) from the reference" "grep -q '| GELU(−1) ≈ −0.159 | -0.15865525393145' '$O/REPORT.md'"
 check "claims: the minimum of GELU" "grep -q 'minimum -0.169971' '$O/REPORT.md'"
 check "special values: relu(NaN) is flagged" "grep -E '^\| relu \|' '$O/REPORT.md' | head -n 3 | grep -q '\*\*0\*\*'"

@@ -33,6 +33,8 @@ struct gl_bench {
         compare_title[64]; /* the peer ratios are to, and its column title ("" none) */
     int num_cpus;
     double mhz;
+    double cache[3]; /* bytes of the L1 data, L2 and L3 caches (Google Benchmark's context;
+                      * 0: not said) */
 };
 
 /* Reads FILE (gelulab-bench --benchmark_out=FILE --benchmark_out_format=json); 0, or -1 with a
