@@ -34,8 +34,9 @@
  * tail VW at a time (blocks.h core_tail_queue): a lane costs the core (12 cycles per vector of
  * 16 on AVX-512) plus, beyond 3.5, its share of a tail vector (23) and of the queue; uniform
  * inputs on [-8, 8] (56 % such lanes) run at 0.37 times N(0, 1)'s speed.
- * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. Variants measured and not
- * kept, with their cost: docs/kernel-notes.md. */
+ * Special values: NaN -> NaN (x made quiet, its sign and payload kept: x + x), +inf -> +inf,
+ * -inf -> -0, +-0 -> +-0. Variants measured and not kept, with their cost:
+ * docs/kernel-notes.md. */
 /* clang-format off */
 #define GL_CONTRACT_fast                                                                           \
     .defn = GL_DEFN_EXACT, .family = "fast",                                                       \
@@ -65,7 +66,10 @@ static inline V gelu_fast_tail(V x)
     V r = vhorner(t - c[0], c + 1, GL_TAIL_R_DEGREE);
     V xr = xc * r, p = vfma(xr, q, xr);
     p = (p * vfloat(vshl_u(vaddi(vbits(kd), 127 + 64), 23))) * 0x1p-64f; /* n >= -152 */
-    return vsel_sign(x, p, x - p);
+    /* NaN: x + x, x made quiet with its sign and payload, on every ISA (the NaN the
+     * arithmetic above carries depends on the order the compiler gives an operation's
+     * operands: the scalar build returned the NaN without its sign) */
+    return vsel(GL_MASK(x == x), vsel_sign(x, p, x - p), x + x);
 }
 
 GL_DEFINE_KERNEL_CORE_TAIL(fast, CORE_FAST, gelu_fast_core, gelu_fast_tail)
