@@ -157,7 +157,20 @@ int rep_peer_charts(const struct rep *r)
     return n > 0;
 }
 
-/* binades.png (peers = 0) or binades_peers.png */
+/* the group a kernel is drawn in on the per-group charts: a peer's library, or a kernel's family */
+static const char *chart_group(const struct rep *r, int i)
+{
+    const struct rep_peer *p = rep_peer_find(r, r->rk[i].k->name);
+    return p ? p->library : r->rk[i].family;
+}
+
+#define BIN_GROUPS 16
+#define BIN_ZERO   1e-4 /* where a binade without error is drawn, its axis tic labelled 0 */
+
+/* binades.png (peers = 0) or binades_peers.png: max ULP per binade of x (own definition), in
+ * small multiples, a row per group (the peers' library, the kernels' family), x < 0 left and
+ * x > 0 right in panels of one width, a binade where every result is exact drawn on the line
+ * labelled 0 */
 static int chart_binades(const struct rep *r, int peers, char *err, size_t errlen)
 {
     char p[1200], line[512], dat[64];
@@ -171,49 +184,91 @@ static int chart_binades(const struct rep *r, int peers, char *err, size_t errle
         if (out) fclose(out);
         return in ? -1 : (snprintf(err, errlen, "cannot read %s", p), -1);
     }
-    char names[40][64], cur[64] = "";
-    int n = 0, have[2] = {0, 0};
+    char names[64][64], cur[64] = "";
+    int n = 0, group_of[64], ng = 0;
+    const char *groups[BIN_GROUPS];
+    double top = 1;
+    int emax = 0; /* the largest exponent with an error: the x axis ends a little beyond */
     while (fgets(line, sizeof line, in)) {
         char name[64], against[16];
-        int sign, e;
+        int sign, e, keep = -1;
         double mx;
         if (sscanf(line, "%63[^,],%15[^,],%d,%d,%lf", name, against, &sign, &e, &mx) != 5) continue;
-        int keep = 0;
-        for (int i = 0; i < r->nrk; i++)
-            if (on_chart(r, i, peers) && !strcmp(r->rk[i].k->name, name)) keep = 1;
-        if (!keep || strcmp(against, "own") || e == 255) continue;
+        for (int i = 0; i < r->nrk && keep < 0; i++)
+            if (on_chart(r, i, peers) && !strcmp(r->rk[i].k->name, name)) keep = i;
+        if (keep < 0 || strcmp(against, "own") || e == 255) continue;
         if (strcmp(cur, name)) {
-            if (n == 40) break;
+            const char *g = chart_group(r, keep);
+            int j = 0;
+            while (j < ng && strcmp(groups[j], g)) j++;
+            if (n == 64 || (j == ng && ng == BIN_GROUPS)) {
+                fprintf(stderr, "gelulab report: %s: %s left out (chart full)\n", chart, name);
+                snprintf(cur, sizeof cur, "%s", name);
+                continue;
+            }
+            if (j == ng) groups[ng++] = g;
             if (n) fprintf(out, "\n\n");
             snprintf(cur, sizeof cur, "%s", name);
-            snprintf(names[n++], 64, "%s", name);
+            snprintf(names[n], 64, "%s", name), group_of[n++] = j;
+        } else if (n == 0 || strcmp(names[n - 1], name)) {
+            continue; /* a kernel left out above */
         }
-        fprintf(out, "%d,%d,%.6g\n", sign, e - 127, mx > FLOOR_ULP ? mx : FLOOR_ULP);
-        have[sign & 1] = 1;
+        fprintf(out, "%d,%d,%.6g\n", sign, e - 127, mx > BIN_ZERO ? mx : BIN_ZERO);
+        top = mx > top && isfinite(mx) ? mx : top;
+        if (mx > 0 && e - 127 > emax) emax = e - 127;
     }
     fclose(in);
     fclose(out);
-    char body[26000], pl[2][12000] = {"", ""};
-    for (int s = 0; s < 2; s++) /* a side without inputs (a partial sweep): an empty frame */
-        if (!have[s]) snprintf(pl[s], sizeof pl[s], "[-150:128] [1e-3:1e8] 1e30 notitle");
-    for (int s = 0; s < 2; s++)
-        for (int i = 0; i < n && have[s]; i++) {
-            size_t l = strlen(pl[s]);
-            snprintf(pl[s] + l, sizeof pl[s] - l,
-                     "%s'%s/%s' index %d using ($1==%d ? $2 : NaN):3 w lp pt %d ps 0.4 dt %d t "
-                     "'%s' noenhanced",
-                     i ? ", " : "", r->out, dat, i, s, (int[]){7, 5, 9}[i / 8 % 3], 1 + i / 8 % 3,
-                     names[i]); /* the 8 colours repeat: other points and dashes */
+    static const char *const colours[8] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                                           "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
+    char body[60000];
+    int rows = ng ? ng : 1, hpx = 100 + 230 * rows, xmax = emax + 8 < 128 ? emax + 8 : 128;
+    size_t used = (size_t)snprintf(
+        body, sizeof body,
+        "set multiplot layout %d,2 title \"Max ULP error per binade of x (binary32, %s, own "
+        "definition)%s\\na binade whose results are all exact is drawn on the line marked 0; "
+        "beyond 2^{%d} every result is exact\" font ',12'\n"
+        "set logscale y\nset format y '10^{%%L}'\nset yrange [%g:%g]\nset ytics add ('0' %g)\n"
+        "set xrange [-130:%d]\nset xtics 20 font ',8'\n",
+        rows, r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "sampled",
+        peers ? ": the peers, a row per library" : ", a row per family", xmax, BIN_ZERO / 2,
+        top * 10, BIN_ZERO, xmax);
+    for (int g = 0; g < rows; g++) {
+        for (int s = 1; s >= 0; s--) { /* x < 0 (sign 1) left */
+            /* a row of 230 pixels: its title above, the x tics (and on the last row the
+             * x label) below */
+            double top_px = 80 + 230.0 * g, x0 = s ? 0.07 : 0.44, y1 = 1 - (top_px + 24) / hpx,
+                   y0 = 1 - (top_px + 230 - 34) / hpx;
+            char key[120] = "set key off"; /* the right panel's key beside the row */
+            if (!s)
+                snprintf(key, sizeof key,
+                         "set key at screen 0.80, screen %g left Left reverse font ',8' samplen 2 "
+                         "spacing 0.9",
+                         y1);
+            used += (size_t)snprintf(
+                body + used, sizeof body - used,
+                "set lmargin at screen %g\nset rmargin at screen %g\nset bmargin at screen %g\n"
+                "set tmargin at screen %g\nset title '%s%s' font ',10' offset 0,-0.5 noenhanced\n"
+                "set xlabel '%s' font ',8' offset 0,0.5\nset ylabel '%s' font ',9'\n%s\nplot ",
+                x0, x0 + 0.33, y0, y1, ng ? groups[g] : "none swept", s ? ", x < 0" : ", x > 0",
+                g == rows - 1 ? (s ? "exponent e of x: |x| in [2^e, 2^{e+1})" : "exponent e of x")
+                              : "",
+                s ? "max error (ULP)" : "", key);
+            int c = 0;
+            for (int i = 0; i < n; i++) {
+                if (group_of[i] != g) continue;
+                used += (size_t)snprintf(
+                    body + used, sizeof body - used,
+                    "%s'%s/%s' index %d using ($1 == %d ? $2 : NaN):3 w lp pt 7 ps 0.3 lw 1.5 "
+                    "lc rgb '%s' t '%s' noenhanced",
+                    c ? ", " : "", r->out, dat, i, s, colours[c % 8], names[i]);
+                c++;
+            }
+            if (!c) used += (size_t)snprintf(body + used, sizeof body - used, "1e30 notitle");
+            used += (size_t)snprintf(body + used, sizeof body - used, "\n");
         }
-    snprintf(body, sizeof body,
-             "set multiplot layout 1,2 title 'Max ULP error per binade of x (binary32, %s, own "
-             "definition)%s'\n"
-             "set logscale y\nset format y '10^{%%L}'\nset ylabel 'max error (ULP)'\nset key off\n"
-             "set xlabel 'exponent of x (x < 0: |x| in [2^e, 2^{e+1}))'\nplot %s\n"
-             "set key outside right font ',9'\nset xlabel 'exponent of x (x > 0)'\nplot %s\n",
-             r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "sampled",
-             peers ? ": the peers" : "", pl[1], pl[0]);
-    return rep_render(r, chart, body, err, errlen);
+    }
+    return render_sized(r, chart, body, 1300, hpx, err, errlen);
 }
 
 /* hist.png (peers = 0) or hist_peers.png */
@@ -224,32 +279,58 @@ static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
     snprintf(dat, sizeof dat, "charts/%s.dat", chart);
     FILE *out = rep_open(r, dat, err, errlen);
     if (!out) return -1;
-    char body[14000], pl[12000] = "";
-    int n = 0;
-    for (int i = 0; i < r->nrk; i++) {
+    /* small multiples: a panel per group (the peers' library, the kernels' family) */
+    const char *groups[BIN_GROUPS];
+    int kern[128], group_of[128], n = 0, ng = 0;
+    for (int i = 0; i < r->nrk && n < 128; i++) {
         const struct rep_kernel *k = &r->rk[i];
         if (!on_chart(r, i, peers)) continue;
+        const char *g = chart_group(r, i);
+        int j = 0;
+        while (j < ng && strcmp(groups[j], g)) j++;
+        if (j == ng && ng == BIN_GROUPS) {
+            fprintf(stderr, "gelulab report: %s: %s left out (chart full)\n", chart, k->k->name);
+            continue;
+        }
+        if (j == ng) groups[ng++] = g;
         if (n) fprintf(out, "\n\n");
         for (int b = 0; b < GL_HIST_BINS; b++)
             fprintf(out, "%d,%llu\n", b - 1, (unsigned long long)k->k->acc[0]->hist[b]);
-        size_t l = strlen(pl);
-        snprintf(pl + l, sizeof pl - l,
-                 "%s'%s/%s' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt %d ps 0.5 "
-                 "dt %d t '%s' noenhanced",
-                 n ? ", " : "", r->out, dat, n, (int[]){7, 5, 9}[n / 8 % 3], 1 + n / 8 % 3,
-                 k->k->name); /* the 8 colours repeat: other points and dashes */
-        n++;
+        kern[n] = i, group_of[n++] = j;
     }
     fclose(out);
-    snprintf(
+    static const char *const colours[8] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+                                           "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
+    int cols = 2, rows = ng ? (ng + cols - 1) / cols : 1;
+    char body[40000];
+    size_t used = (size_t)snprintf(
         body, sizeof body,
-        "set title 'ULP error histograms (binary32 sweep, own definition%s)'\n"
-        "set logscale y\nset format y '10^{%%L}'\nset xrange [-2:41]\n"
-        "set xlabel 'b = log_2 of the bin''s upper edge (ULP): the point at b counts errors in "
-        "(2^{b-1}, 2^b]; b = -1: [0, 1/2]; b = 40: above 2^{39} or not finite'\n"
-        "set ylabel 'inputs'\nset key outside right font ',9'\nplot %s\n",
-        peers ? ": the peers" : "", pl);
-    return rep_render(r, chart, body, err, errlen);
+        "set multiplot layout %d,%d title \"ULP error histograms (binary32 sweep, own "
+        "definition%s): inputs per bin\\nthe point at b counts errors in (2^{b-1}, 2^b] ULP; b = "
+        "-1: [0, 1/2]; b = 40: above 2^{39} or not finite\" font ',12'\n"
+        "set logscale y\nset format y '10^{%%L}'\nset xrange [-2:41]\nset yrange [0.5:2e10]\nset "
+        "xtics 5 font ',8'\n"
+        "set xlabel 'b (log_2 of the bin''s upper edge, ULP)' font ',9'\n"
+        "set ylabel 'inputs' font ',9'\nset key top right font ',8' samplen 2\n",
+        rows, cols, peers ? ", the peers: a panel per library" : ": a panel per family");
+    for (int g = 0; g < (ng ? ng : 1); g++) {
+        used += (size_t)snprintf(body + used, sizeof body - used,
+                                 "set title '%s' font ',10' noenhanced\nplot ",
+                                 ng ? groups[g] : "none swept");
+        int c = 0;
+        for (int i = 0; i < n; i++) {
+            if (group_of[i] != g) continue;
+            used += (size_t)snprintf(body + used, sizeof body - used,
+                                     "%s'%s/%s' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 ps "
+                                     "0.5 lw 1.5 lc rgb '%s' t '%s' noenhanced",
+                                     c ? ", " : "", r->out, dat, i, colours[c % 8],
+                                     r->rk[kern[i]].k->name);
+            c++;
+        }
+        if (!c) used += (size_t)snprintf(body + used, sizeof body - used, "1e30 notitle");
+        used += (size_t)snprintf(body + used, sizeof body - used, "\n");
+    }
+    return render_sized(r, chart, body, 1200, 100 + 300 * rows, err, errlen);
 }
 
 static double core_ulp(const struct rep_kernel *k) /* rep_core_exact, floored for log axes */
@@ -258,73 +339,138 @@ static double core_ulp(const struct rep_kernel *k) /* rep_core_exact, floored fo
     return u > FLOOR_ULP ? u : FLOOR_ULP;
 }
 
-/* Where the Pareto chart writes each kernel's name (data coordinates): right of the point, at
- * the first of a few heights (above, below, further above, further below) where the label's
- * box does not cover one already placed in its panel; nowhere (NaN: no label, the point is in
- * the summary table) where every height would. Boxes are estimated in decades of the log
- * axes, whose ranges are [x0, x1] and [y0, y1] decades, for a plot 1000 pixels wide and
- * `height` pixels high (9-point font). idx: one panel's kernels by increasing cost. */
-static void pareto_labels(const struct rep *r, const int *idx, int n, const double range[4],
-                          double height, double *lx, double *ly)
+/* Where the Pareto chart writes each point's label (data coordinates): right of the point or
+ * left of it, at the first of a few heights (level, above, below, further above, further below)
+ * where the label's box covers neither a label already placed in its panel nor another point;
+ * the Pareto front's points are placed first, then the others by increasing cost; nowhere (NaN:
+ * no label, the point is in the summary table) where every place would. Boxes are estimated in
+ * decades of the log axes, whose ranges are [x0, x1] and [y0, y1] decades, for a plot 1000
+ * pixels wide and `height` pixels high (9-point font). idx: one panel's kernels by increasing
+ * cost; text[i]: the label. */
+static void pareto_labels(const struct rep *r, const int *idx, int n, char (*text)[96],
+                          const int *front, int nfront, const double range[4], double height,
+                          double *lx, double *ly, double *ex, double *ey)
 {
     double cw = (range[1] - range[0]) * 6.5 / 1000, ch = (range[3] - range[2]) * 12 / height;
-    static const double dy[] = {0.55, -0.75, 1.5, -1.7, 2.4};
-    double bx[256], by[256], bw[256];
+    static const double dy[] = {0, 0.8, -0.8, 1.6, -1.6, 2.4, -2.4, 3.2};
+    double bx[256], by[256], bw[256], px[256], py[256], ox[2048], oy[2048];
+    int order[256], m = 0, placed = 0, no = 0;
     for (int i = 0; i < n; i++) {
-        double x = log10(r->rk[idx[i]].cyc) + 0.6 * cw, y = log10(core_ulp(&r->rk[idx[i]]));
-        double w = (double)strlen(r->rk[idx[i]].k->name) * cw, best = NAN;
-        for (size_t c = 0; c < sizeof dy / sizeof dy[0]; c++) {
-            double yc = y + dy[c] * ch;
-            int clash = 0;
-            for (int j = 0; j < i && !clash; j++)
-                clash = x < bx[j] + bw[j] && bx[j] < x + w && fabs(yc - by[j]) < 0.9 * ch;
-            if (!clash) {
-                best = yc;
-                break;
-            }
-        }
-        bx[i] = x, by[i] = best, bw[i] = isnan(best) ? 0 : w; /* (NaN never clashes) */
-        lx[i] = pow(10, x), ly[i] = pow(10, best);
+        px[i] = log10(r->rk[idx[i]].cyc), py[i] = log10(core_ulp(&r->rk[idx[i]]));
+        lx[i] = ly[i] = ex[i] = ey[i] = NAN;
     }
+    /* the obstacles: the panel's points, and the front's line (both panels' front points, by
+     * cost: front[]) sampled every half character */
+    for (int i = 0; i < n && no < 2048; i++) ox[no] = px[i], oy[no++] = py[i];
+    double fx = 0, fy = 0;
+    for (int f = 0; f < nfront; f++) {
+        double x = log10(r->rk[front[f]].cyc), y = log10(core_ulp(&r->rk[front[f]]));
+        double len = f ? hypot((x - fx) / cw, (y - fy) / ch) : 0;
+        for (int s = 1; s < 2 * len && no < 2048; s++) {
+            double t = s / (2 * len);
+            ox[no] = fx + t * (x - fx), oy[no++] = fy + t * (y - fy);
+        }
+        fx = x, fy = y;
+    }
+    for (int pass = 0; pass < 2; pass++) /* the front first */
+        for (int i = 0; i < n; i++)
+            if ((r->rk[idx[i]].pareto != 0) == (pass == 0)) order[m++] = i;
+    for (int o = 0; o < m; o++) {
+        int i = order[o];
+        double w = (double)strlen(text[i]) * cw, best_x = NAN, best_y = NAN;
+        size_t c = 0;
+        for (; c < 2 * sizeof dy / sizeof dy[0] && isnan(best_y); c++) {
+            double yc = py[i] + dy[c / 2] * ch;
+            double xc = c % 2 ? px[i] - 0.8 * cw - w : px[i] + 0.8 * cw; /* right, then left */
+            int clash = xc < range[0] || xc + w > range[1];
+            for (int j = 0; j < placed && !clash; j++)
+                clash = xc < bx[j] + bw[j] && bx[j] < xc + w && fabs(yc - by[j]) < 0.9 * ch;
+            for (int j = 0; j < no && !clash; j++) /* each about a character wide */
+                clash = (ox[j] != px[i] || oy[j] != py[i]) && xc < ox[j] + 0.6 * cw &&
+                        ox[j] - 0.6 * cw < xc + w && fabs(yc - oy[j]) < 0.7 * ch;
+            if (!clash) best_x = xc, best_y = yc;
+        }
+        if (isnan(best_y) && r->rk[idx[i]].pareto) /* the front's names, in any case */
+            best_x = px[i] + 0.8 * cw, best_y = py[i] + 0.8 * ch, c = 1;
+        if (isnan(best_y)) continue;
+        bx[placed] = best_x, by[placed] = best_y, bw[placed++] = w;
+        lx[i] = pow(10, best_x), ly[i] = pow(10, best_y);
+        if ((c - 1) / 2 >= 3) /* a label two lines or more away: a leader to its box's edge */
+            ex[i] = pow(10, fmin(fmax(px[i], best_x), best_x + w)), ey[i] = ly[i];
+    }
+}
+
+/* 1 when a kernel with bit-identical results (an ISA build of the same algorithm, a peer that
+ * is another's) is cheaper: the chart shows the cheapest of each group; *more counts the
+ * others */
+static int pareto_cheaper_twin(const struct rep *r, int k, int *more)
+{
+    int cheaper = 0;
+    double c = r->rk[k].cyc;
+    *more = 0;
+    for (int j = 0; j < r->nrk; j++) {
+        double cj = r->rk[j].cyc;
+        if (j == k || cj <= 0 || rep_lib_entry(r->rk[j].k) ||
+            !rep_same_bits(r->rk[k].k, r->rk[j].k))
+            continue;
+        ++*more;
+        cheaper |= cj < c || (cj == c && j < k);
+    }
+    return cheaper;
 }
 
 /* Accuracy against cost, in two panels on the same axes (one crowded panel overprinted its
  * labels once the Python frameworks came): gelulab's kernels above, the peers below, the
- * Pareto front of both in each; the keys in a band above the data. */
+ * Pareto front of both in each; the keys in a band above the data. Of kernels with
+ * bit-identical results (the builds of one algorithm, a peer that runs another's code) only
+ * the cheapest is drawn, its label counting the others. */
 static int chart_pareto(const struct rep *r, char *err, size_t errlen)
 {
     FILE *out = rep_open(r, "charts/pareto.dat", err, errlen);
     if (!out) return -1;
-    int idx[256], n = 0;
-    for (int i = 0; i < r->nrk && n < 256; i++) /* the library's entry points: their builds */
-        if (r->rk[i].cyc > 0 && !rep_lib_entry(r->rk[i].k)) idx[n++] = i;
+    int idx[256], n = 0, more[256];
+    char text[256][96];
+    for (int i = 0; i < r->nrk && n < 256; i++) { /* the library's entry points: their builds */
+        int m;
+        if (r->rk[i].cyc > 0 && !rep_lib_entry(r->rk[i].k) && !pareto_cheaper_twin(r, i, &m))
+            more[n] = m, idx[n++] = i;
+    }
     for (int i = 0; i < n; i++) { /* sort by cost */
         for (int j = i; j > 0 && r->rk[idx[j]].cyc < r->rk[idx[j - 1]].cyc; j--) {
-            int t = idx[j];
-            idx[j] = idx[j - 1], idx[j - 1] = t;
+            int t = idx[j], tm = more[j];
+            idx[j] = idx[j - 1], idx[j - 1] = t, more[j] = more[j - 1], more[j - 1] = tm;
         }
     }
+    for (int i = 0; i < n; i++)
+        snprintf(text[i], sizeof text[i], more[i] ? "%s (+%d)" : "%s", r->rk[idx[i]].k->name,
+                 more[i]);
     double range[4] = {1e300, -1e300, 1e300, -1e300}; /* decades: x0 x1 y0 y1, both panels */
     for (int i = 0; i < n; i++) {
         double x = log10(r->rk[idx[i]].cyc), y = log10(core_ulp(&r->rk[idx[i]]));
         range[0] = fmin(range[0], floor(x)), range[1] = fmax(range[1], floor(x) + 1);
         range[2] = fmin(range[2], floor(y)), range[3] = fmax(range[3], ceil(y) + 3); /* keys */
     }
-    double lx[256], ly[256];
+    double lx[256], ly[256], ex[256], ey[256];
+    int front[256], nfront = 0;
+    for (int i = 0; i < n; i++)
+        if (r->rk[idx[i]].pareto) front[nfront++] = idx[i];
     for (int peer = 0; peer < 2; peer++) { /* each panel's labels apart */
         int sub[256], m = 0;
-        double sx[256], sy[256];
+        double sx[256], sy[256], tx[256], ty[256];
         for (int i = 0; i < n; i++)
             if ((strcmp(r->rk[idx[i]].family, "peer") == 0) == peer) sub[m++] = i;
         int kidx[256];
-        for (int i = 0; i < m; i++) kidx[i] = idx[sub[i]];
-        pareto_labels(r, kidx, m, range, 300, sx, sy);
-        for (int i = 0; i < m; i++) lx[sub[i]] = sx[i], ly[sub[i]] = sy[i];
+        char ktext[256][96];
+        for (int i = 0; i < m; i++)
+            kidx[i] = idx[sub[i]], memcpy(ktext[i], text[sub[i]], sizeof ktext[i]);
+        pareto_labels(r, kidx, m, ktext, front, nfront, range, 300, sx, sy, tx, ty);
+        for (int i = 0; i < m; i++)
+            lx[sub[i]] = sx[i], ly[sub[i]] = sy[i], ex[sub[i]] = tx[i], ey[sub[i]] = ty[i];
     }
     for (int i = 0; i < n; i++) {
         const struct rep_kernel *k = &r->rk[idx[i]];
-        fprintf(out, "%.6g,%.6g,%s,%d,%.6g,%.6g,%d\n", k->cyc, core_ulp(k), k->k->name,
-                !strcmp(k->family, "peer"), lx[i], ly[i], k->pareto);
+        fprintf(out, "%.6g,%.6g,%s,%d,%.6g,%.6g,%.6g,%.6g,%d\n", k->cyc, core_ulp(k), text[i],
+                !strcmp(k->family, "peer"), lx[i], ly[i], ex[i], ey[i], k->pareto);
     }
     fclose(out);
     char body[4000], libs[200];
@@ -335,26 +481,29 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
             "set title 'Accuracy against cost'\nset label 'no kernel of the sweep was "
             "benchmarked' at graph 0.3,0.5\nplot [1:10] [1:10] 1e30 notitle\n",
             err, errlen);
-    const char *front = "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.4 lw 2 "
-                        "lc rgb '#d62728' t 'Pareto front (kernels and peers)'";
+    const char *front_fmt = "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.4 "
+                            "lw 2 lc rgb '#d62728' t 'Pareto front (kernels and peers)'";
     char fr[600];
-    snprintf(fr, sizeof fr, front, r->out);
+    snprintf(fr, sizeof fr, front_fmt, r->out);
     snprintf(body, sizeof body,
-             "set multiplot layout 2,1 title 'Accuracy against cost: max ULP against exact GELU on "
-             "[-5, 5] (binary32 sweep) vs TSC cycles per element at %zu floats (names where they "
-             "fit)'\n"
+             "set multiplot layout 2,1 title \"Accuracy against cost: max ULP against exact GELU "
+             "on [-5, 5] (binary32 sweep) vs TSC cycles per element at %zu floats\\nof kernels "
+             "with bit-identical results the cheapest, (+N): N others; names where they fit "
+             "(the front's first; grey: a leader to a name set apart)\"\n"
              "set logscale xy\nset format y '10^{%%L}'\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
              "set ylabel 'max ULP on [-5, 5]'\nset key top center horizontal\n"
              "set xlabel ''\n"
              "plot '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 1.2 lc rgb "
              "'#888888' t 'kernels (gelulab)', %s, "
              "'%s/charts/pareto.dat' using ($4 == 0 ? $5 : NaN):6:3 w labels left font ',9' "
-             "noenhanced notitle\n"
+             "noenhanced notitle, '' using ($4 == 0 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
+             "nohead lc rgb '#aaaaaa' notitle\n"
              "set xlabel 'cycles per element (time-stamp counter, one core)'\n"
              "plot '%s/charts/pareto.dat' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.6 lc rgb "
              "'#1f77b4' t 'peers (%s)', %s, "
              "'%s/charts/pareto.dat' using ($4 == 1 ? $5 : NaN):6:3 w labels left font ',9' "
-             "noenhanced notitle\n",
+             "noenhanced notitle, '' using ($4 == 1 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
+             "nohead lc rgb '#aaaaaa' notitle\n",
              r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]),
              pow(10, range[3]), r->out, fr, r->out, r->out, libs, fr, r->out);
     return rep_render(r, "pareto", body, err, errlen);
