@@ -86,51 +86,26 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
     return rep_render(r, "backward_pareto", body, err, errlen);
 }
 
-/* max ULP per binade of x for each kernel whose results are not an earlier one's */
+/* max ULP per binade of x for each kernel whose results are not an earlier one's, a row per
+ * library (a peer's name up to its first '-': onednn, torch, tf, jax) and one for gelulab's */
 static int chart_binades_bwd(const struct rep *r, char *err, size_t errlen)
 {
-    char p[1200], line[512];
-    snprintf(p, sizeof p, "%s/bwd.binades.csv", r->in);
-    FILE *in = fopen(p, "r"), *out = rep_open(r, "charts/backward_binades.dat", err, errlen);
-    if (!in || !out) {
-        if (in) fclose(in);
-        if (out) fclose(out);
-        return in ? -1 : (snprintf(err, errlen, "cannot read %s", p), -1);
+    struct rep_chart_kernel ks[256];
+    char groups[256][32];
+    int nk = 0;
+    for (int k = 0; k < r->bwd.nk && nk < 256; k++) {
+        const struct gl_kernel_src *s = &r->bwd.k[k];
+        if (same_as(r, k) >= 0 || rep_lib_entry(s)) continue;
+        if (s->kind == GL_SRC_BUILTIN)
+            snprintf(groups[nk], sizeof groups[nk], "gelulab");
+        else
+            snprintf(groups[nk], sizeof groups[nk], "%.*s", (int)strcspn(s->name, "-"), s->name);
+        ks[nk].name = s->name, ks[nk].group = groups[nk], nk++;
     }
-    char names[40][160], cur[160] = "", pl[12000] = "";
-    int n = 0;
-    while (fgets(line, sizeof line, in)) {
-        char name[160], against[16];
-        int sign, e, keep = 0;
-        double mx;
-        if (sscanf(line, "%159[^,],%15[^,],%d,%d,%lf", name, against, &sign, &e, &mx) != 5)
-            continue;
-        for (int k = 0; k < r->bwd.nk; k++)
-            keep |= !strcmp(r->bwd.k[k].name, name) && same_as(r, k) < 0;
-        if (!keep || strcmp(against, "own") || e == 255) continue;
-        if (strcmp(cur, name)) {
-            if (n == 40) break;
-            if (n) fprintf(out, "\n\n");
-            snprintf(cur, sizeof cur, "%s", name), snprintf(names[n++], 160, "%s", name);
-        }
-        fprintf(out, "%d,%.6g\n", sign ? -(e - 127) : e - 127, mx > 1e-3 ? mx : 1e-3);
-    }
-    fclose(in), fclose(out);
-    for (int i = 0; i < n; i++) {
-        size_t l = strlen(pl);
-        snprintf(pl + l, sizeof pl - l,
-                 "%s'%s/charts/backward_binades.dat' index %d using 1:2 w lp "
-                 "pt 7 ps 0.4 t '%s' noenhanced",
-                 i ? ", " : "", r->out, i, names[i]);
-    }
-    char body[13000];
-    snprintf(body, sizeof body,
-             "set title 'Backward pass: max ULP error per binade of x (dy = 1, own derivative; "
-             "x < 0 drawn at -e)'\nset logscale y\nset format y '10^{%%L}'\nset xlabel 'e: |x| "
-             "in [2^e, 2^{e+1}), negative x at -e'\nset ylabel 'max error (ULP)'\nset key "
-             "outside right font ',9'\nplot %s\n",
-             n ? pl : "[-128:128] [1e-3:1e8] 1e30 notitle");
-    return rep_render(r, "backward_binades", body, err, errlen);
+    return rep_binades_chart(r, "backward_binades", "bwd.binades.csv", ks, nk,
+                             "Backward pass: max ULP error per binade of x (dy = 1, own "
+                             "derivative), a row per library",
+                             err, errlen);
 }
 
 int rep_backward_charts(const struct rep *r, char *err, size_t errlen)

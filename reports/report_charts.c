@@ -167,15 +167,17 @@ static const char *chart_group(const struct rep *r, int i)
 #define BIN_GROUPS 16
 #define BIN_ZERO   1e-4 /* where a binade without error is drawn, its axis tic labelled 0 */
 
-/* binades.png (peers = 0) or binades_peers.png: max ULP per binade of x (own definition), in
- * small multiples, a row per group (the peers' library, the kernels' family), x < 0 left and
- * x > 0 right in panels of one width, a binade where every result is exact drawn on the line
- * labelled 0 */
-static int chart_binades(const struct rep *r, int peers, char *err, size_t errlen)
+/* A max-ULP-per-binade chart (IN/CSV: kernel,against,sign,exponent_field,max_ulp,...; the
+ * rows against the kernel's own definition) of the kernels ks[0..nk), in small multiples: a row
+ * per group (ks[i].group), x < 0 and x > 0 side by side in panels of one width, a binade whose
+ * results are all exact drawn on the line marked 0, the x axis ending 8 binades past the last
+ * error. what: the title's first line. */
+int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
+                      const struct rep_chart_kernel *ks, int nk, const char *what, char *err,
+                      size_t errlen)
 {
     char p[1200], line[512], dat[64];
-    const char *chart = peers ? "binades_peers" : "binades";
-    snprintf(p, sizeof p, "%s/f32.binades.csv", r->in);
+    snprintf(p, sizeof p, "%s/%s", r->in, csv);
     snprintf(dat, sizeof dat, "charts/%s.dat", chart);
     FILE *in = fopen(p, "r");
     FILE *out = rep_open(r, dat, err, errlen);
@@ -184,21 +186,22 @@ static int chart_binades(const struct rep *r, int peers, char *err, size_t errle
         if (out) fclose(out);
         return in ? -1 : (snprintf(err, errlen, "cannot read %s", p), -1);
     }
-    char names[64][64], cur[64] = "";
+    char names[64][160], cur[160] = "";
     int n = 0, group_of[64], ng = 0;
     const char *groups[BIN_GROUPS];
     double top = 1;
     int emax = 0; /* the largest exponent with an error: the x axis ends a little beyond */
     while (fgets(line, sizeof line, in)) {
-        char name[64], against[16];
+        char name[160], against[16];
         int sign, e, keep = -1;
         double mx;
-        if (sscanf(line, "%63[^,],%15[^,],%d,%d,%lf", name, against, &sign, &e, &mx) != 5) continue;
-        for (int i = 0; i < r->nrk && keep < 0; i++)
-            if (on_chart(r, i, peers) && !strcmp(r->rk[i].k->name, name)) keep = i;
+        if (sscanf(line, "%159[^,],%15[^,],%d,%d,%lf", name, against, &sign, &e, &mx) != 5)
+            continue;
+        for (int i = 0; i < nk && keep < 0; i++)
+            if (!strcmp(ks[i].name, name)) keep = i;
         if (keep < 0 || strcmp(against, "own") || e == 255) continue;
         if (strcmp(cur, name)) {
-            const char *g = chart_group(r, keep);
+            const char *g = ks[keep].group;
             int j = 0;
             while (j < ng && strcmp(groups[j], g)) j++;
             if (n == 64 || (j == ng && ng == BIN_GROUPS)) {
@@ -209,7 +212,7 @@ static int chart_binades(const struct rep *r, int peers, char *err, size_t errle
             if (j == ng) groups[ng++] = g;
             if (n) fprintf(out, "\n\n");
             snprintf(cur, sizeof cur, "%s", name);
-            snprintf(names[n], 64, "%s", name), group_of[n++] = j;
+            snprintf(names[n], sizeof names[n], "%s", name), group_of[n++] = j;
         } else if (n == 0 || strcmp(names[n - 1], name)) {
             continue; /* a kernel left out above */
         }
@@ -225,14 +228,11 @@ static int chart_binades(const struct rep *r, int peers, char *err, size_t errle
     int rows = ng ? ng : 1, hpx = 100 + 230 * rows, xmax = emax + 8 < 128 ? emax + 8 : 128;
     size_t used = (size_t)snprintf(
         body, sizeof body,
-        "set multiplot layout %d,2 title \"Max ULP error per binade of x (binary32, %s, own "
-        "definition)%s\\na binade whose results are all exact is drawn on the line marked 0; "
-        "beyond 2^{%d} every result is exact\" font ',12'\n"
+        "set multiplot layout %d,2 title \"%s\\na binade whose results are all exact is drawn on "
+        "the line marked 0; beyond 2^{%d} every result is exact\" font ',12'\n"
         "set logscale y\nset format y '10^{%%L}'\nset yrange [%g:%g]\nset ytics add ('0' %g)\n"
         "set xrange [-130:%d]\nset xtics 20 font ',8'\n",
-        rows, r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "sampled",
-        peers ? ": the peers, a row per library" : ", a row per family", xmax, BIN_ZERO / 2,
-        top * 10, BIN_ZERO, xmax);
+        rows, what, xmax, BIN_ZERO / 2, top * 10, BIN_ZERO, xmax);
     for (int g = 0; g < rows; g++) {
         for (int s = 1; s >= 0; s--) { /* x < 0 (sign 1) left */
             /* a row of 230 pixels: its title above, the x tics (and on the last row the
@@ -269,6 +269,23 @@ static int chart_binades(const struct rep *r, int peers, char *err, size_t errle
         }
     }
     return render_sized(r, chart, body, 1300, hpx, err, errlen);
+}
+
+/* binades.png (peers = 0) or binades_peers.png: the binary32 sweep's kernels or peers, once
+ * per group of bit-identical results, a row per family or library */
+static int chart_binades(const struct rep *r, int peers, char *err, size_t errlen)
+{
+    struct rep_chart_kernel ks[256];
+    int nk = 0;
+    for (int i = 0; i < r->nrk && nk < 256; i++)
+        if (on_chart(r, i, peers))
+            ks[nk].name = r->rk[i].k->name, ks[nk++].group = chart_group(r, i);
+    char what[200];
+    snprintf(what, sizeof what, "Max ULP error per binade of x (binary32, %s, own definition)%s",
+             r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "sampled",
+             peers ? ": the peers, a row per library" : ", a row per family");
+    return rep_binades_chart(r, peers ? "binades_peers" : "binades", "f32.binades.csv", ks, nk,
+                             what, err, errlen);
 }
 
 /* hist.png (peers = 0) or hist_peers.png */

@@ -90,6 +90,15 @@ int rep_same_as(const struct gl_sweep *s, int k);
 /* the kernel whose results a twin (rep_kernel.twin) repeats, itself not a twin: by its
  * same_as, or else the first build of its algorithm; -1 if none (i itself if not a twin) */
 int rep_twin_lead(const struct rep *r, int i);
+/* a kernel on a per-group chart, and its group (a library, a family) */
+struct rep_chart_kernel {
+    const char *name, *group;
+};
+/* The max-ULP-per-binade chart OUT/CHART.png of the kernels ks[0..nk) from IN/CSV, a row of
+ * panels per group (report_charts.c); 0, or -1 with a message in err */
+int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
+                      const struct rep_chart_kernel *ks, int nk, const char *what, char *err,
+                      size_t errlen);
 /* The libraries of the peers, distinct, in order: from the peer table when the input has one
  * (the swept peers), else from the benchmark's "lib=" labels: "oneDNN, SLEEF"; "none" when it
  * has no peer. */
