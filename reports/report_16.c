@@ -83,7 +83,8 @@ void rep_native16_md(FILE *f, const struct rep *r)
             "throughput at %s elements and its ratio to memcpy16 (%.0f Melem/s, the bandwidth "
             "limit of 16-bit data) in the same run; relu16 (the cheapest 16-bit activation) "
             "runs at %.0f Melem/s.\n\n"
-            "| kernel | format | defn | own | exact | %% CR | not CR | NaN → NaN | zero lost | "
+            "| kernel | format | defn | own, ULP | exact, ULP | %% CR | not CR | NaN → NaN | zero "
+            "lost | "
             "Melem/s %s | × memcpy16 | cyc/elem |\n|---|---|---|---|---|---|---|---|---|---|---|"
             "---|\n",
             sz, m * 1e-6, z * 1e-6, sz);

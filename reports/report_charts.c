@@ -19,13 +19,21 @@ static int render_sized(const struct rep *r, const char *name, const char *body,
     if (!f) return snprintf(err, errlen, "cannot write %s", p), -1;
     const char *term[2][2] = {{"pngcairo size %d,%d font 'Sans,11'", "png"},
                               {"svg size %d,%d font 'Sans,11' dynamic", "svg"}};
+    /* the provenance in a corner of every chart: the machine, the commit, the date */
+    char prov[400], *q;
+    const struct gl_json *id = rep_fact(r, "machine", "cpu_id");
+    snprintf(prov, sizeof prov, "%s%s%s%s, gelulab %s, %s", rep_str(rep_fact(r, "machine", "cpu")),
+             id ? " (" : "", id ? rep_str(id) : "", id ? ")" : "",
+             rep_str(rep_fact(r, "machine", "commit")), rep_str(rep_fact(r, "machine", "date")));
+    while ((q = strchr(prov, '\'')) != NULL) *q = ' '; /* inside a quoted gnuplot string */
     for (int t = 0; t < 2; t++) {
         char tm[80];
         snprintf(tm, sizeof tm, term[t][0], w, h);
         fprintf(f,
                 "reset\nset terminal %s\nset output '%s/%s.%s'\nset grid\nset datafile separator "
-                "','\n%s\nunset multiplot\nunset output\n",
-                tm, r->out, name, term[t][1], body);
+                "','\nset label 999 '%s' at screen 0.995, screen 0.008 right font ',8' tc rgb "
+                "'#777777' noenhanced\n%s\nunset multiplot\nunset output\n",
+                tm, r->out, name, term[t][1], prov, body);
     }
     fclose(f);
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>'%s/charts/%s.log'", p, r->out, name);

@@ -125,7 +125,7 @@ void rep_dist_md(FILE *f, const struct rep *r)
                    "deps-activations`).");
     fprintf(f, " Median Melem/s; in brackets the ratio to the fastest exact-GELU peer of the same "
                "run at that size (its last row); ᶠ: timed inside its framework's process.\n\n"
-               "| case |");
+               "| case (Melem/s, × the fastest exact peer) |");
     for (int i = 0; i < nruns; i++)
         for (size_t s = 0; s < 2; s++) {
             char sz[16];

@@ -251,12 +251,15 @@ static void md_formats(FILE *f, const struct rep *r)
         fprintf(f, "| %s | %.0f | %.0f | %.0f |\n", fm[i], rep_num(gl_json_get(c, "tanh")),
                 rep_num(gl_json_get(c, "sigmoid")), rep_num(gl_json_get(c, "silu")));
     }
-    fprintf(f, "\nKernels computing in binary32 with the result rounded to the format (exhaustive "
-               "over the "
-               "65 536 inputs): max ULP of the format against the own definition, against exact "
-               "GELU, %% correctly rounded.\n\n"
-               "| kernel | bf16 own | bf16 exact | bf16 %% CR | f16 own | f16 exact | f16 %% CR "
-               "|\n|---|---|---|---|---|---|---|\n");
+    fprintf(
+        f,
+        "\nKernels computing in binary32 with the result rounded to the format (exhaustive "
+        "over the "
+        "65 536 inputs): max ULP of the format against the own definition, against exact "
+        "GELU, %% correctly rounded.\n\n"
+        "| kernel | bf16 own, ULP | bf16 exact, ULP | bf16 %% CR | f16 own, ULP | f16 exact, ULP | "
+        "f16 %% CR "
+        "|\n|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < r->bf16.nk; i++) { /* the binary32 kernels, in both sweeps */
         const struct gl_kernel_src *kb = &r->bf16.k[i], *kh = NULL;
         for (int j = 0; j < r->f16.nk && !kh; j++)

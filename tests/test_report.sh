@@ -92,7 +92,7 @@ check "speed by distribution: N(0, 1) columns, the skipped ones with their reaso
       "sed -n '/^## Speed by input distribution/,/^## /p' '$O/REPORT.md' >'$T/dist' &&
        grep -q '^uniform \[−8, 8\] inputs: skipped: not measured for this data' '$T/dist' &&
        grep -q '^MiniLM inputs: skipped: --dist minilm: cannot open /nowhere/minilm.f32: No such file or directory\.$' '$T/dist' &&
-       grep -q '^| case | N(0, 1), 4Ki | N(0, 1), 64Ki |$' '$T/dist' &&
+       grep -q '^| case (Melem/s, × the fastest exact peer) | N(0, 1), 4Ki | N(0, 1), 64Ki |$' '$T/dist' &&
        grep -qE '^\| fast/scalar \| [0-9]+( \([0-9.]+×\))? \| [0-9]+( \([0-9.]+×\))? \|$' '$T/dist'"
 if [ -n "$PEER" ]; then
   check "speed by distribution: ratios to the fastest exact peer, named in the last row" \
