@@ -178,7 +178,10 @@ static inline __attribute__((always_inline)) void
 core_tail_queue(const float *x, float *y, size_t n, V (*core)(V, V), const float (*rows)[8],
                 V (*eval)(V, V, const V *), V (*tail)(V))
 {
-    float q[GL_QUEUE_FILL + 2 * VW];     /* inputs, then results, of the tail lanes */
+    /* inputs, then results, of the tail lanes: the whole-vector loop stops below FILL + VW,
+     * the last short vector adds VW - 1 more and the padding of the last queue vector VW:
+     * nq + VW <= FILL + 3 VW - 2 */
+    float q[GL_QUEUE_FILL + 3 * VW];
     int32_t at[GL_QUEUE_BLOCK / VW];     /* where each vector with tail lanes is */
     uint32_t lanes[GL_QUEUE_BLOCK / VW]; /* and which of its lanes are */
     for (size_t b = 0; b < n;) {         /* a block: elements [b, b + m) */
