@@ -46,6 +46,13 @@ static void fixed_ulp(double ulp, uint64_t *lo, uint64_t *hi)
     *lo = (uint64_t)v, *hi = (uint64_t)(v >> 64);
 }
 
+/* The reference rounded to binary64, as a worst input records it: hi + lo, but hi alone where
+ * lo is 0 (-0 + 0 is +0: GELU(-inf) = -0 would read +0) */
+static double dd_value(struct gl_dd r)
+{
+    return r.lo == 0 ? r.hi : r.hi + r.lo;
+}
+
 /* One input's errors, computed once and added to every statistic it belongs to. */
 struct sample {
     struct gl_worst w;
@@ -113,9 +120,7 @@ static struct sample make_sample(uint64_t xbits, double x, double y, double yr, 
                                  double ulp)
 {
     struct sample p;
-    /* the reference rounded to binary64: hi + lo, but hi alone where lo is 0 (-0 + 0 is +0:
-     * GELU(-inf) = -0 would read +0) */
-    p.w = (struct gl_worst){ulp, xbits, x, y, r.lo == 0 ? r.hi : r.hi + r.lo};
+    p.w = (struct gl_worst){ulp, xbits, x, y, dd_value(r)};
     p.abs = gl_abs_error(y, r);
     p.rel = isfinite(p.abs) && r.hi != 0 && isfinite(r.hi) ? p.abs / fabs(r.hi) : 0;
     p.cr = memcmp(&y, &yr, sizeof y) == 0 || (isnan(y) && isnan(yr));
@@ -322,7 +327,7 @@ static void fast_top(struct gl_block_stats *bs, const struct gl_block *b, const 
     for (size_t k = 0; k < b->n; k++) {
         size_t i = back ? b->n - 1 - k : k;
         if (u[i] < 0 || !worse(u[i], b->xbits[i], t.ulp, t.xbits)) continue;
-        struct gl_worst w = {u[i], b->xbits[i], b->x[i], b->y[i], b->r[i].hi + b->r[i].lo};
+        struct gl_worst w = {u[i], b->xbits[i], b->x[i], b->y[i], dd_value(b->r[i])};
         list_insert(bs->top, &bs->ntop, &w);
         if (bs->ntop == GL_TOPK &&
             worse(bs->top[GL_TOPK - 1].ulp, bs->top[GL_TOPK - 1].xbits, t.ulp, t.xbits))
@@ -348,7 +353,7 @@ static void block_stats(struct gl_block_stats *bs, const struct gl_block *b, str
         size_t i = f.worst_i;
         if (worse(f.worst_ulp, f.worst_bits, l->worst.ulp, l->worst.xbits))
             l->worst = (struct gl_worst){f.worst_ulp, f.worst_bits, b->x[i], b->y[i],
-                                         b->r[i].hi + b->r[i].lo};
+                                         dd_value(b->r[i])};
         if (worse(f.worst_ulp, f.worst_bits, floor.ulp, floor.xbits))
             fast_top(bs, b, u, f.worst_i, floor);
     }

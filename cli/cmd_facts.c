@@ -39,8 +39,8 @@ static void cpu_info(char *model, size_t ml, char *flags, size_t fl, char *id, s
         size_t kl = strcspn(line, "\t:");
         if (!strncmp(line, "model name", 10) && !strcmp(model, "unknown"))
             snprintf(model, ml, "%s", c + 2);
-        if (!strncmp(line, "flags", 5) && !strcmp(flags, "unknown"))
-            snprintf(flags, fl, "%s", c + 2);
+        if ((kl == 5 && !strncmp(line, "flags", 5)) || (kl == 8 && !strncmp(line, "Features", 8)))
+            if (!strcmp(flags, "unknown")) snprintf(flags, fl, "%s", c + 2); /* x86, AArch64 */
         for (int i = 0; i < 4; i++)
             if (kl == strlen(keys[i]) && !strncmp(line, keys[i], kl) && !part[i][0])
                 snprintf(part[i], sizeof part[i], "%s", c + 2);
@@ -70,7 +70,7 @@ static void write_machine(FILE *f, int nmeta, char **meta)
     gl_facts_versions(mpfr, gmp, sizeof mpfr);
     fprintf(f, "  \"machine\": {\n");
     put_str(f, "cpu", model, 1);
-    put_str(f, "cpu_id", id, 1);
+    if (strcmp(id, "unknown")) put_str(f, "cpu_id", id, 1); /* absent where not said */
     put_str(f, "cpu_flags", flags, 1);
     fprintf(f, "    \"cores\": %ld,\n", sysconf(_SC_NPROCESSORS_ONLN));
     put_str(f, "os", u.sysname, 1), put_str(f, "kernel", u.release, 1);

@@ -103,7 +103,7 @@ const char *rep_isa_phrase(const struct rep *r)
     static char buf[160];
     const struct gl_json *fl = rep_fact(r, "machine", "cpu_flags");
     const char *f = fl && fl->text ? fl->text : NULL;
-    if (!f) return "";
+    if (!f || !strcmp(f, "unknown")) return "";
     static const char *const avx512[][2] = {{"avx512f", "F"},        {"avx512dq", "DQ"},
                                             {"avx512bw", "BW"},      {"avx512vl", "VL"},
                                             {"avx512_vnni", "VNNI"}, {"avx512_bf16", "BF16"},

@@ -1,6 +1,7 @@
 /* The report's charts: data files and gnuplot scripts in OUT/charts/, rendered by gnuplot to
  * OUT/NAME.png (1200x800) and OUT/NAME.svg. Every chart reads only files under OUT and IN. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -8,6 +9,26 @@
 
 #define FLOOR_ULP 1e-3 /* zero errors drawn at this height on log scales */
 #define FLOOR_ABS 1e-12
+
+/* Appends to buf[cap] at *used; once it is full, nothing more (and *used = cap, which
+ * chart_full reports): a chart script never runs past its buffer */
+static void chart_add(char *buf, size_t cap, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void chart_add(char *buf, size_t cap, size_t *used, const char *fmt, ...)
+{
+    if (*used >= cap) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf + *used, cap - *used, fmt, ap);
+    va_end(ap);
+    *used = k < 0 || (size_t)k >= cap - *used ? cap : *used + (size_t)k;
+}
+static int chart_full(const char *chart, size_t used, size_t cap, char *err, size_t errlen)
+{
+    if (used < cap) return 0;
+    snprintf(err, errlen, "chart %s: its gnuplot script is longer than %zu bytes", chart, cap);
+    return -1;
+}
 
 /* the chart at w x h pixels */
 static int render_sized(const struct rep *r, const char *name, const char *body, int w, int h,
@@ -22,7 +43,7 @@ static int render_sized(const struct rep *r, const char *name, const char *body,
     /* the provenance in a corner of every chart: the machine, the commit, the date */
     char prov[400], *q;
     const struct gl_json *id = rep_fact(r, "machine", "cpu_id");
-    snprintf(prov, sizeof prov, "%s%s%s%s, gelulab %s, %s", rep_str(rep_fact(r, "machine", "cpu")),
+    snprintf(prov, sizeof prov, "%s%s%s%s, commit %s, %s", rep_str(rep_fact(r, "machine", "cpu")),
              id ? " (" : "", id ? rep_str(id) : "", id ? ")" : "",
              rep_str(rep_fact(r, "machine", "commit")), rep_str(rep_fact(r, "machine", "date")));
     while ((q = strchr(prov, '\'')) != NULL) *q = ' '; /* inside a quoted gnuplot string */
@@ -31,7 +52,8 @@ static int render_sized(const struct rep *r, const char *name, const char *body,
         snprintf(tm, sizeof tm, term[t][0], w, h);
         fprintf(f,
                 "reset\nset terminal %s\nset output '%s/%s.%s'\nset grid\nset datafile separator "
-                "','\nset label 999 '%s' at screen 0.995, screen 0.008 right font ',8' tc rgb "
+                "','\nset label 999 '%s' at screen 0.996, screen 0.01 left rotate by 90 font ',8' "
+                "tc rgb "
                 "'#777777' noenhanced\n%s\nunset multiplot\nunset output\n",
                 tm, r->out, name, term[t][1], prov, body);
     }
@@ -234,8 +256,9 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
                                            "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
     char body[60000];
     int rows = ng ? ng : 1, hpx = 100 + 230 * rows, xmax = emax + 8 < 128 ? emax + 8 : 128;
-    size_t used = (size_t)snprintf(
-        body, sizeof body,
+    size_t used = 0;
+    chart_add(
+        body, sizeof body, &used,
         "set multiplot layout %d,2 title \"%s\\na binade whose results are all exact is drawn on "
         "the line marked 0; beyond 2^{%d} every result is exact\" font ',12'\n"
         "set logscale y\nset format y '10^{%%L}'\nset yrange [%g:%g]\nset ytics add ('0' %g)\n"
@@ -253,8 +276,8 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
                          "set key at screen 0.80, screen %g left Left reverse font ',8' samplen 2 "
                          "spacing 0.9",
                          y1);
-            used += (size_t)snprintf(
-                body + used, sizeof body - used,
+            chart_add(
+                body, sizeof body, &used,
                 "set lmargin at screen %g\nset rmargin at screen %g\nset bmargin at screen %g\n"
                 "set tmargin at screen %g\nset title '%s%s' font ',10' offset 0,-0.5 noenhanced\n"
                 "set xlabel '%s' font ',8' offset 0,0.5\nset ylabel '%s' font ',9'\n%s\nplot ",
@@ -265,17 +288,18 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
             int c = 0;
             for (int i = 0; i < n; i++) {
                 if (group_of[i] != g) continue;
-                used += (size_t)snprintf(
-                    body + used, sizeof body - used,
+                chart_add(
+                    body, sizeof body, &used,
                     "%s'%s/%s' index %d using ($1 == %d ? $2 : NaN):3 w lp pt 7 ps 0.3 lw 1.5 "
                     "lc rgb '%s' t '%s' noenhanced",
                     c ? ", " : "", r->out, dat, i, s, colours[c % 8], names[i]);
                 c++;
             }
-            if (!c) used += (size_t)snprintf(body + used, sizeof body - used, "1e30 notitle");
-            used += (size_t)snprintf(body + used, sizeof body - used, "\n");
+            if (!c) chart_add(body, sizeof body, &used, "1e30 notitle");
+            chart_add(body, sizeof body, &used, "\n");
         }
     }
+    if (chart_full(chart, used, sizeof body, err, errlen)) return -1;
     return render_sized(r, chart, body, 1300, hpx, err, errlen);
 }
 
@@ -328,8 +352,9 @@ static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
                                            "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
     int cols = 2, rows = ng ? (ng + cols - 1) / cols : 1;
     char body[40000];
-    size_t used = (size_t)snprintf(
-        body, sizeof body,
+    size_t used = 0;
+    chart_add(
+        body, sizeof body, &used,
         "set multiplot layout %d,%d title \"ULP error histograms (binary32 sweep, own "
         "definition%s): inputs per bin\\nthe point at b counts errors in (2^{b-1}, 2^b] ULP; b = "
         "-1: [0, 1/2]; b = 40: above 2^{39} or not finite\" font ',12'\n"
@@ -339,22 +364,21 @@ static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
         "set ylabel 'inputs' font ',9'\nset key top right font ',8' samplen 2\n",
         rows, cols, peers ? ", the peers: a panel per library" : ": a panel per family");
     for (int g = 0; g < (ng ? ng : 1); g++) {
-        used += (size_t)snprintf(body + used, sizeof body - used,
-                                 "set title '%s' font ',10' noenhanced\nplot ",
-                                 ng ? groups[g] : "none swept");
+        chart_add(body, sizeof body, &used, "set title '%s' font ',10' noenhanced\nplot ",
+                  ng ? groups[g] : "none swept");
         int c = 0;
         for (int i = 0; i < n; i++) {
             if (group_of[i] != g) continue;
-            used += (size_t)snprintf(body + used, sizeof body - used,
-                                     "%s'%s/%s' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 ps "
-                                     "0.5 lw 1.5 lc rgb '%s' t '%s' noenhanced",
-                                     c ? ", " : "", r->out, dat, i, colours[c % 8],
-                                     r->rk[kern[i]].k->name);
+            chart_add(body, sizeof body, &used,
+                      "%s'%s/%s' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 ps "
+                      "0.5 lw 1.5 lc rgb '%s' t '%s' noenhanced",
+                      c ? ", " : "", r->out, dat, i, colours[c % 8], r->rk[kern[i]].k->name);
             c++;
         }
-        if (!c) used += (size_t)snprintf(body + used, sizeof body - used, "1e30 notitle");
-        used += (size_t)snprintf(body + used, sizeof body - used, "\n");
+        if (!c) chart_add(body, sizeof body, &used, "1e30 notitle");
+        chart_add(body, sizeof body, &used, "\n");
     }
+    if (chart_full(chart, used, sizeof body, err, errlen)) return -1;
     return render_sized(r, chart, body, 1200, 100 + 300 * rows, err, errlen);
 }
 
@@ -622,19 +646,19 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
     static const char *const colours[TP_SERIES] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                                                    "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
                                                    "#bcbd22", "#7f7f7f", "#000000", "#aec7e8"};
-    char body[20000], marks[600] = "";
+    char body[40000], marks[600] = "";
     size_t used = 0;
     /* the cache levels, for two arrays (x and y) of n floats: n = size / 8 */
     for (int c = 0; c < 3; c++)
         if (r->bench.cache[c] > 0)
-            used += (size_t)snprintf(
-                marks + used, sizeof marks - used,
-                "set arrow from %g, graph 0 to %g, graph 1 nohead dt 3 lc rgb '#999999'\n"
-                "set label 'L%d' at %g, graph 1.03 center font ',8' tc rgb '#666666'\n",
-                r->bench.cache[c] / 8, r->bench.cache[c] / 8, c + 1, r->bench.cache[c] / 8);
+            chart_add(marks, sizeof marks, &used,
+                      "set arrow from %g, graph 0 to %g, graph 1 nohead dt 3 lc rgb '#999999'\n"
+                      "set label 'L%d' at %g, graph 1.03 center font ',8' tc rgb '#666666'\n",
+                      r->bench.cache[c] / 8, r->bench.cache[c] / 8, c + 1, r->bench.cache[c] / 8);
     int cols = np <= 4 ? 2 : 3, rows = (np + cols - 1) / cols;
-    used = (size_t)snprintf(
-        body, sizeof body,
+    used = 0;
+    chart_add(
+        body, sizeof body, &used,
         "set multiplot layout %d,%d title 'Throughput against array size (one core, median of "
         "repetitions; dotted: the array sizes whose two arrays, x and y, fill the L1, L2, L3 "
         "caches)' font ',12'\n"
@@ -645,26 +669,26 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
         rows, cols, (double)r->sizes[0] / 1.5,
         (double)r->sizes[r->nsizes ? r->nsizes - 1 : 0] * 1.5, lo / 1.5, hi * 1.5, marks);
     for (int p = 0; p < np; p++) {
-        used += (size_t)snprintf(body + used, sizeof body - used,
-                                 "set title '%s' font ',11'\nplot ", pan[p].title);
+        chart_add(body, sizeof body, &used, "set title '%s' font ',11'\nplot ", pan[p].title);
         if (has_memcpy)
-            used += (size_t)snprintf(body + used, sizeof body - used,
-                                     "'%s/charts/throughput.dat' index 0 using 1:($2 > 0 ? $2 : "
-                                     "NaN) w l lw 4 lc rgb '#bbbbbb' t 'memcpy (glibc)'",
-                                     r->out);
+            chart_add(body, sizeof body, &used,
+                      "'%s/charts/throughput.dat' index 0 using 1:($2 > 0 ? $2 : "
+                      "NaN) w l lw 4 lc rgb '#bbbbbb' t 'memcpy (glibc)'",
+                      r->out);
         for (int i = 0, c = 0; i < pan[p].n; i++) {
             if (!strcmp(pan[p].names[i], "memcpy")) continue;
             for (idx = 0; idx < nall && strcmp(all[idx], pan[p].names[i]); idx++) {
             }
-            used += (size_t)snprintf(body + used, sizeof body - used,
-                                     "%s'%s/charts/throughput.dat' index %d using 1:($2 > 0 ? $2 "
-                                     ": NaN) w lp pt 7 ps 0.8 lw 2 lc rgb '%s' t '%s' noenhanced",
-                                     has_memcpy || c ? ", " : "", r->out, idx,
-                                     colours[c % TP_SERIES], pan[p].names[i]);
+            chart_add(body, sizeof body, &used,
+                      "%s'%s/charts/throughput.dat' index %d using 1:($2 > 0 ? $2 "
+                      ": NaN) w lp pt 7 ps 0.8 lw 2 lc rgb '%s' t '%s' noenhanced",
+                      has_memcpy || c ? ", " : "", r->out, idx, colours[c % TP_SERIES],
+                      pan[p].names[i]);
             c++;
         }
-        used += (size_t)snprintf(body + used, sizeof body - used, "\n");
+        chart_add(body, sizeof body, &used, "\n");
     }
+    if (chart_full("throughput", used, sizeof body, err, errlen)) return -1;
     return render_sized(r, "throughput", body, 560 * cols, 440 * rows, err, errlen);
 }
 
