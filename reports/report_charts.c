@@ -187,6 +187,24 @@ int rep_peer_charts(const struct rep *r)
     return n > 0;
 }
 
+/* the colours of a panel's series, distinct up to CHART_COLOURS series */
+#define CHART_COLOURS 12
+static const char *const chart_colours[CHART_COLOURS] = {
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
+    "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f", "#000000", "#aec7e8"};
+
+/* the index of group g among groups[0..*ng), added at the end if new; -1 when it is new and
+ * groups[] already holds max */
+static int group_index(const char **groups, int *ng, int max, const char *g)
+{
+    int j = 0;
+    while (j < *ng && strcmp(groups[j], g)) j++;
+    if (j < *ng) return j;
+    if (*ng == max) return -1;
+    groups[(*ng)++] = g;
+    return j;
+}
+
 /* the group a kernel is drawn in on the per-group charts: a peer's library, or a kernel's family */
 static const char *chart_group(const struct rep *r, int i)
 {
@@ -231,15 +249,12 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
             if (!strcmp(ks[i].name, name)) keep = i;
         if (keep < 0 || strcmp(against, "own") || e == 255) continue;
         if (strcmp(cur, name)) {
-            const char *g = ks[keep].group;
-            int j = 0;
-            while (j < ng && strcmp(groups[j], g)) j++;
-            if (n == 64 || (j == ng && ng == BIN_GROUPS)) {
+            int j = n == 64 ? -1 : group_index(groups, &ng, BIN_GROUPS, ks[keep].group);
+            if (j < 0) {
                 fprintf(stderr, "gelulab report: %s: %s left out (chart full)\n", chart, name);
                 snprintf(cur, sizeof cur, "%s", name);
                 continue;
             }
-            if (j == ng) groups[ng++] = g;
             if (n) fprintf(out, "\n\n");
             snprintf(cur, sizeof cur, "%s", name);
             snprintf(names[n], sizeof names[n], "%s", name), group_of[n++] = j;
@@ -252,8 +267,6 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
     }
     fclose(in);
     fclose(out);
-    static const char *const colours[8] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-                                           "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
     char body[60000];
     int rows = ng ? ng : 1, hpx = 100 + 230 * rows, xmax = emax + 8 < 128 ? emax + 8 : 128;
     size_t used = 0;
@@ -292,7 +305,7 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
                     body, sizeof body, &used,
                     "%s'%s/%s' index %d using ($1 == %d ? $2 : NaN):3 w lp pt 7 ps 0.3 lw 1.5 "
                     "lc rgb '%s' t '%s' noenhanced",
-                    c ? ", " : "", r->out, dat, i, s, colours[c % 8], names[i]);
+                    c ? ", " : "", r->out, dat, i, s, chart_colours[c % CHART_COLOURS], names[i]);
                 c++;
             }
             if (!c) chart_add(body, sizeof body, &used, "1e30 notitle");
@@ -334,22 +347,17 @@ static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
     for (int i = 0; i < r->nrk && n < 128; i++) {
         const struct rep_kernel *k = &r->rk[i];
         if (!on_chart(r, i, peers)) continue;
-        const char *g = chart_group(r, i);
-        int j = 0;
-        while (j < ng && strcmp(groups[j], g)) j++;
-        if (j == ng && ng == BIN_GROUPS) {
+        int j = group_index(groups, &ng, BIN_GROUPS, chart_group(r, i));
+        if (j < 0) {
             fprintf(stderr, "gelulab report: %s: %s left out (chart full)\n", chart, k->k->name);
             continue;
         }
-        if (j == ng) groups[ng++] = g;
         if (n) fprintf(out, "\n\n");
         for (int b = 0; b < GL_HIST_BINS; b++)
             fprintf(out, "%d,%llu\n", b - 1, (unsigned long long)k->k->acc[0]->hist[b]);
         kern[n] = i, group_of[n++] = j;
     }
     fclose(out);
-    static const char *const colours[8] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-                                           "#ff7f0e", "#17becf", "#8c564b", "#e377c2"};
     int cols = 2, rows = ng ? (ng + cols - 1) / cols : 1;
     char body[40000];
     size_t used = 0;
@@ -372,7 +380,8 @@ static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
             chart_add(body, sizeof body, &used,
                       "%s'%s/%s' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 ps "
                       "0.5 lw 1.5 lc rgb '%s' t '%s' noenhanced",
-                      c ? ", " : "", r->out, dat, i, colours[c % 8], r->rk[kern[i]].k->name);
+                      c ? ", " : "", r->out, dat, i, chart_colours[c % CHART_COLOURS],
+                      r->rk[kern[i]].k->name);
             c++;
         }
         if (!c) chart_add(body, sizeof body, &used, "1e30 notitle");
@@ -562,9 +571,9 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
  * family beside the baselines, then each peer library's timed binary32 forward peers; memcpy in
  * every panel as the common reference */
 #define TP_PANELS 16
-#define TP_SERIES 12
+#define TP_SERIES CHART_COLOURS
 struct tp_panel {
-    char title[80];
+    char title[80]; /* its library, or gelulab's, and how it was timed */
     const char *names[TP_SERIES];
     int n;
 };
@@ -578,6 +587,7 @@ static int tp_add(struct tp_panel *p, const char *name)
 
 static int tp_panels(const struct rep *r, struct tp_panel *pan)
 {
+    const char *libs[TP_PANELS] = {""}; /* panel j's library ("": gelulab's) */
     int np = 1;
     memset(pan, 0, sizeof *pan);
     snprintf(pan[0].title, sizeof pan[0].title, "gelulab: the fastest build of each kernel");
@@ -601,17 +611,14 @@ static int tp_panels(const struct rep *r, struct tp_panel *pan)
     for (int i = 0; i < r->npeers; i++) { /* the peers of a library together, its first order */
         const struct rep_peer *p = &r->peers[i];
         if (rep_eps(r, p->name, r->pareto_size) <= 0) continue;
-        int j = 1;
-        while (j < np && strncmp(pan[j].title, p->library, strlen(p->library))) j++;
-        if (j == np) {
-            if (np == TP_PANELS) continue;
-            memset(&pan[np], 0, sizeof pan[np]);
-            snprintf(pan[np].title, sizeof pan[np].title, "%s", p->library);
-            np++;
+        int had = np, j = group_index(libs, &np, TP_PANELS, p->library);
+        if (j > 0 && j == had) {
+            memset(&pan[j], 0, sizeof pan[j]);
+            snprintf(pan[j].title, sizeof pan[j].title, "%s", p->library);
         }
-        if (tp_add(&pan[j], p->name))
-            fprintf(stderr, "gelulab report: throughput chart: %s left out (panel full)\n",
-                    p->name);
+        if (j < 0 || tp_add(&pan[j], p->name))
+            fprintf(stderr, "gelulab report: throughput chart: %s left out (%s full)\n", p->name,
+                    j < 0 ? "chart" : "panel");
         else if (*rep_timed_mark(r, p->name) && !strchr(pan[j].title, '('))
             snprintf(pan[j].title + strlen(pan[j].title),
                      sizeof pan[j].title - strlen(pan[j].title), " (timed inside its own process)");
@@ -643,9 +650,6 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
     }
     fclose(out);
     if (!(hi > 0)) lo = 1, hi = 1e5;
-    static const char *const colours[TP_SERIES] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-                                                   "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
-                                                   "#bcbd22", "#7f7f7f", "#000000", "#aec7e8"};
     char body[40000], marks[600] = "";
     size_t used = 0;
     /* the cache levels, for two arrays (x and y) of n floats: n = size / 8 */
@@ -682,7 +686,7 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
             chart_add(body, sizeof body, &used,
                       "%s'%s/charts/throughput.dat' index %d using 1:($2 > 0 ? $2 "
                       ": NaN) w lp pt 7 ps 0.8 lw 2 lc rgb '%s' t '%s' noenhanced",
-                      has_memcpy || c ? ", " : "", r->out, idx, colours[c % TP_SERIES],
+                      has_memcpy || c ? ", " : "", r->out, idx, chart_colours[c % CHART_COLOURS],
                       pan[p].names[i]);
             c++;
         }

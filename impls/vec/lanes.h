@@ -64,6 +64,13 @@ static inline V vsel(VI m, V a, V b) /* m ? a : b, lane by lane */
 {
     return vfloat((vbits(a) & m) | (vbits(b) & ~m));
 }
+/* y, but x + x (x made quiet, its sign and payload kept) where x is NaN: a kernel's result for
+ * a NaN input on every ISA, whatever NaN its arithmetic happened to carry (the compiler may
+ * commute operands or turn a negation into a sign flip) */
+static inline V vquiet_nan(V x, V y)
+{
+    return vsel(GL_MASK(x == x), y, x + x);
+}
 /* a + c on the lanes' integers, wrapping as the vector ISAs do (a NaN's bits reach INT32_MAX:
  * the plain scalar int would overflow, undefined in C) */
 static inline VI vaddi(VI a, int32_t c)
@@ -225,12 +232,11 @@ static inline __attribute__((always_inline)) VD vpolyd(VD u, const double *c, in
 #ifndef GL_KERNEL_ATTR
 #define GL_KERNEL_ATTR
 #endif
-/* The plain scalar builds return a NaN input made quiet, its sign and payload kept (x + x), as
- * the vector builds' intrinsics do: the compiler may rewrite the scalar code's arithmetic (a
- * negation as a sign flip, operands commuted; the sanitizer build's erf and poly returned the
- * NaN with its sign flipped), and every build of a kernel gives the same bits, NaN included */
+/* The plain scalar builds return a NaN input made quiet (vquiet_nan), as the vector builds'
+ * intrinsics do: GCC rewrites the plain code's arithmetic (the sanitizer build's erf and poly
+ * returned the NaN with its sign flipped), and every build of a kernel gives the same bits */
 #ifdef GL_ISA_PLAIN
-#define GL_KERNEL_NAN(x, y) vsel(GL_MASK((x) == (x)), (y), (x) + (x))
+#define GL_KERNEL_NAN(x, y) vquiet_nan(x, y)
 #else
 #define GL_KERNEL_NAN(x, y) (y)
 #endif

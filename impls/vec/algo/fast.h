@@ -66,10 +66,9 @@ static inline V gelu_fast_tail(V x)
     V r = vhorner(t - c[0], c + 1, GL_TAIL_R_DEGREE);
     V xr = xc * r, p = vfma(xr, q, xr);
     p = (p * vfloat(vshl_u(vaddi(vbits(kd), 127 + 64), 23))) * 0x1p-64f; /* n >= -152 */
-    /* NaN: x + x, x made quiet with its sign and payload, on every ISA (the NaN the
-     * arithmetic above carries depends on the order the compiler gives an operation's
-     * operands: the scalar build returned the NaN without its sign) */
-    return vsel(GL_MASK(x == x), vsel_sign(x, p, x - p), x + x);
+    /* NaN: x made quiet on every ISA (the NaN the arithmetic above carries depends on the
+     * order the compiler gives an operation's operands) */
+    return vquiet_nan(x, vsel_sign(x, p, x - p));
 }
 
 GL_DEFINE_KERNEL_CORE_TAIL(fast, CORE_FAST, gelu_fast_core, gelu_fast_tail)
