@@ -140,10 +140,14 @@ bench: build
 	$(BUILD)/gelulab bench-table build/bench/bench.json $$(ls build/bench/bench-*.json 2>/dev/null) \
 	  | tee build/bench/table.txt
 
-# QUICK=1: sampled sweeps and a shorter benchmark (about 2 minutes)
+# QUICK=1: sampled sweeps and a shorter benchmark (about 2 minutes). The sweeps keep each
+# kernel's results in build/store (docs/result-format.md, "The sweep store"): a rerun sweeps
+# only the kernels whose code, or whose sweep, changed; FRESH=1 sweeps everything again (and
+# refreshes the store).
 QUICK ?= 0
+FRESH ?= 0
 report: build
-	reports/make_report.sh $(BUILD) build/report $(QUICK)
+	FRESH=$(FRESH) GL_STORE=$(abspath build/store) reports/make_report.sh $(BUILD) build/report $(QUICK)
 
 # Copy the last full (exhaustive) report into docs/report/<cpu>/ (one folder per CPU model and
 # ISA class) and rewrite the index docs/report/README.md that the README links.

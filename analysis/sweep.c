@@ -425,14 +425,16 @@ static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint6
 {
     struct gl_sweep *s = w->s;
     int ext = 0;
-    for (int k = 0; k < s->nk; k++) ext |= is_external(&s->k[k]) && !s->k[k].failed;
+    for (int k = 0; k < s->nk; k++)
+        ext |= is_external(&s->k[k]) && !s->k[k].failed && !s->k[k].reused;
     if (ext) {
         gl_sweep_chunk_inputs(s, c, b->cx, b->cbits);
         for (uint64_t i = 0; i < n; i++) b->cxf[i] = input_f32(s, b->cbits[i], b->cx[i]);
     }
     for (int k = 0; k < s->nk; k++) {
         struct gl_kernel_src *ks = &s->k[k];
-        int ok = !ks->failed && (!is_external(ks) || !run_external(s, ks, b, k, n, c, w->lock));
+        int ok = !ks->failed && !ks->reused &&
+                 (!is_external(ks) || !run_external(s, ks, b, k, n, c, w->lock));
         b->role[k] = ok ? DIRECT : NOT_RUN;
         b->lead[k] = !ok ? k : is_external(ks) ? same_results_as(s, b, k, n) : w->twin_of[k];
         if (b->lead[k] < k && b->role[b->lead[k]] == NOT_RUN) b->lead[k] = k;
@@ -448,8 +450,11 @@ static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint6
         if (b->role[k] == NOT_RUN) continue;
         int j = b->lead[k];
         b->role[k] = j < k ? FOLLOW : w->twinned[k] || b->lead_of_any[k] ? LEAD : DIRECT;
-        if (b->role[k] == LEAD)
-            for (int a = 0; a < 2; a++) gl_acc_init(b->cacc[2 * k + a]);
+        if (b->role[k] == LEAD) /* a build whose first twin does not run (the store has it) */
+            for (int a = 0; a < 2; a++) {
+                if (!b->cacc[2 * k + a]) b->cacc[2 * k + a] = malloc(sizeof(struct gl_acc));
+                gl_acc_init(b->cacc[2 * k + a]);
+            }
     }
 }
 
@@ -574,8 +579,7 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* The zeros of the derivatives the sweep measures (s->root) */
-static void find_roots(struct gl_sweep *s)
+void gl_sweep_find_roots(struct gl_sweep *s)
 {
     s->nroot = 0;
     for (int k = 0; k < s->nk; k++) {
@@ -593,7 +597,7 @@ int gl_sweep_run(struct gl_sweep *s)
 {
     gl_sweep_layout(s);
     gl_guard_report_to(2, "gelulab: a built-in kernel "); /* a fault of one, in process */
-    find_roots(s);
+    gl_sweep_find_roots(s);
     s->chunk_done = calloc(s->n_chunks, 1);
     uint64_t c_lo, c_hi;
     gl_sweep_shard_chunks(s, s->shard_k, s->shard_n, &c_lo, &c_hi);

@@ -227,7 +227,7 @@ static int write_csvs(const struct gl_sweep *s, const char *path)
     return bad ? -1 : 0;
 }
 
-int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t errlen)
+int gl_sweep_write_json(const struct gl_sweep *s, const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
@@ -274,8 +274,15 @@ int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t
     fputs("\n ]}\n", f);
     int bad = ferror(f);
     bad |= fclose(f) != 0;
-    if (bad || write_csvs(s, path) != 0) {
-        snprintf(err, errlen, "error writing %s or its CSV files", path);
+    if (bad) snprintf(err, errlen, "error writing %s", path);
+    return bad ? -1 : 0;
+}
+
+int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t errlen)
+{
+    if (gl_sweep_write_json(s, path, err, errlen) != 0) return -1;
+    if (write_csvs(s, path) != 0) {
+        snprintf(err, errlen, "error writing the CSV files of %s", path);
         return -1;
     }
     return 0;

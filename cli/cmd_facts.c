@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "gelulab/facts.h"
+#include "gelulab/machine.h"
 
 #ifndef GL_BUILD_FLAGS
 #define GL_BUILD_FLAGS "unknown"
@@ -22,35 +23,6 @@ static const char facts_help[] =
     "(each built-in kernel's largest abs and ULP errors in 800 cells of [-8, 8], 256 inputs\n"
     "each). Input of `gelulab report` (docs/report-format.md).\n";
 
-/* The first CPU's entries of /proc/cpuinfo: the model name, the flags, and its identity
- * ("AuthenticAMD family 25 model 17 stepping 1": the model name alone can be as vague as
- * "AMD EPYC"); "unknown" where absent */
-static void cpu_info(char *model, size_t ml, char *flags, size_t fl, char *id, size_t il)
-{
-    static const char *const keys[4] = {"vendor_id", "cpu family", "model", "stepping"};
-    char part[4][64] = {"", "", "", ""};
-    snprintf(model, ml, "unknown"), snprintf(flags, fl, "unknown"), snprintf(id, il, "unknown");
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[8192];
-    while (f && fgets(line, sizeof line, f)) {
-        char *c = strchr(line, ':');
-        if (!c || c[1] != ' ') continue;
-        c[strcspn(c, "\n")] = '\0';
-        size_t kl = strcspn(line, "\t:");
-        if (!strncmp(line, "model name", 10) && !strcmp(model, "unknown"))
-            snprintf(model, ml, "%s", c + 2);
-        if ((kl == 5 && !strncmp(line, "flags", 5)) || (kl == 8 && !strncmp(line, "Features", 8)))
-            if (!strcmp(flags, "unknown")) snprintf(flags, fl, "%s", c + 2); /* x86, AArch64 */
-        for (int i = 0; i < 4; i++)
-            if (kl == strlen(keys[i]) && !strncmp(line, keys[i], kl) && !part[i][0])
-                snprintf(part[i], sizeof part[i], "%s", c + 2);
-    }
-    if (f) fclose(f);
-    if (part[0][0] && part[1][0] && part[2][0])
-        snprintf(id, il, "%s family %s model %s%s%s", part[0], part[1], part[2],
-                 part[3][0] ? " stepping " : "", part[3]);
-}
-
 static void put_str(FILE *f, const char *key, const char *v, int comma)
 {
     fprintf(f, "    \"%s\": \"", key);
@@ -63,15 +35,16 @@ static void put_str(FILE *f, const char *key, const char *v, int comma)
 
 static void write_machine(FILE *f, int nmeta, char **meta)
 {
-    char model[256], flags[4096], id[256], mpfr[64], gmp[64];
+    char mpfr[64], gmp[64];
+    struct gl_machine_cpu cpu;
     struct utsname u;
     uname(&u);
-    cpu_info(model, sizeof model, flags, sizeof flags, id, sizeof id);
+    gl_machine_cpu(&cpu);
     gl_facts_versions(mpfr, gmp, sizeof mpfr);
     fprintf(f, "  \"machine\": {\n");
-    put_str(f, "cpu", model, 1);
-    if (strcmp(id, "unknown")) put_str(f, "cpu_id", id, 1); /* absent where not said */
-    put_str(f, "cpu_flags", flags, 1);
+    put_str(f, "cpu", cpu.model, 1);
+    if (strcmp(cpu.id, "unknown")) put_str(f, "cpu_id", cpu.id, 1); /* absent where not said */
+    put_str(f, "cpu_flags", cpu.flags, 1);
     fprintf(f, "    \"cores\": %ld,\n", sysconf(_SC_NPROCESSORS_ONLN));
     put_str(f, "os", u.sysname, 1), put_str(f, "kernel", u.release, 1);
     put_str(f, "compiler", "gcc " __VERSION__, 1);

@@ -1,5 +1,6 @@
 /* gelulab sweep — measure kernels against the reference over an input space; gelulab merge —
  * combine shard result files; gelulab __eval-lib — the shared-library worker (internal). */
+#include <limits.h>
 #include <sched.h>
 #include <stddef.h>
 #include <signal.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "gelulab/store.h"
 #include "gelulab/sweep.h"
 
 static volatile sig_atomic_t interrupted;
@@ -33,7 +35,7 @@ static const char sweep_help[] =
     "                      --exec 'CMD' --defn D | --serve 'CMD' --defn D |\n"
     "                      --python FILE.py:FUNC --defn D) ...\n"
     "                     [--backward] [--threads N] [--shard K/N]\n"
-    "                     [--timeout S] [--out FILE.json]\n"
+    "                     [--timeout S] [--store DIR [--fresh]] [--out FILE.json]\n"
     "\n"
     "Measures kernels against the correctly rounded reference of their own definition and of\n"
     "exact GELU: ULP (against the unrounded reference), absolute and relative error, % correctly\n"
@@ -95,6 +97,11 @@ static const char sweep_help[] =
     "  --timeout S    seconds a child process may take per chunk (default 120)\n"
     "  --mpfr-reference  pure MPFR reference instead of the fast certified path (slow; checks)\n"
     "  --progress     progress on stderr even when it is not a terminal (a line every 10 s)\n"
+    "  --store DIR    keep each kernel's results in DIR, keyed by what determines them (its\n"
+    "                 code, the sweep, the engine and reference, the CPU; docs/result-format.md,\n"
+    "                 \"The sweep store\"), and take from DIR the kernels whose key it holds: a\n"
+    "                 rerun sweeps only the kernels that changed (make report: build/store)\n"
+    "  --fresh        with --store: sweep every kernel again, then store the results\n"
     "  --out FILE     write FILE (JSON, docs/result-format.md), FILE.binades.csv, FILE.hist.csv\n"
     "\n"
     "A kernel that crashes, fails or hangs is reported with the inputs of its chunk and\n"
@@ -104,8 +111,8 @@ static const char sweep_help[] =
 
 struct sweep_args {
     struct gl_sweep s;
-    const char *out;
-    int all, with_emulated, backward;
+    const char *out, *store;
+    int all, with_emulated, backward, fresh;
 };
 
 static struct gl_kernel_src *add_kernel(struct gl_sweep *s)
@@ -246,7 +253,11 @@ int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct
 static int probe_libraries(const struct gl_sweep *s)
 {
     for (int k = 0; k < s->nk; k++) {
-        if (s->k[k].kind != GL_SRC_LIB || gl_kernel_src_lib_lead(s, k) != k ||
+        int run = 0; /* a kernel of the library that the store does not hold */
+        for (int j = k; j < s->nk; j++)
+            run |=
+                s->k[j].kind == GL_SRC_LIB && gl_kernel_src_lib_lead(s, j) == k && !s->k[j].reused;
+        if (s->k[k].kind != GL_SRC_LIB || gl_kernel_src_lib_lead(s, k) != k || !run ||
             gl_kernel_src_probe_library(s, k, NULL, 0) == 0)
             continue;
         for (int j = k; j < s->nk; j++)
@@ -281,6 +292,10 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
         }
         if (!strcmp(o, "--backward")) {
             a->backward = 1;
+            continue;
+        }
+        if (!strcmp(o, "--fresh")) {
+            a->fresh = 1;
             continue;
         }
         if (!strcmp(o, "--progress")) {
@@ -362,6 +377,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
         } else if (!strcmp(o, "--timeout")) {
             s->timeout_s = atof(v);
             if (!(s->timeout_s > 0)) return gl_cli_error("sweep", "bad --timeout '%s'", v);
+        } else if (!strcmp(o, "--store")) {
+            a->store = v;
         } else if (!strcmp(o, "--out")) {
             a->out = v;
         } else {
@@ -405,7 +422,6 @@ static int finish_kernels(struct sweep_args *a)
                                 "--lib/--exec/--serve kernels are binary32: not with --format f64");
     }
     free(given);
-    if (probe_libraries(s) != 0) return 2;
     int emulated_too =
         a->with_emulated > 0 ||
         (a->with_emulated == 0 && (s->fmt.id != GL_FMT_F32 || s->mode != GL_SWEEP_EXHAUSTIVE));
@@ -420,6 +436,7 @@ static int finish_kernels(struct sweep_args *a)
                 "us per input: hours for 2^32); --with-emulated includes them\n");
     if (s->nk == 0)
         return gl_cli_error("sweep", "no kernel to sweep (--impl, --all, --lib or --exec)");
+    if (a->fresh && !a->store) return gl_cli_error("sweep", "--fresh goes with --store DIR");
     return 0;
 }
 
@@ -452,6 +469,23 @@ int gl_cmd_sweep(int argc, char **argv)
             s->use_fast_ref = 0;
         }
     }
+    struct gl_store store;
+    char err[PATH_MAX + 300];
+    if (a.store) {
+        if (gl_store_take(&store, s, a.store, a.fresh, NULL, err, sizeof err) != 0) {
+            gl_sweep_free(s);
+            return gl_cli_error("sweep", "%s", err);
+        }
+        fprintf(stderr,
+                "gelulab sweep: store %s: %d of %d kernels' results taken from it, %d to "
+                "sweep\n",
+                a.store, store.reused, s->nk, s->nk - store.reused);
+    }
+    if (probe_libraries(s) != 0) {
+        if (a.store) gl_store_put(&store, s, err, sizeof err);
+        gl_sweep_free(s);
+        return 2;
+    }
     signal(SIGINT, on_sigint);
     signal(SIGTERM, on_sigint);
     rc = gl_sweep_run(s);
@@ -460,8 +494,13 @@ int gl_cmd_sweep(int argc, char **argv)
     for (int k = 0; k < s->nk; k++)
         if (s->k[k].failed) fprintf(stderr, "gelulab sweep: %s\n", s->k[k].error);
     if (rc == 130) fprintf(stderr, "gelulab sweep: interrupted; keeping the finished chunks\n");
+    if (a.store) {
+        if (gl_store_put(&store, s, err, sizeof err) != 0)
+            fprintf(stderr, "gelulab sweep: store: %s (the results below are not affected)\n", err);
+        if (store.saved)
+            fprintf(stderr, "gelulab sweep: store %s: %d results saved\n", a.store, store.saved);
+    }
     gl_sweep_print_summary(s);
-    char err[300];
     if (a.out && gl_sweep_write(s, a.out, err, sizeof err) != 0)
         rc = gl_cli_error("sweep", "%s", err);
     gl_sweep_free(s);

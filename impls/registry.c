@@ -14,36 +14,42 @@
 #include "tab16.h"
 #include "vec_decls.h"
 #include "gl_algo_headers.h" /* without an ISA header: only the contracts */
+#include "gl_code_hashes.h"  /* generated: cmake/code_hash.cmake */
 
 #define VEC(algo, sfx, ISA)                                                                        \
     {                                                                                              \
         .name = #algo "/" #sfx, .isa = GL_ISA_##ISA, .f32 = gl_k_##algo##_##sfx,                   \
-        GL_CONTRACT_##algo                                                                         \
+        .code_hash = GL_CODE_HASH_##algo, GL_CONTRACT_##algo                                       \
     }
 #define NEON(algo)                                                                                 \
     {                                                                                              \
-        .name = #algo "/neon", .isa = GL_ISA_NEON, GL_CONTRACT_##algo                              \
+        .name = #algo "/neon", .isa = GL_ISA_NEON, .code_hash = GL_CODE_HASH_##algo,               \
+        GL_CONTRACT_##algo                                                                         \
     }
 #define VEC4(algo, unused)                                                                         \
     VEC(algo, scalar, SCALAR), VEC(algo, avx2, AVX2), VEC(algo, avx512, AVX512), NEON(algo),
 #define BWD(algo, sfx, ISA)                                                                        \
     {                                                                                              \
         .name = #algo "/" #sfx, .isa = GL_ISA_##ISA, .bwd = gl_k_##algo##_##sfx,                   \
-        GL_CONTRACT_##algo                                                                         \
+        .code_hash = GL_CODE_HASH_##algo, GL_CONTRACT_##algo                                       \
     }
 #define BWD4(algo, unused)                                                                         \
     BWD(algo, scalar, SCALAR), BWD(algo, avx2, AVX2), BWD(algo, avx512, AVX512), NEON(algo),
 #define TAB16(algo, sfx, ISA)                                                                      \
     {                                                                                              \
         .name = #algo "/" #sfx, .isa = GL_ISA_##ISA, .u16 = gl_k_##algo##_##sfx,                   \
-        GL_CONTRACT_##algo                                                                         \
+        .code_hash = GL_CODE_HASH_TAB16, GL_CONTRACT_##algo                                        \
     }
 #define TAB16_4(algo, table)                                                                       \
     TAB16(algo, scalar, SCALAR), TAB16(algo, avx2, AVX2), TAB16(algo, avx512, AVX512),             \
-        {.name = #algo "/neon", .isa = GL_ISA_NEON, GL_CONTRACT_##algo},
+        {.name = #algo "/neon",                                                                    \
+         .isa = GL_ISA_NEON,                                                                       \
+         .code_hash = GL_CODE_HASH_TAB16,                                                          \
+         GL_CONTRACT_##algo},
 #define LIBM(label, fn, f64fn, contract)                                                           \
     {                                                                                              \
-        .name = label, .isa = GL_ISA_SCALAR, .f32 = fn, .f64 = f64fn, contract                     \
+        .name = label, .isa = GL_ISA_SCALAR, .f32 = fn, .f64 = f64fn,                              \
+        .code_hash = GL_CODE_HASH_LIBM, contract                                                   \
     }
 
 static const struct gl_impl impls[] = {

@@ -6,6 +6,8 @@
 #            benchmarks (1 Ki, 4 Ki and 1 Mi floats, 3 repetitions of 3 ms), two moons with 5 seeds:
 #            under 2 minutes on 2 cores
 #   otherwise: exhaustive binary32 (all 2^32 inputs), the full benchmark (the longest stages)
+#   GL_STORE=DIR: the sweeps keep each kernel's results there and take what it holds (gelulab
+#   sweep --store; default BUILD_DIR/store; "" none); FRESH=1: every kernel swept again
 #   STAGES=sweeps,facts,bench,moons,report (the default: all) runs only the stages named:
 #   reports/cluster/ runs the sweeps as shards on other machines, facts (with the peers'
 #   diagnoses), bench and moons in a job of their own, and report once all is merged
@@ -50,10 +52,13 @@ fi
 # the sweeps (reports/sweep_plan.sh: built-in kernels, the peers that run here, libgelulab's
 # entry points), each into data/NAME.json with its summary table in data/NAME.txt
 declare -A plan
+STORE=${GL_STORE-$BUILD/store} store=()
+[ -z "$STORE" ] || store=(--store "$STORE")
+[ -z "$STORE" ] || [ "${FRESH:-0}" != 1 ] || store+=(--fresh)
 sweep() { # NAME: the plan's line NAME
     local -a args
     IFS=$'\t' read -r -a args <<<"${plan[$1]}"
-    OMP_NUM_THREADS=1 "$G" sweep "${args[@]:1}" --progress --out "$D/$1.json" >"$D/$1.txt"
+    OMP_NUM_THREADS=1 "$G" sweep "${args[@]:1}" "${store[@]}" --progress --out "$D/$1.json" >"$D/$1.txt"
 }
 named() { grep -o -e $'\t--name\t' <<<"${plan[$1]}" | wc -l; } # the named kernels of a sweep
 if want sweeps; then

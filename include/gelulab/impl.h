@@ -67,6 +67,9 @@ struct gl_impl {
     gl_kernel_u16 u16;     /* a 16-bit kernel (abi bf16 or f16): f32, f64 and bwd are NULL */
     enum gl_abi abi;       /* the numbers it takes: GL_ABI_F32 but for 16-bit kernels */
     const char *note;      /* the method, in one line */
+    /* SHA-256 of the sources this build of the kernel was compiled from, with the toolchain
+     * (cmake/code_hash.cmake; generated): the sweep store's key of a built-in kernel */
+    const char *code_hash;
     /* Documented bounds against the reference of `defn`, over all 2^32 binary32 inputs (a
      * backward kernel: with dy = 1, and ulp_core outside the root region, |x - x0| > 1/32; a
      * 16-bit kernel: over its format's 65 536 inputs, in ULPs of that format): */

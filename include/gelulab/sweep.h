@@ -46,6 +46,8 @@ struct gl_kernel_src {
     enum gl_abi abi;            /* a 16-bit kernel (gl_kernel_u16: the sweep's format only) */
     int python; /* a Python callable (gelulab sweep/validate --python): cmd holds FILE.py:FUNC
                  * until the command line is read, then its serving command (py_eval.py) */
+    int reused; /* its results come from the sweep store (analysis/sweep_store.c): the sweep
+                 * does not run it, its results are put in after (gl_store_fill) */
     /* results */
     int failed;
     char error[1600];
@@ -93,6 +95,8 @@ uint64_t gl_sweep_chunk_inputs(const struct gl_sweep *s, uint64_t c, double *x, 
 /* The inputs of index range [lo, hi) of the input space. */
 void gl_sweep_inputs(const struct gl_sweep *s, uint64_t lo, uint64_t hi, double *x,
                      uint64_t *xbits);
+/* The zeros of the derivatives the sweep measures (s->root; called by gl_sweep_run). */
+void gl_sweep_find_roots(struct gl_sweep *s);
 /* Runs the sweep; returns 0, or 2 when a kernel failed, or 130 when interrupted. */
 int gl_sweep_run(struct gl_sweep *s);
 void gl_sweep_free(struct gl_sweep *s);
@@ -100,6 +104,7 @@ void gl_sweep_free(struct gl_sweep *s);
 /* Result files (docs/result-format.md): JSON, plus FILE's stem + ".binades.csv" and
  * ".hist.csv". Return 0, or -1 with a one-line message in err. */
 int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t errlen);
+int gl_sweep_write_json(const struct gl_sweep *s, const char *path, char *err, size_t errlen);
 int gl_sweep_read(struct gl_sweep *s, const char *path, char *err, size_t errlen);
 /* 1 when every chunk of the input space is covered; how many are. */
 int gl_sweep_complete(const struct gl_sweep *s);

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The sweep store from the command line (gelulab sweep --store; make report's build/store) and
+# the build-time code hashes its keys hold (cmake/code_hash.cmake):
+#  - editing one algorithm's header changes that algorithm's hash alone; editing the reference
+#    or the engine changes the engine's hash (every key) and no kernel's; an algorithm header
+#    that includes a project file stops the build (its key would not cover that file);
+#  - a library kernel: rerun taken from the store, the result files byte-identical to a sweep
+#    without it; the library's file changed: that kernel swept again, the other taken; --fresh
+#    sweeps both; a sharded sweep is stored under its own chunks;
+#  - a kernel that crashes is never stored; a store folder that cannot be made: one line, exit 2.
+set -u
+G=${1:?usage: test_store.sh GELULAB LIBKERNELS SOURCE_DIR}
+LIB=${2:?usage: test_store.sh GELULAB LIBKERNELS SOURCE_DIR}
+SRC=${3:?usage: test_store.sh GELULAB LIBKERNELS SOURCE_DIR}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL $*"; fail=$((fail + 1)); }
+
+# 1. the code hashes
+mkdir -p "$T/src"
+cp -r "$SRC/cmake" "$SRC/CMakeLists.txt" "$SRC/impls" "$SRC/reference" "$SRC/analysis" "$SRC/include" "$T/src/"
+hashes() { # WHAT OUT
+    cmake -DROOT="$T/src" -DBIN="$T/bin" -DOUT="$2" -DWHAT="$1" "-DTOOLCHAIN=GNU 12" \
+        -P "$T/src/cmake/code_hash.cmake" 2>"$T/hash.err"
+}
+hashes kernels "$T/k1.h" && hashes engine "$T/e1.h" || bad "code_hash.cmake on the sources: $(cat "$T/hash.err")"
+grep -q '^#define GL_CODE_HASH_fast "[0-9a-f]\{64\}"$' "$T/k1.h" && ok || bad "no hash of fast: $(head -3 "$T/k1.h")"
+echo "/* edited */" >>"$T/src/impls/vec/algo/fast.h"
+hashes kernels "$T/k2.h"
+changed=$(diff "$T/k1.h" "$T/k2.h" | grep '^>' | sed 's/^> #define \([A-Za-z0-9_]*\) .*/\1/' | paste -s -d ' ')
+[ "$changed" = GL_CODE_HASH_fast ] && ok || bad "editing fast.h changed '$changed', not GL_CODE_HASH_fast alone"
+hashes engine "$T/e2.h"
+cmp -s "$T/e1.h" "$T/e2.h" && ok || bad "editing a kernel changed the engine's hash"
+echo "/* edited */" >>"$T/src/reference/ref_fast.c"
+hashes engine "$T/e3.h" && hashes kernels "$T/k3.h"
+cmp -s "$T/e1.h" "$T/e3.h" && bad "editing the reference left the engine's hash as it was" || ok
+cmp -s "$T/k2.h" "$T/k3.h" && ok || bad "editing the reference changed a kernel's hash"
+echo "/* edited */" >>"$T/src/analysis/sweep.c"
+hashes engine "$T/e4.h"
+cmp -s "$T/e3.h" "$T/e4.h" && bad "editing the engine left its hash as it was" || ok
+echo "/* edited */" >>"$T/src/analysis/moons.c" # not the engine
+hashes engine "$T/e5.h"
+cmp -s "$T/e4.h" "$T/e5.h" && ok || bad "editing the two-moons experiment changed the engine's hash"
+echo '#include "../blocks.h"' >>"$T/src/impls/vec/algo/cr.h"
+hashes kernels "$T/k4.h" && bad "an algorithm header including a project file was accepted" ||
+    { grep -q "cr.h includes a file" "$T/hash.err" && ok || bad "no reason given: $(cat "$T/hash.err")"; }
+
+# 2. from the command line
+cp "$LIB" "$T/lib.so"
+K=(--impl erf-naive --lib "$T/lib.so" --symbol gelu_good --defn exact --name good --format bf16)
+sweep() { # OUT ARGS...: the store's "N of M" line into $T/OUT.err
+    local out=$1
+    shift
+    "$G" sweep "$@" --out "$T/$out.json" >/dev/null 2>"$T/$out.err"
+}
+taken() { sed -n 's/.*: \([0-9]*\) of \([0-9]*\) kernels.*/\1 of \2/p' "$T/$1.err"; }
+sweep plain "${K[@]}" || bad "sweep without the store"
+sweep first "${K[@]}" --store "$T/st" || bad "sweep into an empty store"
+[ "$(taken first)" = "0 of 2" ] && ok || bad "empty store: $(cat "$T/first.err")"
+grep -q "2 results saved" "$T/first.err" && ok || bad "not saved: $(cat "$T/first.err")"
+sweep again "${K[@]}" --store "$T/st" || bad "sweep from the store"
+[ "$(taken again)" = "2 of 2" ] && ok || bad "rerun: $(cat "$T/again.err")"
+for f in first again; do
+    for e in json binades.csv hist.csv; do
+        cmp -s "$T/plain.$e" "$T/$f.$e" && ok || bad "$f.$e differs from a sweep without the store"
+    done
+done
+printf 'x' >>"$T/lib.so" # the library's file changed (it still loads)
+sweep libchanged "${K[@]}" --store "$T/st" || bad "sweep after the library changed"
+[ "$(taken libchanged)" = "1 of 2" ] && ok || bad "library changed: $(cat "$T/libchanged.err")"
+sweep fresh "${K[@]}" --store "$T/st" --fresh || bad "--fresh"
+[ "$(taken fresh)" = "0 of 2" ] && ok || bad "--fresh took results: $(cat "$T/fresh.err")"
+cmp -s "$T/plain.json" "$T/fresh.json" && ok || bad "--fresh gave other results"
+sweep shard "${K[@]}" --store "$T/st" --shard 2/3 || bad "a shard"
+[ "$(taken shard)" = "0 of 2" ] && ok || bad "a shard took the whole sweep's results: $(cat "$T/shard.err")"
+sweep shard2 "${K[@]}" --store "$T/st" --shard 2/3 || bad "the shard again"
+[ "$(taken shard2)" = "2 of 2" ] && cmp -s "$T/shard.json" "$T/shard2.json" && ok ||
+    bad "the shard's rerun: $(cat "$T/shard2.err")"
+C=(--lib "$T/lib.so" --symbol gelu_crash --defn exact --name crash --format bf16 --store "$T/st")
+sweep crash "${C[@]}"
+[ $? = 2 ] && ok || bad "a crashing kernel: exit 2"
+sweep crash2 "${C[@]}"
+[ "$(taken crash2)" = "0 of 1" ] && ok || bad "a crashing kernel was stored: $(cat "$T/crash2.err")"
+: >"$T/file"
+"$G" sweep --impl erf-naive --format bf16 --store "$T/file/st" >/dev/null 2>"$T/nodir.err"
+[ $? = 2 ] && [ "$(wc -l <"$T/nodir.err")" = 1 ] && grep -q "cannot make the store" "$T/nodir.err" && ok ||
+    bad "a store that cannot be made: $(cat "$T/nodir.err")"
+"$G" sweep --impl erf-naive --format bf16 --fresh >/dev/null 2>"$T/fresh1.err"
+[ $? = 2 ] && grep -q -- "--fresh goes with --store" "$T/fresh1.err" && ok || bad "--fresh alone accepted"
+
+echo "test_store.sh: $pass passed, $fail failed"
+[ "$fail" = 0 ]
