@@ -21,7 +21,32 @@
 #include "gelulab/store.h"
 #include "gl_engine_hash.h" /* generated: cmake/code_hash.cmake */
 
+/* The store's version: raised on any change to what a record holds or how it is read or
+ * written here (this file is not in GL_ENGINE_HASH; the keys' text says what they hold) */
 #define STORE_SCHEMA "gelulab-store/1"
+#define TREE_MAX     200000 /* files a folder's identity may list (more: not identified) */
+
+/* Environment variables that can change a kernel's results (the C library's or a framework's
+ * choice of code path, what is loaded): each one set is a line of every key */
+static const char *const env_vars[] = {"GLIBC_TUNABLES",
+                                       "LD_PRELOAD",
+                                       "LD_LIBRARY_PATH",
+                                       "PYTHONPATH",
+                                       "PYTHONHOME",
+                                       "NODE_PATH",
+                                       "NODE_OPTIONS",
+                                       "ONEDNN_MAX_CPU_ISA",
+                                       "DNNL_MAX_CPU_ISA",
+                                       "ONEDNN_DEFAULT_FPMATH_MODE",
+                                       "MKL_ENABLE_INSTRUCTIONS",
+                                       "MKL_CBWR",
+                                       "ATEN_CPU_CAPABILITY",
+                                       "TF_ENABLE_ONEDNN_OPTS",
+                                       "XLA_FLAGS",
+                                       "JAX_ENABLE_X64",
+                                       "JAX_PLATFORMS",
+                                       "JAX_DEFAULT_MATMUL_PRECISION",
+                                       "OMP_NUM_THREADS"};
 #define KEY_TEXT_MAX (1 << 16)
 
 void gl_store_env_here(struct gl_store_env *e)
@@ -86,16 +111,22 @@ static int tree_visit(const char *path, const struct stat *st, int flag, struct 
     /* what Python writes as it imports (not the code: the sources beside it are) */
     if (flag == FTW_D && !strcmp(base, "__pycache__")) return FTW_SKIP_SUBTREE;
     if (flag == FTW_F && bl > 4 && !strcmp(base + bl - 4, ".pyc")) return FTW_CONTINUE;
-    if (flag == FTW_DNR || flag == FTW_NS) tree_bad = 1;
-    if (flag != FTW_F) return FTW_CONTINUE;
+    if (flag == FTW_DNR || flag == FTW_NS || tree_n >= TREE_MAX) return tree_bad = 1, FTW_STOP;
+    char target[PATH_MAX] = "";
+    if (flag == FTW_SL) { /* a link: where it points */
+        ssize_t n = readlink(path, target, sizeof target - 1);
+        target[n > 0 ? n : 0] = '\0';
+    } else if (flag != FTW_F)
+        return FTW_CONTINUE;
     if (tree_n == tree_cap) {
         tree_cap = tree_cap ? 2 * tree_cap : 1024;
         char **p = realloc(tree_line, tree_cap * sizeof *p);
         if (!p) return tree_bad = 1, FTW_STOP;
         tree_line = p;
     }
-    if (asprintf(&tree_line[tree_n], "%s %lld %lld.%09ld", path + tree_root, (long long)st->st_size,
-                 (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec) < 0)
+    if (asprintf(&tree_line[tree_n], "%s %lld %lld.%09ld%s%s", path + tree_root,
+                 (long long)st->st_size, (long long)st->st_mtim.tv_sec, (long)st->st_mtim.tv_nsec,
+                 target[0] ? " -> " : "", target) < 0)
         return tree_bad = 1, FTW_STOP;
     tree_n++;
     return FTW_CONTINUE;
@@ -112,8 +143,8 @@ static const char *tree_hash(const char *dir)
     snprintf(what, sizeof what, "tree:%s", dir);
     const char *h = known_get(what);
     if (h) return h;
-    tree_n = 0, tree_bad = 0, tree_root = strlen(dir) + 1;
-    if (nftw(dir, tree_visit, 32, FTW_PHYS | FTW_ACTIONRETVAL) != 0) tree_bad = 1;
+    tree_n = 0, tree_bad = !strcmp(dir, "/"), tree_root = strlen(dir) + 1;
+    if (!tree_bad && nftw(dir, tree_visit, 32, FTW_PHYS | FTW_ACTIONRETVAL) != 0) tree_bad = 1;
     qsort(tree_line, tree_n, sizeof *tree_line, cmp_str);
     struct gl_sha256 c;
     gl_sha256_init(&c);
@@ -121,6 +152,8 @@ static const char *tree_hash(const char *dir)
         gl_sha256_add(&c, tree_line[i], strlen(tree_line[i]) + 1);
         free(tree_line[i]);
     }
+    free(tree_line);
+    tree_line = NULL, tree_cap = 0;
     char hex[65];
     gl_sha256_hex(&c, hex);
     return tree_bad ? NULL : known_add(what, hex);
@@ -133,6 +166,20 @@ static const char *content_hash(const char *path)
     const char *h = known_get(what);
     if (h) return h;
     return gl_sha256_file(path, hex) == 0 ? known_add(what, hex) : NULL;
+}
+
+static void lib_deps(struct text *t, const char *path);
+
+static int is_elf(const char *path)
+{
+    unsigned char m[4] = {0};
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(m, 1, 4, f) : 0;
+    if (f) fclose(f);
+    return n == 4 && !memcmp(m,
+                             "\x7f"
+                             "ELF",
+                             4);
 }
 
 /* A word of a command that names a file or a folder: its identity (a file: its content; a
@@ -159,6 +206,7 @@ static void word_identity(struct text *t, const char *word)
     const char *h = content_hash(real);
     if (!h) t->bad = 1;
     put(t, "file %s sha256 %s\n", real, h ? h : "?");
+    if (is_elf(real)) lib_deps(t, real); /* an executable's or a library's shared libraries */
     /* an interpreter in a Python virtual environment (DIR/bin/python, DIR/pyvenv.cfg) */
     char venv[PATH_MAX + 16];
     char *slash = strrchr(w, '/');
@@ -174,12 +222,29 @@ static void word_identity(struct text *t, const char *word)
     put(t, "python_env %s tree %s\n", real, h ? h : "?");
 }
 
-/* The words of a /bin/sh command ('...', "...", backslashes), each identified */
-static void command_identity(struct text *t, const char *cmd)
+/* The program a command names without a folder, found on PATH as /bin/sh would: its path into
+ * buf, 0; -1 when not found */
+static int on_path(const char *name, char *buf, size_t len)
 {
-    char word[PATH_MAX];
+    const char *path = getenv("PATH");
+    for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+        size_t n = strcspn(p, ":");
+        snprintf(buf, len, "%.*s/%s", (int)n, p, name);
+        if (n && access(buf, X_OK) == 0) return 0;
+        p += n + (p[n] == ':');
+    }
+    return -1;
+}
+
+/* The words of a /bin/sh command ('...', "...", backslashes), each identified; the program
+ * (the first word but `exec`; program 0: no program, the arguments that name a kernel to a
+ * serving library's process) found on PATH when it names no folder, and not identified when
+ * not found there */
+static void command_identity(struct text *t, const char *cmd, int program)
+{
+    char word[PATH_MAX], prog[PATH_MAX + 8];
     const char *p = cmd;
-    for (;;) {
+    for (int first = program;;) {
         while (*p == ' ' || *p == '\t' || *p == '\n') p++;
         if (!*p) return;
         size_t n = 0;
@@ -197,20 +262,30 @@ static void command_identity(struct text *t, const char *cmd)
             if (n + 1 < sizeof word) word[n++] = *p;
         }
         word[n] = '\0';
+        if (first && strcmp(word, "exec") != 0) {
+            first = 0;
+            if (!strchr(word, '/')) {
+                if (on_path(word, prog, sizeof prog) != 0) t->bad = 1;
+                word_identity(t, prog);
+                continue;
+            }
+        }
         word_identity(t, word);
     }
 }
 
-/* The libraries a shared library loads (ldd): path, size and modification time each */
+/* The libraries an ELF file loads (ldd): path, size and modification time each (a static
+ * executable: none) */
 static void lib_deps(struct text *t, const char *path)
 {
     if (strchr(path, '\'')) return (void)(t->bad = 1);
     char cmd[PATH_MAX + 64], line[PATH_MAX + 256];
-    snprintf(cmd, sizeof cmd, "ldd -- '%s' 2>/dev/null", path);
+    snprintf(cmd, sizeof cmd, "ldd -- '%s' 2>&1", path);
     FILE *f = popen(cmd, "r");
     if (!f) return (void)(t->bad = 1);
-    int deps = 0;
+    int deps = 0, is_static = 0;
     while (fgets(line, sizeof line, f)) {
+        is_static |= strstr(line, "not a dynamic executable") || strstr(line, "statically linked");
         char *arrow = strstr(line, "=> "), *dep = arrow ? arrow + 3 : line + strspn(line, " \t");
         if (*dep != '/') {
             if (strstr(line, "not found")) put(t, "needs %s", line + strspn(line, " \t"));
@@ -226,7 +301,8 @@ static void lib_deps(struct text *t, const char *path)
             (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
         deps++;
     }
-    if (pclose(f) != 0 || deps == 0) t->bad = 1; /* ldd missing, or not a shared library */
+    int rc = pclose(f);
+    if (!is_static && (rc != 0 || deps == 0)) t->bad = 1; /* ldd missing or failing */
 }
 
 static const char *kind_word(enum gl_src_kind k)
@@ -255,8 +331,11 @@ int gl_store_key_text(const struct gl_sweep *s, int k, const struct gl_store_env
         s->fmt.name, gl_sweep_mode_name(s->mode), (unsigned long long)s->n_inputs,
         (unsigned long long)s->chunk_size, (unsigned long long)s->n_chunks, (unsigned long long)lo,
         (unsigned long long)hi, s->use_fast_ref ? "fast" : "mpfr");
-    if (s->mode == GL_SWEEP_HUNT)
-        put(&t, "hunt %llu %d %d\n", (unsigned long long)s->hunt_per, s->hunt_lo, s->hunt_hi);
+    for (size_t i = 0; i < sizeof env_vars / sizeof *env_vars; i++)
+        if (getenv(env_vars[i])) put(&t, "env %s=%s\n", env_vars[i], getenv(env_vars[i]));
+    if (s->mode == GL_SWEEP_HUNT) /* a hunt's climbs draw their inputs by the kernel's place */
+        put(&t, "hunt %llu %d %d position %d\n", (unsigned long long)s->hunt_per, s->hunt_lo,
+            s->hunt_hi, k);
     put(&t, "roots");
     for (int r = 0; r < s->nroot; r++) put(&t, " %a", s->root[r]);
     put(&t, "\nkernel %s\ndefn %s source %s abi %s backward %d f64 %d python %d\n", ks->name,
@@ -266,16 +345,15 @@ int gl_store_key_text(const struct gl_sweep *s, int k, const struct gl_store_env
         put(&t, "builtin %s code %s\n", ks->impl->name,
             ks->impl->code_hash ? ks->impl->code_hash : (t.bad = 1, "?"));
     if (ks->kind == GL_SRC_LIB) {
-        put(&t, "symbol %s\n", ks->lib_symbol);
-        word_identity(&t, ks->lib_path);
-        if (access(ks->lib_path, R_OK) != 0) t.bad = 1;
-        lib_deps(&t, ks->lib_path);
+        put(&t, "symbol %s\n", ks->lib_path[0] ? ks->lib_symbol : "?");
+        word_identity(&t, ks->lib_path); /* its content and (ELF) what it loads */
+        if (access(ks->lib_path, R_OK) != 0 || !is_elf(ks->lib_path)) t.bad = 1;
     } else if (ks->kind == GL_SRC_EXEC || ks->kind == GL_SRC_SERVE) {
         put(&t, "command %s\n", ks->cmd);
-        command_identity(&t, ks->cmd);
+        command_identity(&t, ks->cmd, !ks->serve_lib[0]);
         if (ks->serve_lib[0]) {
             put(&t, "serve_lib %s\n", ks->serve_lib);
-            command_identity(&t, ks->serve_lib);
+            command_identity(&t, ks->serve_lib, 1);
         }
     } else if (!ks->impl)
         t.bad = 1;
@@ -336,8 +414,11 @@ int gl_store_take(struct gl_store *st, struct gl_sweep *s, const char *dir, int 
     st->hit = calloc((size_t)s->nk + 1, sizeof *st->hit);
     st->text = calloc((size_t)s->nk + 1, sizeof *st->text);
     char *text = malloc(KEY_TEXT_MAX), *old = malloc(KEY_TEXT_MAX);
-    if (!st->key || !st->hit || !st->text || !text || !old)
-        return free(text), free(old), snprintf(err, errlen, "out of memory"), -1;
+    if (!st->key || !st->hit || !st->text || !text || !old) {
+        free(text), free(old), free(st->key), free(st->hit), free(st->text);
+        memset(st, 0, sizeof *st);
+        return snprintf(err, errlen, "out of memory"), -1;
+    }
     for (int k = 0; k < s->nk; k++) {
         if (gl_store_key_text(s, k, env, text, KEY_TEXT_MAX) != 0) {
             fprintf(stderr,
@@ -406,6 +487,14 @@ int gl_store_put(struct gl_store *st, struct gl_sweep *s, char *err, size_t errl
     for (uint64_t c = lo; c < hi && all; c++) all = s->chunk_done && s->chunk_done[c];
     for (int k = 0; k < st->nk && k < s->nk; k++) {
         struct gl_kernel_src *ks = &s->k[k];
+        if (ks->reused && !all) { /* the file's chunks are part of the space: it ran on none */
+            ks->failed = 1;
+            snprintf(ks->error, sizeof ks->error,
+                     "%s: not measured: the sweep stopped before its results were taken from the "
+                     "store (rerun it)",
+                     ks->name);
+            continue;
+        }
         if (ks->reused) {
             struct gl_kernel_src *r = st->hit[k].k;
             for (int a = 0; a < 2; a++) free(ks->acc[a]), ks->acc[a] = r->acc[a], r->acc[a] = NULL;

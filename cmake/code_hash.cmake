@@ -1,9 +1,11 @@
 # The code hashes of the sweep store's keys (docs/result-format.md, "The sweep store"), written at
 # build time as C string macros, so that a binary always carries the hashes of the sources it
 # was built from:
-#   cmake -DROOT=SRC -DBIN=BUILD -DOUT=FILE.h -DWHAT=kernels|engine -DTOOLCHAIN=STR -P code_hash.cmake
-# A hash is the SHA-256 of the toolchain's description (compiler, version, flags) and of the
-# list "path SHA-256" of the files below. WHAT=kernels: GL_CODE_HASH_<algo> for each generic
+#   cmake -DROOT=SRC -DBIN=BUILD -DOUT=FILE.h -DWHAT=kernels|engine -DTOOLCHAIN=FILE
+#         [-DCOMPILER=PATH] -P code_hash.cmake
+# A hash is the SHA-256 of the toolchain's description (the file TOOLCHAIN: compiler, version,
+# build type, flags), the compiler binary's content (COMPILER: a new compiler of the same
+# version string) and the list "path SHA-256" of the files below. WHAT=kernels: GL_CODE_HASH_<algo> for each generic
 # vector algorithm (impls/algos.list, impls/grads.list: its header impls/vec/algo/NAME.h and the
 # vector machinery every algorithm's build reads), GL_CODE_HASH_LIBM (the C-library formulas and
 # the fp16 table) and GL_CODE_HASH_TAB16 (the 16-bit tables); each with the registry and the
@@ -15,8 +17,14 @@ foreach(v ROOT BIN OUT WHAT TOOLCHAIN)
   endif()
 endforeach()
 
+file(READ ${TOOLCHAIN} toolchain)
+if(DEFINED COMPILER)
+  file(SHA256 ${COMPILER} cc)
+  string(APPEND toolchain "compiler ${cc}\n")
+endif()
+
 function(hash_of var)
-  set(acc "${TOOLCHAIN}\n")
+  set(acc "${toolchain}")
   list(SORT ARGN)
   list(REMOVE_DUPLICATES ARGN)
   foreach(f IN LISTS ARGN)
@@ -54,15 +62,18 @@ if(WHAT STREQUAL "kernels")
     endforeach()
   endforeach()
   hash_of(x ${common} ${ROOT}/impls/libm_kernels.c ${ROOT}/impls/libm_kernels.h ${ROOT}/impls/lut_f16.c
-          ${ROOT}/impls/tab16.h)
+          ${ROOT}/impls/tab16.h ${ROOT}/impls/gen_tab16.c) # lut-f16 reads a generated table
   string(APPEND text "#define GL_CODE_HASH_LIBM \"${x}\"\n")
   hash_of(x ${common} ${ROOT}/impls/tab16.c ${ROOT}/impls/tab16.h ${ROOT}/impls/gen_tab16.c)
   string(APPEND text "#define GL_CODE_HASH_TAB16 \"${x}\"\n")
 elseif(WHAT STREQUAL "engine")
   file(GLOB files ${ROOT}/reference/*.c ${ROOT}/reference/*.h ${ROOT}/include/gelulab/*.h
        ${ROOT}/analysis/*.c ${ROOT}/analysis/*.h)
-  # not the engine: the report's facts, the benchmark's JSON, validate's probes, two moons
-  list(FILTER files EXCLUDE REGEX "/analysis/(facts|bench_io|validate|moons[a-z_]*|mlp|stats)\\.c$")
+  # not the engine: the report's facts, the benchmark's JSON, validate's probes, two moons; nor
+  # the store itself (its keys' text changes with what they hold, its records' format with
+  # its schema line, gelulab-store/N, which analysis/sweep_store.c raises on any other change)
+  list(FILTER files EXCLUDE REGEX
+       "/analysis/(facts|bench_io|validate|moons[a-z_]*|mlp|stats|sweep_store|sha256|machine)\\.c$")
   hash_of(x ${build_files} ${ROOT}/reference/CMakeLists.txt ${ROOT}/analysis/CMakeLists.txt ${files})
   string(APPEND text "#define GL_ENGINE_HASH \"${x}\"\n")
 else()

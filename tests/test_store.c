@@ -10,7 +10,9 @@
  * from the store beside its twin that is swept (the engine's leads and followers) gives the
  * same bytes too. A record
  * whose file was cut short, holds another format or whose key text differs is not used (and is
- * swept again, the same bytes). */
+ * swept again, the same bytes). A sweep stopped before its first chunk leaves the stored
+ * kernels unmeasured (failed, said why) and saves nothing; a hunt's key holds the kernel's place.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -216,6 +218,42 @@ int main(void)
     CHECK(sweep(fast, erf, bf16, st, &here, path("edited2.json")) == 1,
           "a record whose key text differs is not used");
     same_results("plain", "edited");
+
+    /* a sweep stopped before its first chunk: the kernels the store holds are not filled in
+     * (the file's chunks would say otherwise), and nothing is saved */
+    {
+        struct gl_sweep s2 = {0};
+        volatile int stop = 1;
+        s2.fmt = bf16, s2.mode = GL_SWEEP_EXHAUSTIVE, s2.threads = 1, s2.shard_k = s2.shard_n = 1;
+        s2.use_fast_ref = 1, s2.stop = &stop;
+        s2.k = calloc(2, sizeof *s2.k);
+        add_builtin(&s2, fast), add_builtin(&s2, erf);
+        struct gl_store st2;
+        char err[600];
+        CHECK(gl_store_take(&st2, &s2, st, 0, &here, err, sizeof err) == 0 && st2.reused == 2,
+              "both in the store");
+        CHECK(gl_sweep_run(&s2) == 130, "stopped");
+        CHECK(gl_store_put(&st2, &s2, err, sizeof err) == 0 && st2.saved == 0, "nothing saved");
+        CHECK(s2.k[0].failed && s2.k[1].failed && s2.k[0].chunks_ok == 0 &&
+                  strstr(s2.k[0].error, "stopped before"),
+              "an interrupted sweep's stored kernels are not measured: %s", s2.k[0].error);
+        gl_sweep_free(&s2);
+    }
+
+    /* a hunt's key holds the kernel's place (its climbs draw their inputs by it) */
+    {
+        struct gl_sweep h = {0};
+        h.fmt = gl_format_f64, h.mode = GL_SWEEP_HUNT, h.shard_k = h.shard_n = 1;
+        h.hunt_per = 4096, h.hunt_lo = -10, h.hunt_hi = 10, h.use_fast_ref = 1;
+        h.k = calloc(2, sizeof *h.k);
+        add_builtin(&h, erf), add_builtin(&h, gl_impl_find("tanh-libm"));
+        gl_sweep_layout(&h);
+        gl_sweep_find_roots(&h);
+        CHECK(gl_store_key_text(&h, 1, &here, text, sizeof text) == 0 &&
+                  strstr(text, "hunt 4096 -10 10 position 1\n"),
+              "hunt key: %s", text);
+        gl_sweep_free(&h);
+    }
 
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -2,11 +2,15 @@
 # The sweep store from the command line (gelulab sweep --store; make report's build/store) and
 # the build-time code hashes its keys hold (cmake/code_hash.cmake):
 #  - editing one algorithm's header changes that algorithm's hash alone; editing the reference
-#    or the engine changes the engine's hash (every key) and no kernel's; an algorithm header
+#    or the engine changes the engine's hash (every key) and no kernel's; editing the 16-bit
+#    tables' generator changes the hashes of the kernels that read its tables; other compiler
+#    flags change every hash; an algorithm header
 #    that includes a project file stops the build (its key would not cover that file);
 #  - a library kernel: rerun taken from the store, the result files byte-identical to a sweep
 #    without it; the library's file changed: that kernel swept again, the other taken; --fresh
 #    sweeps both; a sharded sweep is stored under its own chunks;
+#  - an external command: rerun taken, its script edited: swept again; its program found on
+#    PATH; a program that is not there: not identified, not stored;
 #  - a kernel that crashes is never stored; a store folder that cannot be made: one line, exit 2.
 set -u
 G=${1:?usage: test_store.sh GELULAB LIBKERNELS SOURCE_DIR}
@@ -18,11 +22,12 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 
-# 1. the code hashes
+# 1. the code hashes (the toolchain's description as CMake writes it, gl_toolchain.txt)
 mkdir -p "$T/src"
 cp -r "$SRC/cmake" "$SRC/CMakeLists.txt" "$SRC/impls" "$SRC/reference" "$SRC/analysis" "$SRC/include" "$T/src/"
+echo "GNU 12.2.0; Release; -O3" >"$T/toolchain.txt"
 hashes() { # WHAT OUT
-    cmake -DROOT="$T/src" -DBIN="$T/bin" -DOUT="$2" -DWHAT="$1" "-DTOOLCHAIN=GNU 12" \
+    cmake -DROOT="$T/src" -DBIN="$T/bin" -DOUT="$2" -DWHAT="$1" -DTOOLCHAIN="$T/toolchain.txt" \
         -P "$T/src/cmake/code_hash.cmake" 2>"$T/hash.err"
 }
 hashes kernels "$T/k1.h" && hashes engine "$T/e1.h" || bad "code_hash.cmake on the sources: $(cat "$T/hash.err")"
@@ -43,6 +48,15 @@ cmp -s "$T/e3.h" "$T/e4.h" && bad "editing the engine left its hash as it was" |
 echo "/* edited */" >>"$T/src/analysis/moons.c" # not the engine
 hashes engine "$T/e5.h"
 cmp -s "$T/e4.h" "$T/e5.h" && ok || bad "editing the two-moons experiment changed the engine's hash"
+echo "/* edited */" >>"$T/src/impls/gen_tab16.c" # the 16-bit tables, lut-f16's too
+hashes kernels "$T/k5.h"
+changed=$(diff "$T/k3.h" "$T/k5.h" | grep '^>' | sed 's/^> #define \([A-Za-z0-9_]*\) .*/\1/' | paste -s -d ' ')
+[ "$changed" = "GL_CODE_HASH_LIBM GL_CODE_HASH_TAB16" ] && ok || bad "editing gen_tab16.c changed '$changed'"
+echo "GNU 12.2.0; Release; -O2" >"$T/toolchain.txt" # other flags: every hash
+hashes kernels "$T/k6.h" && hashes engine "$T/e6.h"
+[ "$(diff "$T/k5.h" "$T/k6.h" | grep -c '^>')" = "$(grep -c '^#define' "$T/k5.h")" ] && ok ||
+    bad "other compiler flags left a kernel's hash as it was"
+cmp -s "$T/e5.h" "$T/e6.h" && bad "other compiler flags left the engine's hash as it was" || ok
 echo '#include "../blocks.h"' >>"$T/src/impls/vec/algo/cr.h"
 hashes kernels "$T/k4.h" && bad "an algorithm header including a project file was accepted" ||
     { grep -q "cr.h includes a file" "$T/hash.err" && ok || bad "no reason given: $(cat "$T/hash.err")"; }
@@ -78,6 +92,17 @@ sweep shard "${K[@]}" --store "$T/st" --shard 2/3 || bad "a shard"
 sweep shard2 "${K[@]}" --store "$T/st" --shard 2/3 || bad "the shard again"
 [ "$(taken shard2)" = "2 of 2" ] && cmp -s "$T/shard.json" "$T/shard2.json" && ok ||
     bad "the shard's rerun: $(cat "$T/shard2.err")"
+# an external command: its script's content in the key; a program found on PATH
+printf '#!/bin/sh\nexec cat\n' >"$T/ev.sh" && chmod +x "$T/ev.sh" # y = x: wrong, but a kernel
+X=(--exec "'$T/ev.sh'" --defn exact --name ev --exec cat --defn exact --name cat --format bf16 --store "$T/st")
+sweep ev1 "${X[@]}" && sweep ev2 "${X[@]}"
+[ "$(taken ev2)" = "2 of 2" ] && cmp -s "$T/ev1.json" "$T/ev2.json" && ok || bad "commands rerun: $(cat "$T/ev2.err")"
+grep -q "^file $(command -v cat) sha256 " "$T"/st/*/*.key && ok || bad "cat not found on PATH for its key"
+printf '# edited\n' >>"$T/ev.sh"
+sweep ev3 "${X[@]}"
+[ "$(taken ev3)" = "1 of 2" ] && ok || bad "the script changed: $(cat "$T/ev3.err")"
+sweep ev4 --exec gl-no-such-program --defn exact --format bf16 --store "$T/st"
+grep -q "gl-no-such-program cannot be identified" "$T/ev4.err" && ok || bad "a program not on PATH: $(cat "$T/ev4.err")"
 C=(--lib "$T/lib.so" --symbol gelu_crash --defn exact --name crash --format bf16 --store "$T/st")
 sweep crash "${C[@]}"
 [ $? = 2 ] && ok || bad "a crashing kernel: exit 2"
