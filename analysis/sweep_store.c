@@ -77,9 +77,10 @@ __attribute__((format(printf, 2, 3))) static void put(struct text *t, const char
         t->len += (size_t)n;
 }
 
-/* The identities computed in this process (a library's many kernels, one evaluator's) */
+/* The identities computed in this process (a library's many kernels, one evaluator's): a
+ * file's lines of the key, a folder's hash */
 struct known {
-    char what[PATH_MAX + 8], hex[65];
+    char what[PATH_MAX + 8], *text;
 };
 static struct known known[64];
 static int nknown;
@@ -87,15 +88,16 @@ static int nknown;
 static const char *known_get(const char *what)
 {
     for (int i = 0; i < nknown; i++)
-        if (!strcmp(known[i].what, what)) return known[i].hex;
+        if (!strcmp(known[i].what, what)) return known[i].text;
     return NULL;
 }
 
-static const char *known_add(const char *what, const char *hex)
+static const char *known_add(const char *what, const char *text)
 {
     struct known *k = &known[nknown < 64 ? nknown++ : 63];
-    snprintf(k->what, sizeof k->what, "%s", what), snprintf(k->hex, sizeof k->hex, "%s", hex);
-    return k->hex;
+    free(k->text);
+    snprintf(k->what, sizeof k->what, "%s", what);
+    return k->text = strdup(text);
 }
 
 /* A folder's files as "PATH SIZE MTIME" lines (paths relative to it), sorted, hashed;
@@ -159,16 +161,24 @@ static const char *tree_hash(const char *dir)
     return tree_bad ? NULL : known_add(what, hex);
 }
 
-static const char *content_hash(const char *path)
-{
-    char what[PATH_MAX + 8], hex[65];
-    snprintf(what, sizeof what, "file:%s", path);
-    const char *h = known_get(what);
-    if (h) return h;
-    return gl_sha256_file(path, hex) == 0 ? known_add(what, hex) : NULL;
-}
-
 static void lib_deps(struct text *t, const char *path);
+
+static int is_elf(const char *path);
+
+/* A file's lines of the key: its content's hash and, for an ELF file, what it loads; NULL when
+ * it cannot be identified */
+static const char *file_identity(const char *real)
+{
+    char what[PATH_MAX + 8], hex[65], buf[16384];
+    snprintf(what, sizeof what, "file:%s", real);
+    const char *known_text = known_get(what);
+    if (known_text) return known_text;
+    if (gl_sha256_file(real, hex) != 0) return NULL;
+    struct text ft = {buf, 0, sizeof buf, 0};
+    put(&ft, "file %s sha256 %s\n", real, hex);
+    if (is_elf(real)) lib_deps(&ft, real); /* an executable's or a library's shared libraries */
+    return ft.bad ? NULL : known_add(what, buf);
+}
 
 static int is_elf(const char *path)
 {
@@ -180,6 +190,14 @@ static int is_elf(const char *path)
                              "\x7f"
                              "ELF",
                              4);
+}
+
+/* The line "WHAT DIR tree H" of a folder */
+static void put_tree(struct text *t, const char *what, const char *dir)
+{
+    const char *h = tree_hash(dir);
+    if (!h) t->bad = 1;
+    put(t, "%s %s tree %s\n", what, dir, h ? h : "?");
 }
 
 /* A word of a command that names a file or a folder: its identity (a file: its content; a
@@ -196,17 +214,11 @@ static void word_identity(struct text *t, const char *word)
         if (stat(w, &st) != 0) return;
     }
     if (!realpath(w, real)) return (void)(t->bad = 1);
-    if (S_ISDIR(st.st_mode)) {
-        const char *h = tree_hash(real);
-        if (!h) t->bad = 1;
-        put(t, "folder %s tree %s\n", real, h ? h : "?");
-        return;
-    }
+    if (S_ISDIR(st.st_mode)) return put_tree(t, "folder", real);
     if (!S_ISREG(st.st_mode)) return;
-    const char *h = content_hash(real);
-    if (!h) t->bad = 1;
-    put(t, "file %s sha256 %s\n", real, h ? h : "?");
-    if (is_elf(real)) lib_deps(t, real); /* an executable's or a library's shared libraries */
+    const char *id = file_identity(real);
+    if (!id) t->bad = 1;
+    put(t, "%s", id ? id : "file ? (unreadable)\n");
     /* an interpreter in a Python virtual environment (DIR/bin/python, DIR/pyvenv.cfg) */
     char venv[PATH_MAX + 16];
     char *slash = strrchr(w, '/');
@@ -216,10 +228,7 @@ static void word_identity(struct text *t, const char *word)
     if (!slash || strcmp(slash, "/bin") != 0) return;
     *slash = '\0';
     snprintf(venv, sizeof venv, "%s/pyvenv.cfg", w);
-    if (access(venv, R_OK) != 0 || !realpath(w, real)) return;
-    h = tree_hash(real);
-    if (!h) t->bad = 1;
-    put(t, "python_env %s tree %s\n", real, h ? h : "?");
+    if (access(venv, R_OK) == 0 && realpath(w, real)) put_tree(t, "python_env", real);
 }
 
 /* The program a command names without a folder, found on PATH as /bin/sh would: its path into
