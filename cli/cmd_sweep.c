@@ -491,15 +491,16 @@ int gl_cmd_sweep(int argc, char **argv)
     rc = gl_sweep_run(s);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    for (int k = 0; k < s->nk; k++)
-        if (s->k[k].failed) fprintf(stderr, "gelulab sweep: %s\n", s->k[k].error);
-    if (rc == 130) fprintf(stderr, "gelulab sweep: interrupted; keeping the finished chunks\n");
+    /* the store first: it says which of its kernels a stopped sweep left unmeasured */
     if (a.store) {
         if (gl_store_put(&store, s, err, sizeof err) != 0)
             fprintf(stderr, "gelulab sweep: store: %s (the results below are not affected)\n", err);
         if (store.saved)
             fprintf(stderr, "gelulab sweep: store %s: %d results saved\n", a.store, store.saved);
     }
+    for (int k = 0; k < s->nk; k++)
+        if (s->k[k].failed) fprintf(stderr, "gelulab sweep: %s\n", s->k[k].error);
+    if (rc == 130) fprintf(stderr, "gelulab sweep: interrupted; keeping the finished chunks\n");
     gl_sweep_print_summary(s);
     if (a.out && gl_sweep_write(s, a.out, err, sizeof err) != 0)
         rc = gl_cli_error("sweep", "%s", err);
