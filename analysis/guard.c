@@ -27,12 +27,12 @@ static uint64_t canary_of(size_t es)
 
 static const char *const array_name[GL_GUARD_ARRAYS] = {"x", "dy", "y"};
 
-/* the canary's byte at address a of an array whose elements start at p */
+/* the canary's byte at address a of an array whose elements start at p (element sizes are 2, 4
+ * or 8 bytes: the byte's place in its element is the offset's low bits, before p too) */
 static unsigned char canary_byte(const struct gl_guard *g, const unsigned char *a,
                                  const unsigned char *p)
 {
-    ptrdiff_t d = a - p, m = (ptrdiff_t)g->es;
-    size_t k = (size_t)(((d % m) + m) % m);
+    size_t k = (size_t)(a - p) & (g->es - 1);
     return (unsigned char)(g->canary >> (8 * k)); /* little-endian element bytes */
 }
 
