@@ -169,15 +169,19 @@ static int is_elf(const char *path);
  * it cannot be identified */
 static const char *file_identity(const char *real)
 {
-    char what[PATH_MAX + 8], hex[65], buf[16384];
+    char what[PATH_MAX + 8], hex[65];
     snprintf(what, sizeof what, "file:%s", real);
     const char *known_text = known_get(what);
     if (known_text) return known_text;
     if (gl_sha256_file(real, hex) != 0) return NULL;
-    struct text ft = {buf, 0, sizeof buf, 0};
+    /* as long as a key may be: libtorch's 286 libraries take 23 KB */
+    char *buf = malloc(KEY_TEXT_MAX);
+    struct text ft = {buf, 0, buf ? KEY_TEXT_MAX : 0, !buf};
     put(&ft, "file %s sha256 %s\n", real, hex);
     if (is_elf(real)) lib_deps(&ft, real); /* an executable's or a library's shared libraries */
-    return ft.bad ? NULL : known_add(what, buf);
+    const char *id = ft.bad ? NULL : known_add(what, buf);
+    free(buf);
+    return id;
 }
 
 static int is_elf(const char *path)
