@@ -57,6 +57,14 @@ void gl_store_env_here(struct gl_store_env *e)
     gl_machine_cpu(&e->cpu);
 }
 
+const char *gl_store_code_hash(const char *what)
+{
+    return !strcmp(what, "engine")   ? GL_ENGINE_HASH
+           : !strcmp(what, "probes") ? GL_PROBES_HASH
+           : !strcmp(what, "moons")  ? GL_MOONS_HASH
+                                     : NULL;
+}
+
 /* ---- the key's text ---- */
 
 struct text {
@@ -75,6 +83,26 @@ __attribute__((format(printf, 2, 3))) static void put(struct text *t, const char
         t->bad = 1, t->len = t->cap ? t->cap - 1 : 0;
     else
         t->len += (size_t)n;
+}
+
+int gl_store_args_text(int argc, char **argv, const char *const *drop, char *buf, size_t len)
+{
+    struct text t = {buf, 0, len, 0};
+    put(&t, "args");
+    for (int i = 1; i < argc; i++) {
+        int skip = 0;
+        for (const char *const *d = drop; *d && !skip; d++) {
+            size_t n = strlen(*d), val = n && (*d)[n - 1] == '=';
+            skip = strlen(argv[i]) == n - val && !strncmp(argv[i], *d, n - val) ? 1 + (int)val : 0;
+        }
+        if (skip) {
+            i += skip - 1;
+            continue;
+        }
+        put(&t, " [%s]", argv[i]);
+    }
+    put(&t, "\n");
+    return t.bad ? -1 : 0;
 }
 
 /* The identities computed in this process (a library's many kernels, one evaluator's): a
@@ -331,46 +359,86 @@ static void shard_range(const struct gl_sweep *s, uint64_t *lo, uint64_t *hi)
     gl_sweep_shard_chunks(s, s->shard_k, s->shard_n, lo, hi);
 }
 
+/* the lines every key starts with: the schema, the code's hash, the libraries, the CPU */
+static void env_lines(struct text *t, const char *schema, const char *code,
+                      const struct gl_store_env *env)
+{
+    put(t, "%s\n%s\n%s\ncpu %s | %s\ncpu_flags %s\n", schema, code, env->libs, env->cpu.id,
+        env->cpu.model, env->cpu.flags);
+}
+
+/* the environment variables set that can change a kernel's results */
+static void env_var_lines(struct text *t)
+{
+    for (size_t i = 0; i < sizeof env_vars / sizeof *env_vars; i++)
+        if (getenv(env_vars[i])) put(t, "env %s=%s\n", env_vars[i], getenv(env_vars[i]));
+}
+
+static void kernel_lines(struct text *t, const struct gl_kernel_src *ks);
+
 int gl_store_key_text(const struct gl_sweep *s, int k, const struct gl_store_env *env, char *buf,
                       size_t len)
 {
     struct text t = {buf, 0, len, 0};
     const struct gl_kernel_src *ks = &s->k[k];
     uint64_t lo, hi;
+    char code[80];
     shard_range(s, &lo, &hi);
-    put(&t, "%s\nengine %s\n%s\ncpu %s | %s\ncpu_flags %s\n", STORE_SCHEMA, env->engine, env->libs,
-        env->cpu.id, env->cpu.model, env->cpu.flags);
+    snprintf(code, sizeof code, "engine %s", env->engine);
+    env_lines(&t, STORE_SCHEMA, code, env);
     put(&t, "sweep %s %s inputs %llu chunk_size %llu chunks %llu range %llu %llu reference %s\n",
         s->fmt.name, gl_sweep_mode_name(s->mode), (unsigned long long)s->n_inputs,
         (unsigned long long)s->chunk_size, (unsigned long long)s->n_chunks, (unsigned long long)lo,
         (unsigned long long)hi, s->use_fast_ref ? "fast" : "mpfr");
-    for (size_t i = 0; i < sizeof env_vars / sizeof *env_vars; i++)
-        if (getenv(env_vars[i])) put(&t, "env %s=%s\n", env_vars[i], getenv(env_vars[i]));
+    env_var_lines(&t);
     if (s->mode == GL_SWEEP_HUNT) /* a hunt's climbs draw their inputs by the kernel's place */
         put(&t, "hunt %llu %d %d position %d\n", (unsigned long long)s->hunt_per, s->hunt_lo,
             s->hunt_hi, k);
     put(&t, "roots");
     for (int r = 0; r < s->nroot; r++) put(&t, " %a", s->root[r]);
-    put(&t, "\nkernel %s\ndefn %s source %s abi %s backward %d f64 %d python %d\n", ks->name,
+    put(&t, "\n");
+    kernel_lines(&t, ks);
+    return t.bad ? -1 : 0;
+}
+
+int gl_store_head_text(const char *schema, const char *code, const struct gl_store_env *env,
+                       char *buf, size_t len)
+{
+    struct text t = {buf, 0, len, 0};
+    env_lines(&t, schema, code, env);
+    env_var_lines(&t);
+    return t.bad ? -1 : 0;
+}
+
+int gl_store_kernel_text(const struct gl_kernel_src *ks, char *buf, size_t len)
+{
+    struct text t = {buf, 0, len, 0};
+    kernel_lines(&t, ks);
+    return t.bad ? -1 : 0;
+}
+
+/* what identifies kernel ks: its name, definition, source, ABI and code */
+static void kernel_lines(struct text *t, const struct gl_kernel_src *ks)
+{
+    put(t, "kernel %s\ndefn %s source %s abi %s backward %d f64 %d python %d\n", ks->name,
         gl_defn_name(ks->defn), kind_word(ks->kind), gl_abi_name(ks->abi), ks->backward, ks->f64,
         ks->python);
     if (ks->impl) /* a built-in (NEON builds run as a command: its evaluator's file too) */
-        put(&t, "builtin %s code %s\n", ks->impl->name,
-            ks->impl->code_hash ? ks->impl->code_hash : (t.bad = 1, "?"));
+        put(t, "builtin %s code %s\n", ks->impl->name,
+            ks->impl->code_hash ? ks->impl->code_hash : (t->bad = 1, "?"));
     if (ks->kind == GL_SRC_LIB) {
-        put(&t, "symbol %s\n", ks->lib_path[0] ? ks->lib_symbol : "?");
-        word_identity(&t, ks->lib_path); /* its content and (ELF) what it loads */
-        if (access(ks->lib_path, R_OK) != 0 || !is_elf(ks->lib_path)) t.bad = 1;
+        put(t, "symbol %s\n", ks->lib_path[0] ? ks->lib_symbol : "?");
+        word_identity(t, ks->lib_path); /* its content and (ELF) what it loads */
+        if (access(ks->lib_path, R_OK) != 0 || !is_elf(ks->lib_path)) t->bad = 1;
     } else if (ks->kind == GL_SRC_EXEC || ks->kind == GL_SRC_SERVE) {
-        put(&t, "command %s\n", ks->cmd);
-        command_identity(&t, ks->cmd, !ks->serve_lib[0]);
+        put(t, "command %s\n", ks->cmd);
+        command_identity(t, ks->cmd, !ks->serve_lib[0]);
         if (ks->serve_lib[0]) {
-            put(&t, "serve_lib %s\n", ks->serve_lib);
-            command_identity(&t, ks->serve_lib, 1);
+            put(t, "serve_lib %s\n", ks->serve_lib);
+            command_identity(t, ks->serve_lib, 1);
         }
     } else if (!ks->impl)
-        t.bad = 1;
-    return t.bad ? -1 : 0;
+        t->bad = 1;
 }
 
 /* ---- records ---- */

@@ -9,11 +9,13 @@
 #include <unistd.h>
 #include "cli.h"
 #include "gelulab/moons.h"
+#include "gelulab/store.h"
 
 static const char help[] =
     "usage: gelulab moons [--seeds N] [--first-seed S] [--act NAME[,NAME...]]... [--samples N]\n"
     "                     [--noise X] [--test-frac F] [--hidden W[,W...]] [--epochs N]\n"
     "                     [--batch N] [--lr X] [--threads N] [--out FILE.json] [--progress]\n"
+    "                     [--store DIR [--fresh]]\n"
     "\n"
     "Trains the same small network on scikit-learn-style two moons once per activation and\n"
     "seed (same seed: same data, initial weights and batch order), then compares the\n"
@@ -36,6 +38,10 @@ static const char help[] =
     "  --threads N      worker threads (default: all cores)\n"
     "  --out FILE.json  the result file (docs/moons.md); the table goes to stdout\n"
     "  --progress       progress on stderr even when it is not a terminal (a line every 10 s)\n"
+    "  --store DIR      a finished experiment kept in DIR (its table and --out file), keyed by\n"
+    "                   the experiment's code, its settings, the kernels' code hashes, the CPU\n"
+    "                   and the libraries; the same key again prints it without training\n"
+    "                   (make report); --fresh: train, and keep\n"
     "Ctrl-C stops after the runs in progress and keeps the seeds finished for every activation.\n";
 
 static volatile sig_atomic_t interrupted;
@@ -49,7 +55,8 @@ static void on_sigint(int sig)
 struct moons_args {
     struct gl_moons_exp e;
     struct gl_act acts[MAX_ACTS];
-    const char *out;
+    const char *out, *store;
+    int fresh;
 };
 
 static int parse_long(const char *v, long lo, long hi, long *out)
@@ -127,6 +134,8 @@ static int parse_opt(struct moons_args *a, const char *o, char *v)
         bad = parse_long(v, 1, 1024, &n), a->e.threads = (int)n;
     else if (!strcmp(o, "--out"))
         a->out = v;
+    else if (!strcmp(o, "--store"))
+        a->store = v;
     else
         return gl_cli_error("moons", "unknown option '%s' (try --help)", o);
     return bad ? gl_cli_error("moons", "bad value for %s: '%s'", o, v) : 0;
@@ -145,6 +154,10 @@ static int parse(int argc, char **argv, struct moons_args *a, int *done)
             a->e.progress = a->e.progress ? a->e.progress : 2;
             continue;
         }
+        if (!strcmp(o, "--fresh")) {
+            a->fresh = 1;
+            continue;
+        }
         if (i + 1 >= argc)
             return gl_cli_error("moons", "unknown argument or missing value: '%s'", o);
         int rc = parse_opt(a, o, argv[++i]);
@@ -158,12 +171,33 @@ static int parse(int argc, char **argv, struct moons_args *a, int *done)
             if (gl_act_parse(names[i], &a->acts[a->e.nacts++], err, sizeof err))
                 return gl_cli_error("moons", "%s", err);
     }
+    if (a->fresh && !a->store) return gl_cli_error("moons", "--fresh goes with --store DIR");
     if (a->e.cfg.samples * a->e.cfg.test_frac < 1 ||
         a->e.cfg.samples * (1 - a->e.cfg.test_frac) < 1)
         return gl_cli_error("moons", "--samples %zu with --test-frac %g leaves an empty set",
                             a->e.cfg.samples, a->e.cfg.test_frac);
     return 0;
 }
+
+/* What identifies the activations: each one's kind, definition and kernels' code hashes */
+static int acts_text(const struct moons_args *a, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (int i = 0; i < a->e.nacts; i++) {
+        const struct gl_act *t = &a->acts[i];
+        const char *ic = t->impl ? t->impl->code_hash : "-",
+                   *gc = t->grad ? t->grad->code_hash : "-";
+        int w = snprintf(
+            buf + n, len - n, "act %s kind %d defn %s binary64 %d impl %s %s grad %s %s\n", t->name,
+            (int)t->kind, gl_defn_name(t->defn), t->binary64, t->impl ? t->impl->name : "-",
+            ic ? ic : "?", t->grad ? t->grad->name : "-", gc ? gc : "?");
+        if (w < 0 || (size_t)w >= len - n || !ic || !gc) return -1;
+        n += (size_t)w;
+    }
+    return 0;
+}
+
+static int moons_run(struct moons_args *a);
 
 int gl_cmd_moons(int argc, char **argv)
 {
@@ -174,27 +208,60 @@ int gl_cmd_moons(int argc, char **argv)
     a.e.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     a.e.progress = isatty(2);
     a.e.stop = (volatile int *)&interrupted;
-    int done = 0, rc = parse(argc, argv, &a, &done);
+    /* parse cuts the lists of a copy (strtok_r): argv stays whole for the store's key */
+    static char **args; /* kept to the end: the options point into it */
+    args = calloc((size_t)argc + 1, sizeof *args);
+    for (int i = 0; args && i < argc; i++)
+        if (!(args[i] = strdup(argv[i]))) return gl_cli_error("moons", "out of memory");
+    if (!args) return gl_cli_error("moons", "out of memory");
+    int done = 0, rc = parse(argc, args, &a, &done);
     if (rc || done) return rc;
     if (a.out) { /* fail before hours of training, not after */
         FILE *f = fopen(a.out, "a");
         if (!f) return gl_cli_error("moons", "cannot write %s", a.out);
         fclose(f);
     }
+    if (!a.store) return moons_run(&a);
+    static const char *const drop[] = {
+        "--out=", "--store=", "--threads=", "--fresh", "--progress", NULL};
+    enum { KEY_MAX = 1 << 15 };
+    static char text[KEY_MAX], acts[KEY_MAX];
+    char err[300];
+    struct gl_output_store st;
+    if (acts_text(&a, acts, sizeof acts) != 0 ||
+        gl_output_store_key(text, sizeof text, "moons", argc, argv, drop, acts) != 0) {
+        fprintf(stderr, "gelulab moons: store: the experiment cannot be identified: run, not "
+                        "stored\n");
+        return moons_run(&a);
+    }
+    if (gl_output_store_open(&st, a.store, a.fresh, text, err, sizeof err) != 0)
+        return gl_cli_error("moons", "%s", err);
+    if (gl_output_store_take(&st, a.out, &rc)) return free(st.text), rc;
+    int captured = gl_output_store_capture(&st) == 0;
+    rc = moons_run(&a);
+    if (gl_output_store_put(&st, a.out, rc, captured && rc == 0, err, sizeof err) != 0)
+        fprintf(stderr, "gelulab moons: store: %s (the results stand)\n", err);
+    return rc;
+}
+
+/* The experiment run, its table printed and its file written: the exit status */
+static int moons_run(struct moons_args *a)
+{
+    int rc;
     signal(SIGINT, on_sigint);
-    rc = gl_moons_exp_run(&a.e);
+    rc = gl_moons_exp_run(&a->e);
     signal(SIGINT, SIG_DFL);
     if (rc) {
-        gl_moons_exp_free(&a.e);
+        gl_moons_exp_free(&a->e);
         return gl_cli_error("moons", "out of memory");
     }
-    if (a.e.seeds_done < a.e.nseeds)
+    if (a->e.seeds_done < a->e.nseeds)
         fprintf(stderr, "gelulab moons: interrupted; keeping the %d seeds finished\n",
-                a.e.seeds_done);
-    gl_moons_exp_print(&a.e, stdout);
+                a->e.seeds_done);
+    gl_moons_exp_print(&a->e, stdout);
     char err[300];
-    if (a.out && gl_moons_exp_write(&a.e, a.out, err, sizeof err))
+    if (a->out && gl_moons_exp_write(&a->e, a->out, err, sizeof err))
         rc = gl_cli_error("moons", "%s", err);
-    gl_moons_exp_free(&a.e);
-    return rc ? rc : a.e.seeds_done < a.e.nseeds ? 130 : 0;
+    gl_moons_exp_free(&a->e);
+    return rc ? rc : a->e.seeds_done < a->e.nseeds ? 130 : 0;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "gelulab/metrics.h"
+#include "gelulab/store.h"
 #include "gelulab/validate.h"
 
 static const char help[] =
@@ -20,6 +21,7 @@ static const char help[] =
     "                        [--max-ulp U] [--max-abs A] [--region core|all]\n"
     "                        [--mode exhaustive|quick] [--probes-only] [--json FILE]\n"
     "                        [--name NAME] [--timeout S] [--backward | --abi bf16|f16]\n"
+    "                        [--store DIR [--fresh]]\n"
     "\n"
     "Checks one kernel, void SYM(const float *x, float *y, size_t n) from a shared library, an\n"
     "external evaluator (docs/exec-protocol.md; --serve: one that serves requests) or a\n"
@@ -72,6 +74,10 @@ static const char help[] =
     "--probes-only: the diagnoses alone, no sweep and no bounds (seconds, any kernel);\n"
     "--name NAME labels the kernel in the output and --json; --json FILE is written on every\n"
     "exit (\"verdict\": \"pass\", \"fail\" or \"error\" with the error; docs/report-format.md).\n"
+    "--store DIR: a verdict (pass or fail) is kept in DIR with its output and --json file, keyed\n"
+    "by what determines it (validate's code, the kernel's, the arguments, the CPU, the\n"
+    "libraries: docs/result-format.md, \"The sweep store\"); a rerun with the same key prints\n"
+    "it again without running the kernel (make report's diagnoses). --fresh: run, and keep.\n"
     "Exit: 0 pass, 1 a bound or check fails, 2 usage error, kernel cannot be loaded, crashes\n"
     "or hangs (the message names the inputs).\n";
 
@@ -79,8 +85,8 @@ struct vargs {
     struct gl_sweep s;
     struct gl_kernel_src *k;
     double max_ulp, max_abs;
-    int region_all, mode_given, probes_only, backward, format_given;
-    const char *json;
+    int region_all, mode_given, probes_only, backward, format_given, fresh;
+    const char *json, *store;
     char error[1600]; /* why validate could not judge the kernel (exit 2), for --json too */
 };
 
@@ -104,8 +110,8 @@ static int parse(int argc, char **argv, struct vargs *a)
     const char *name = NULL;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(o, "--probes-only") || !strcmp(o, "--backward")) {
-            *(o[2] == 'p' ? &a->probes_only : &a->backward) = 1;
+        if (!strcmp(o, "--probes-only") || !strcmp(o, "--backward") || !strcmp(o, "--fresh")) {
+            *(o[2] == 'p' ? &a->probes_only : o[2] == 'b' ? &a->backward : &a->fresh) = 1;
             continue;
         }
         if (!v) return verr(a, "unknown argument or missing value: '%s'", o);
@@ -157,6 +163,8 @@ static int parse(int argc, char **argv, struct vargs *a)
             a->mode_given = 1;
         } else if (!strcmp(o, "--json")) {
             a->json = v;
+        } else if (!strcmp(o, "--store")) {
+            a->store = v;
         } else if (!strcmp(o, "--name")) {
             name = v;
         } else if (!strcmp(o, "--timeout")) {
@@ -190,6 +198,7 @@ static int parse(int argc, char **argv, struct vargs *a)
         gl_cli_check_abi("validate", k, &a->s.fmt) != 0 ||
         gl_cli_python_command("validate", k) != 0)
         return snprintf(a->error, sizeof a->error, "usage error (the message on stderr)"), 2;
+    if (a->fresh && !a->store) return verr(a, "--fresh goes with --store DIR");
     if (a->probes_only && a->s.fmt.id != gl_abi_format(k->abi))
         return verr(a, "--probes-only checks the kernel's own calls: not with "
                        "--format (a 16-bit kernel: --abi)");
@@ -441,6 +450,37 @@ static int end_verdict(struct vargs *a, const struct gl_validation *v, int rc)
     return rc == 130 ? 130 : fails ? 1 : 0;
 }
 
+static int validate_run(struct vargs *a, struct gl_validation *v);
+
+/* With --store: the verdict kept in DIR, or taken from it (gl_output_store_*) */
+static int validate_stored(struct vargs *a, struct gl_validation *v, int argc, char **argv)
+{
+    static const char *const drop[] = {"--json=", "--store=", "--fresh", NULL};
+    enum { KEY_MAX = 1 << 16 };
+    char *text = malloc(KEY_MAX), *kern = malloc(KEY_MAX), err[300];
+    struct gl_output_store st;
+    int rc = 2;
+    if (!text || !kern || gl_store_kernel_text(a->k, kern, KEY_MAX) != 0 ||
+        gl_output_store_key(text, KEY_MAX, "probes", argc, argv, drop, kern) != 0) {
+        fprintf(stderr, "gelulab validate: store: %s cannot be identified: run, not stored\n",
+                a->k->name);
+        rc = validate_run(a, v);
+    } else if (gl_output_store_open(&st, a->store, a->fresh, text, err, sizeof err) != 0) {
+        rc = verr(a, "%s", err), end_error(a, v);
+    } else if (gl_output_store_take(&st, a->json, &rc)) {
+        gl_sweep_free(&a->s);
+        free(st.text);
+    } else {
+        int captured = gl_output_store_capture(&st) == 0;
+        rc = validate_run(a, v);
+        if (gl_output_store_put(&st, a->json, rc, captured && (rc == 0 || rc == 1), err,
+                                sizeof err) != 0)
+            fprintf(stderr, "gelulab validate: store: %s (the verdict stands)\n", err);
+    }
+    free(text), free(kern);
+    return rc;
+}
+
 int gl_cmd_validate(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -465,50 +505,59 @@ int gl_cmd_validate(int argc, char **argv)
     int f32 = s->fmt.id == GL_FMT_F32, bf16 = s->fmt.id == GL_FMT_BF16;
     if (a.max_ulp < 0) a.max_ulp = f32 ? 4 : 1;
     if (a.max_abs < 0) a.max_abs = f32 ? 2e-6 : bf16 ? 0.0625 : 0.0078;
-    if (a.k->kind == GL_SRC_LIB && gl_cli_probe_lib("validate", s, a.k, a.error, sizeof a.error))
-        return end_error(&a, &v);
+    return a.store ? validate_stored(&a, &v, argc, argv) : validate_run(&a, &v);
+}
+
+/* The kernel loaded, its memory, sweep and probes checked, the verdict printed: the exit status */
+static int validate_run(struct vargs *a, struct gl_validation *v)
+{
+    struct gl_sweep *s = &a->s;
+    int rc;
+    if (a->k->kind == GL_SRC_LIB &&
+        gl_cli_probe_lib("validate", s, a->k, a->error, sizeof a->error))
+        return end_error(a, v);
     char msg[256];
     if (gl_ref_selfcheck(msg, sizeof msg) != 0) s->use_fast_ref = 0;
-    if (a.probes_only)
-        printf("gelulab validate: %s claiming the %s definition%s; the probes only\n", a.k->name,
-               gl_defn_name(a.k->defn), a.backward ? " (backward)" : "");
+    if (a->probes_only)
+        printf("gelulab validate: %s claiming the %s definition%s; the probes only\n", a->k->name,
+               gl_defn_name(a->k->defn), a->backward ? " (backward)" : "");
     else
-        printf("gelulab validate: %s claiming the %s definition%s; %s %s sweep\n", a.k->name,
-               gl_defn_name(a.k->defn), a.backward ? " (backward, dy = 1)" : "", s->fmt.name,
+        printf("gelulab validate: %s claiming the %s definition%s; %s %s sweep\n", a->k->name,
+               gl_defn_name(a->k->defn), a->backward ? " (backward, dy = 1)" : "", s->fmt.name,
                s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick");
     fflush(stdout);
     /* memory first: a kernel that touches memory outside its arrays is judged on that alone */
-    int mem = gl_validate_memory(s, a.k, &v);
+    int mem = gl_validate_memory(s, a->k, v);
     if (mem < 0) {
-        verr(&a, "%s: %s", v.n ? v.c[v.n - 1].name : "memory", v.n ? v.c[v.n - 1].text : "?");
-        return end_error(&a, &v);
+        verr(a, "%s: %s", v->n ? v->c[v->n - 1].name : "memory", v->n ? v->c[v->n - 1].text : "?");
+        return end_error(a, v);
     }
     if (mem > 0) {
         printf("the memory check failed: the sweep and the other checks are skipped (no figure "
                "of a kernel that does this means anything)\n\n");
-        return end_verdict(&a, &v, 0);
+        return end_verdict(a, v, 0);
     }
-    rc = a.probes_only ? 0 : gl_sweep_run(s);
-    if (a.k->failed) {
-        verr(&a, "%s", a.k->error);
-        return end_error(&a, &v);
+    rc = a->probes_only ? 0 : gl_sweep_run(s);
+    if (a->k->failed) {
+        verr(a, "%s", a->k->error);
+        return end_error(a, v);
     }
-    if (!a.probes_only) bound_checks(&a, &v), range_check(&a, &v);
-    if (gl_validate_probes(s, a.k, a.region_all, &v) != 0) {
-        verr(&a, "%s: %s", v.n ? v.c[v.n - 1].name : "probes", v.n ? v.c[v.n - 1].text : "?");
-        return end_error(&a, &v);
+    if (!a->probes_only) bound_checks(a, v), range_check(a, v);
+    if (gl_validate_probes(s, a->k, a->region_all, v) != 0) {
+        verr(a, "%s: %s", v->n ? v->c[v->n - 1].name : "probes", v->n ? v->c[v->n - 1].text : "?");
+        return end_error(a, v);
     }
-    if (!a.probes_only) {
+    if (!a->probes_only) {
         char ulp[40];
-        if (a.max_ulp == 0.5)
+        if (a->max_ulp == 0.5)
             snprintf(ulp, sizeof ulp, "correctly rounded");
         else
-            snprintf(ulp, sizeof ulp, "max ULP <= %g", a.max_ulp);
+            snprintf(ulp, sizeof ulp, "max ULP <= %g", a->max_ulp);
         printf("%llu inputs; bounds on %s: %s, max abs <= %g%s\n\n",
-               (unsigned long long)s->n_inputs, a.region_all ? "all inputs" : "the core [-5, 5]",
-               ulp, a.max_abs, " (--max-ulp, --max-abs, --region)");
-        print_regions(a.k, &s->fmt);
+               (unsigned long long)s->n_inputs, a->region_all ? "all inputs" : "the core [-5, 5]",
+               ulp, a->max_abs, " (--max-ulp, --max-abs, --region)");
+        print_regions(a->k, &s->fmt);
         printf("\n");
     }
-    return end_verdict(&a, &v, rc);
+    return end_verdict(a, v, rc);
 }

@@ -10,7 +10,8 @@
 # vector machinery every algorithm's build reads), GL_CODE_HASH_LIBM (the C-library formulas and
 # the fp16 table) and GL_CODE_HASH_TAB16 (the 16-bit tables); each with the registry and the
 # build files. WHAT=engine: GL_ENGINE_HASH, the reference and the sweep engine (reference/,
-# the engine's files of analysis/, include/gelulab/, the build files).
+# the engine's files of analysis/, include/gelulab/, the build files), and beside it
+# GL_PROBES_HASH (validate's diagnoses) and GL_MOONS_HASH (two moons).
 foreach(v ROOT BIN OUT WHAT TOOLCHAIN)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "code_hash.cmake: -D${v}=... missing")
@@ -73,9 +74,22 @@ elseif(WHAT STREQUAL "engine")
   # the store itself (its keys' text changes with what they hold, its records' format with
   # its schema line, gelulab-store/N, which analysis/sweep_store.c raises on any other change)
   list(FILTER files EXCLUDE REGEX
-       "/analysis/(facts|bench_io|validate|moons[a-z_]*|mlp|stats|sweep_store|sha256|machine)\\.c$")
-  hash_of(x ${build_files} ${ROOT}/reference/CMakeLists.txt ${ROOT}/analysis/CMakeLists.txt ${files})
+       "/analysis/(facts|bench_io|validate|moons[a-z_]*|mlp|stats|sweep_store|output_store|sha256|machine)\\.c$")
+  set(engine ${build_files} ${ROOT}/reference/CMakeLists.txt ${ROOT}/analysis/CMakeLists.txt ${files})
+  hash_of(x ${engine})
   string(APPEND text "#define GL_ENGINE_HASH \"${x}\"\n")
+  # validate's diagnoses (make report's, kept by gelulab validate --store): the engine, the
+  # probes and validate's command line (with the helpers it shares with sweep's)
+  hash_of(x ${engine} ${ROOT}/analysis/validate.c ${ROOT}/cli/cmd_validate.c ${ROOT}/cli/cmd_sweep.c
+          ${ROOT}/cli/cli.h ${ROOT}/cli/CMakeLists.txt)
+  string(APPEND text "#define GL_PROBES_HASH \"${x}\"\n")
+  # two moons (gelulab moons --store): the engine (the reference's definitions, the registry's
+  # interface), the experiment, its statistics and its command line; the kernels it runs are
+  # named by their own code hashes in its key
+  file(GLOB moons ${ROOT}/analysis/moons*.c)
+  hash_of(x ${engine} ${moons} ${ROOT}/analysis/mlp.c ${ROOT}/analysis/stats.c
+          ${ROOT}/cli/cmd_moons.c ${ROOT}/cli/cli.h ${ROOT}/cli/CMakeLists.txt)
+  string(APPEND text "#define GL_MOONS_HASH \"${x}\"\n")
 else()
   message(FATAL_ERROR "code_hash.cmake: WHAT is kernels or engine, not '${WHAT}'")
 endif()

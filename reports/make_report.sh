@@ -7,7 +7,8 @@
 #            under 2 minutes on 2 cores
 #   otherwise: exhaustive binary32 (all 2^32 inputs), the full benchmark (the longest stages)
 #   GL_STORE=DIR: the sweeps keep each kernel's results there and take what it holds (gelulab
-#   sweep --store; default BUILD_DIR/store; "" none); FRESH=1: every kernel swept again
+#   sweep --store; default BUILD_DIR/store; "" none), and so do the peers' diagnoses and two
+#   moons (validate --store, moons --store); FRESH=1: every kernel swept and diagnosed again
 #   STAGES=sweeps,facts,bench,moons,report (the default: all) runs only the stages named:
 #   reports/cluster/ runs the sweeps as shards on other machines, facts (with the peers'
 #   diagnoses), bench and moons in a job of their own, and report once all is merged
@@ -106,7 +107,7 @@ if want facts; then
     mkdir -p "$D/validate"
     probe() {
         local name=${*: -1}
-        "$G" validate "$@" --probes-only --json "$D/validate/${name//\//_}.json" \
+        "$G" validate "$@" --probes-only "${store[@]}" --json "$D/validate/${name//\//_}.json" \
             >"$D/validate/${name//\//_}.txt" 2>&1 ||
             [ $? = 1 ] || echo "report: gelulab validate could not run $name (see $D/validate)" >&2
     }
@@ -175,7 +176,7 @@ if want bench; then
 fi
 if want moons; then
     stage 7 "two-moons experiment ($moons_seeds seeds per activation)"
-    "$G" moons --seeds "$moons_seeds" --progress --out "$D/moons.json" >"$D/moons.txt"
+    "$G" moons --seeds "$moons_seeds" "${store[@]}" --progress --out "$D/moons.json" >"$D/moons.txt"
 fi
 if want report; then
     stage 8 "charts and REPORT.md"

@@ -11,7 +11,10 @@
 #    sweeps both; a sharded sweep is stored under its own chunks;
 #  - an external command: rerun taken, its script edited: swept again; its program found on
 #    PATH; a program that is not there: not identified, not stored;
-#  - a kernel that crashes is never stored; a store folder that cannot be made: one line, exit 2.
+#  - a kernel that crashes is never stored; a store folder that cannot be made: one line, exit 2;
+#  - validate --store: a verdict taken from the store is byte-identical and runs nothing; other
+#    arguments, an edited evaluator, --fresh run again; an error is never stored; moons --store
+#    likewise (another --threads is the same experiment).
 set -u
 G=${1:?usage: test_store.sh GELULAB LIBKERNELS SOURCE_DIR}
 LIB=${2:?usage: test_store.sh GELULAB LIBKERNELS SOURCE_DIR}
@@ -24,7 +27,7 @@ bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 
 # 1. the code hashes (the toolchain's description as CMake writes it, gl_toolchain.txt)
 mkdir -p "$T/src"
-cp -r "$SRC/cmake" "$SRC/CMakeLists.txt" "$SRC/impls" "$SRC/reference" "$SRC/analysis" "$SRC/include" "$T/src/"
+cp -r "$SRC/cmake" "$SRC/CMakeLists.txt" "$SRC/impls" "$SRC/reference" "$SRC/analysis" "$SRC/include" "$SRC/cli" "$T/src/"
 echo "GNU 12.2.0; Release; -O3" >"$T/toolchain.txt"
 hashes() { # WHAT OUT
     cmake -DROOT="$T/src" -DBIN="$T/bin" -DOUT="$2" -DWHAT="$1" -DTOOLCHAIN="$T/toolchain.txt" \
@@ -45,9 +48,22 @@ cmp -s "$T/k2.h" "$T/k3.h" && ok || bad "editing the reference changed a kernel'
 echo "/* edited */" >>"$T/src/analysis/sweep.c"
 hashes engine "$T/e4.h"
 cmp -s "$T/e3.h" "$T/e4.h" && bad "editing the engine left its hash as it was" || ok
-echo "/* edited */" >>"$T/src/analysis/moons.c" # not the engine
+macro() { sed -n "s/^#define $1 \"\(.*\)\"$/\1/p" "$2"; } # NAME FILE: a hash's value
+echo "/* edited */" >>"$T/src/analysis/moons.c" # not the engine, nor validate's
 hashes engine "$T/e5.h"
-cmp -s "$T/e4.h" "$T/e5.h" && ok || bad "editing the two-moons experiment changed the engine's hash"
+[ "$(macro GL_ENGINE_HASH "$T/e4.h")" = "$(macro GL_ENGINE_HASH "$T/e5.h")" ] && ok ||
+    bad "editing the two-moons experiment changed the engine's hash"
+[ "$(macro GL_PROBES_HASH "$T/e4.h")" = "$(macro GL_PROBES_HASH "$T/e5.h")" ] && ok ||
+    bad "editing the two-moons experiment changed validate's hash"
+[ "$(macro GL_MOONS_HASH "$T/e4.h")" != "$(macro GL_MOONS_HASH "$T/e5.h")" ] && ok ||
+    bad "editing the two-moons experiment left its hash as it was"
+echo "/* edited */" >>"$T/src/cli/cmd_validate.c" # validate's, not the engine's
+hashes engine "$T/e7.h"
+[ "$(macro GL_ENGINE_HASH "$T/e5.h")" = "$(macro GL_ENGINE_HASH "$T/e7.h")" ] &&
+    [ "$(macro GL_MOONS_HASH "$T/e5.h")" = "$(macro GL_MOONS_HASH "$T/e7.h")" ] &&
+    [ "$(macro GL_PROBES_HASH "$T/e5.h")" != "$(macro GL_PROBES_HASH "$T/e7.h")" ] && ok ||
+    bad "editing validate changed another hash than GL_PROBES_HASH, or not it"
+cp "$T/e7.h" "$T/e5.h" # the engine's lines below compare with this
 echo "/* edited */" >>"$T/src/impls/gen_tab16.c" # the 16-bit tables, lut-f16's too
 hashes kernels "$T/k5.h"
 changed=$(diff "$T/k3.h" "$T/k5.h" | grep '^>' | sed 's/^> #define \([A-Za-z0-9_]*\) .*/\1/' | paste -s -d ' ')
@@ -114,6 +130,60 @@ sweep crash2 "${C[@]}"
     bad "a store that cannot be made: $(cat "$T/nodir.err")"
 "$G" sweep --impl erf-naive --format bf16 --fresh >/dev/null 2>"$T/fresh1.err"
 [ $? = 2 ] && grep -q -- "--fresh goes with --store" "$T/fresh1.err" && ok || bad "--fresh alone accepted"
+
+# 3. the diagnoses and two moons (make report's validate --store and moons --store)
+# an evaluator that notes each of its starts: a verdict taken from the store starts it never
+printf '#!/bin/sh\necho start >>"%s/starts"\nexec cat\n' "$T" >"$T/cnt.sh" && chmod +x "$T/cnt.sh"
+V=(--exec "'$T/cnt.sh'" --defn exact --name cnt --probes-only)
+starts() { cat "$T/starts" 2>/dev/null | wc -l; }
+validate() { # OUT ARGS...: stdout in $T/OUT.txt, --json $T/OUT.json; the exit status in $T/OUT.rc
+    local out=$1
+    shift
+    "$G" validate "$@" --json "$T/$out.json" >"$T/$out.txt" 2>"$T/$out.err"
+    echo $? >"$T/$out.rc"
+}
+validate v0 "${V[@]}"
+n0=$(starts)
+[ "$(cat "$T/v0.rc")" = 1 ] && [ "$n0" -gt 0 ] && ok || bad "validate of y = x: exit $(cat "$T/v0.rc"), $n0 starts"
+validate v1 "${V[@]}" --store "$T/vs"
+n1=$(starts)
+validate v2 "${V[@]}" --store "$T/vs"
+[ "$(starts)" = "$n1" ] && [ "$(cat "$T/v2.rc")" = 1 ] && ok ||
+    bad "a stored verdict ran the evaluator again (exit $(cat "$T/v2.rc")): $(cat "$T/v2.err")"
+for f in v1 v2; do
+    for e in txt json; do cmp -s "$T/v0.$e" "$T/$f.$e" && ok || bad "validate --store: $f.$e differs"; done
+done
+validate v3 "${V[@]}" --store "$T/vs" --name other # other arguments: another key
+[ "$(starts)" -gt "$n1" ] && grep -q '"other"' "$T/v3.json" && ok || bad "--name other was taken from the store"
+n3=$(starts)
+printf '# edited\n' >>"$T/cnt.sh" # the evaluator's script changed
+validate v4 "${V[@]}" --store "$T/vs"
+[ "$(starts)" -gt "$n3" ] && ok || bad "an edited evaluator's verdict was taken from the store"
+n4=$(starts)
+validate v5 "${V[@]}" --store "$T/vs" --fresh
+[ "$(starts)" -gt "$n4" ] && cmp -s "$T/v4.json" "$T/v5.json" && ok || bad "validate --fresh"
+printf '#!/bin/sh\necho start >>"%s/starts"\nexit 3\n' "$T" >"$T/dies.sh" && chmod +x "$T/dies.sh"
+validate d1 --exec "'$T/dies.sh'" --defn exact --probes-only --store "$T/vs"
+n5=$(starts)
+validate d2 --exec "'$T/dies.sh'" --defn exact --probes-only --store "$T/vs"
+[ "$(cat "$T/d2.rc")" = 2 ] && [ "$(starts)" -gt "$n5" ] && ok ||
+    bad "an evaluator that cannot run: exit $(cat "$T/d2.rc") (2), stored?"
+# two moons: the same settings taken (a mark put in the record's output shows it), others not
+M=(--seeds 2 --epochs 3 --act relu,gelu-exact,erf-naive)
+"$G" moons "${M[@]}" --out "$T/m0.json" >"$T/m0.txt" 2>/dev/null
+"$G" moons "${M[@]}" --store "$T/ms" --out "$T/m1.json" >"$T/m1.txt" 2>/dev/null
+cmp -s "$T/m0.json" "$T/m1.json" && cmp -s "$T/m0.txt" "$T/m1.txt" && ok || bad "moons --store: other results"
+echo "taken from the store" >>"$T"/ms/*/*.out
+"$G" moons "${M[@]}" --threads 1 --store "$T/ms" --out "$T/m2.json" >"$T/m2.txt" 2>/dev/null
+grep -q "taken from the store" "$T/m2.txt" && cmp -s "$T/m0.json" "$T/m2.json" && ok ||
+    bad "moons with the same settings (another --threads) not taken from the store"
+"$G" moons --seeds 2 --epochs 4 --act relu,gelu-exact,erf-naive --store "$T/ms" --out "$T/m3.json" \
+    >"$T/m3.txt" 2>/dev/null
+grep -q "taken from the store" "$T/m3.txt" && bad "moons --epochs 4 taken from the --epochs 3 record" || ok
+"$G" moons "${M[@]}" --store "$T/ms" --fresh --out "$T/m4.json" >"$T/m4.txt" 2>/dev/null
+grep -q "taken from the store" "$T/m4.txt" && bad "moons --fresh taken from the store" || ok
+cmp -s "$T/m0.json" "$T/m4.json" && ok || bad "moons --fresh: other results"
+[ "$(ls "$T"/ms/*/*.key | wc -l)" = 2 ] && ok || bad "moons: $(ls "$T"/ms/*/*.key | wc -l) records, not 2"
 
 echo "test_store.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -49,4 +49,50 @@ int gl_store_put(struct gl_store *st, struct gl_sweep *s, char *err, size_t errl
 int gl_store_key_text(const struct gl_sweep *s, int k, const struct gl_store_env *env, char *buf,
                       size_t len);
 
+/* The code hash this binary was built from of "engine" (the reference and the sweep engine),
+ * "probes" (gelulab validate) or "moons" (the two-moons experiment); NULL for another word */
+const char *gl_store_code_hash(const char *what);
+/* "args [A] [B] ...\n": a command's arguments argv[1..argc), less those in drop (NULL-ended,
+ * each "--opt" for an option alone or "--opt=" for an option and its value). 0, or -1 (too
+ * long) */
+int gl_store_args_text(int argc, char **argv, const char *const *drop, char *buf, size_t len);
+/* The first lines of any key: SCHEMA, CODE (a line naming the code's hash), the libraries, the
+ * CPU and the environment variables set that can change a kernel's results. 0, or -1 (too long) */
+int gl_store_head_text(const char *schema, const char *code, const struct gl_store_env *env,
+                       char *buf, size_t len);
+/* What identifies kernel ks (the kernel lines of a sweep's key). 0, or -1 when a file it names
+ * cannot be identified */
+int gl_store_kernel_text(const struct gl_kernel_src *ks, char *buf, size_t len);
+
+/* ---- a command's outputs (analysis/output_store.c): gelulab validate's and gelulab moons'
+ * standard output, result file and exit status kept under DIR/XX/KEY.{key,out,file,rc}, KEY the
+ * SHA-256 of a key text the command writes (gl_store_head_text with the command's code hash,
+ * its arguments, what identifies its kernels) ---- */
+struct gl_output_store {
+    char path[4200]; /* DIR/XX/KEY, without the extension */
+    char *text;      /* the key's text */
+    int fresh;       /* run again whatever the store holds (and store the run) */
+    int saved_fd;    /* stdout while it is captured, else -1 */
+    char tmp[4300];  /* the captured stdout's file */
+};
+/* The key's text of a run of command WHAT ("probes": validate, "moons"): gl_store_head_text with
+ * WHAT's code hash (gl_store_code_hash) on this machine, its arguments (gl_store_args_text, less
+ * drop), then EXTRA (what identifies its kernels). 0, or -1 (too long) */
+int gl_output_store_key(char *buf, size_t len, const char *what, int argc, char **argv,
+                        const char *const *drop, const char *extra);
+/* Opens the record of key text `text` (copied) in DIR (made if missing). 0, or -1 with a
+ * one-line reason in err */
+int gl_output_store_open(struct gl_output_store *o, const char *dir, int fresh, const char *text,
+                         char *err, size_t errlen);
+/* 1 when DIR holds the record (and not fresh): its standard output printed, its result file
+ * copied to `file` (NULL: none), *rc its exit status; 0 when it must run */
+int gl_output_store_take(struct gl_output_store *o, const char *file, int *rc);
+/* The command's standard output captured from here on (kept for the record). 0, or -1 */
+int gl_output_store_capture(struct gl_output_store *o);
+/* Ends the capture (the captured output printed) and, when keep, writes the record: the output,
+ * the result file `file` (NULL: none) and rc, each file atomically, the key last; frees o's
+ * text. 0, or -1 with a one-line reason in err */
+int gl_output_store_put(struct gl_output_store *o, const char *file, int rc, int keep, char *err,
+                        size_t errlen);
+
 #endif
