@@ -26,15 +26,19 @@ for s in ${STAGES//,/ }; do
     [[ $s =~ ^(sweeps|facts|bench|moons|report)$ ]] ||
         { echo "make_report.sh: unknown stage '$s' in STAGES (sweeps, facts, bench, moons, report)" >&2; exit 2; }
 done
-# the full benchmark: 3 repetitions after a 20 ms warm-up (their median was within 0.8 % of 5
-# repetitions' for 90 % of the 835 benchmarks of a full run, the repetitions' spread 4.3 % at
-# the 90th percentile: 2026-12-05, AMD EPYC Zen 4; gelulab-bench's own defaults are 5 and 0.1 s)
-mode=exhaustive bench_args=(--benchmark_repetitions=3 --benchmark_min_warmup_time=0.02) moons_seeds=30
+# the full benchmark: 3 repetitions of 30 ms after a 20 ms warm-up (their median was within 0.8 %
+# of 5 repetitions' for 90 % of the 835 benchmarks of a full run; 30 ms repetitions spread no
+# wider than 50 ms ones: docs/design.md, "Where a report's time goes"; gelulab-bench's own
+# defaults are 5 of 50 ms after 0.1 s)
+mode=exhaustive moons_seeds=30
+timing=(--benchmark_repetitions=3 --benchmark_min_time=0.03 --benchmark_min_warmup_time=0.02)
+bench_args=()
 if [ "$QUICK" = 1 ]; then # no 16 Mi benchmark (sweep_plan.sh leaves NEON out)
     mode=quick moons_seeds=5
-    bench_args=(--sizes=1024,4096,1048576 --benchmark_repetitions=3
-                --benchmark_min_time=0.003 --benchmark_min_warmup_time=0.002)
+    timing=(--benchmark_repetitions=3 --benchmark_min_time=0.003 --benchmark_min_warmup_time=0.002)
+    bench_args=(--sizes=1024,4096,1048576)
 fi
+bench_args+=("${timing[@]}")
 
 L=$BUILD/libgelulab-peers.so
 if [ "$QUICK" = 1 ] && [ -f "$L" ]; then
@@ -153,12 +157,14 @@ if want bench; then
     exact=$("$B" --list 2>/dev/null | awk '$3 == "exact" && ($5 == "runs" || $5 == "timed") &&
         ($2 == "peer" || ($2 == "gelulab" && $4 != "scalar")) { print $1 }' |
         paste -s -d '|')
-    dist_args=(--sizes=4096,65536 --benchmark_repetitions=3 --benchmark_min_warmup_time=0.02
-               "--benchmark_filter=^(memcpy|${exact//./\\.})/")
-    [ "$QUICK" = 1 ] && dist_args+=(--benchmark_min_time=0.003 --benchmark_min_warmup_time=0.002)
+    dist_args=(--sizes=4096,65536 "${timing[@]}" "--benchmark_filter=^(memcpy|${exact//./\\.})/")
+    # uniform inputs are the main run's, which has 4 Ki and 64 Ki (the report takes them from
+    # bench.json); QUICK's has no 64 Ki: a run of its own
+    dists="normal minilm"
+    [ "$QUICK" = 1 ] && dists="uniform $dists"
     acts=${GL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gelulab}/activations/minilm-l6-gelu-inputs
     [ -f "$acts.json" ] && cp "$acts.json" "$D/minilm-inputs.json"
-    for dist in uniform normal minilm; do
+    for dist in $dists; do
         if ! "$B" --dist="$dist" "${dist_args[@]}" --benchmark_out="$D/dist-$dist.json" \
             --benchmark_out_format=json --benchmark_display_aggregates_only=true \
             >>"$D/bench.txt" 2>"$D/dist-$dist.log"; then

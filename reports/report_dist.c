@@ -1,7 +1,9 @@
 /* Speed by input distribution: the binary32 exact-GELU cases timed once per distribution of
  * inputs (make_report.sh: gelulab-bench --dist=D into IN/dist-D.json, a run of its own per
  * library that needs one into IN/dist-D-MODULE.json, or IN/dist-D.skipped with the reason), in
- * one table of REPORT.md. */
+ * one table of REPORT.md. Uniform inputs are the main run's (IN/bench.json): without a
+ * dist-uniform.json, the table takes its cases from that run (make report times them there
+ * at 4 Ki and 64 Ki already; QUICK's main run has no 64 Ki, so it runs --dist=uniform). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,9 +20,13 @@ int rep_dist_load(struct rep *r, char *err, size_t errlen)
         snprintf(p, sizeof p, "%s/dist-%s.json", r->in, dist_names[d]);
         if (access(p, F_OK) == 0) {
             if (gl_bench_read(p, &rd->b, err, errlen)) return -1;
-            rd->have = 1;
+            rd->have = 1, rd->run = &rd->b;
             snprintf(p, sizeof p, "%s/dist-%s-*.json", r->in, dist_names[d]);
             rep_bench_add_runs(&rd->b, p); /* dist-D-MODULE.json */
+            continue;
+        }
+        if (d == 0 && r->bench.nrows) { /* uniform: the main run's */
+            rd->run = &r->bench;
             continue;
         }
         snprintf(p, sizeof p, "%s/dist-%s.skipped", r->in, dist_names[d]);
@@ -58,6 +64,16 @@ static int exact_peer(const struct gl_bench_row *w)
     return !strcmp(w->kind, "peer") && !strcmp(w->defn, "exact") && !w->fmt[0];
 }
 
+/* a case the table shows: memcpy and the binary32 exact-GELU forward cases, peers and the vector
+ * builds of gelulab's kernels (make_report.sh's filter of the --dist runs) */
+static int dist_case(const struct gl_bench_row *w)
+{
+    return !strcmp(w->name, "memcpy") ||
+           (!w->fmt[0] && !strcmp(w->defn, "exact") &&
+            (!strcmp(w->kind, "peer") ||
+             (!strcmp(w->kind, "gelulab") && strcmp(w->isa, "scalar"))));
+}
+
 /* the fastest exact-GELU binary32 peer of run b at size n, or NULL */
 static const struct gl_bench_row *fastest_peer(const struct gl_bench *b, size_t n)
 {
@@ -92,23 +108,25 @@ void rep_dist_md(FILE *f, const struct rep *r)
     const char *titles[REP_NDIST];
     int nruns = 0, first = -1;
     for (int d = 0; d < REP_NDIST; d++)
-        if (r->dist[d].have) {
+        if (r->dist[d].run) {
             if (first < 0) first = d;
             for (size_t s = 0; s < 2; s++)
-                fastest[nruns][s] = fastest_peer(&r->dist[d].b, sizes[s]);
-            runs[nruns] = &r->dist[d].b, titles[nruns++] = dist_titles[d];
+                fastest[nruns][s] = fastest_peer(r->dist[d].run, sizes[s]);
+            runs[nruns] = r->dist[d].run, titles[nruns++] = dist_titles[d];
         }
     fprintf(f, "\n## Speed by input distribution\n\n");
     for (int d = 0; d < REP_NDIST; d++)
-        if (!r->dist[d].have)
+        if (!r->dist[d].run)
             fprintf(f, "%s inputs: skipped: %s.\n\n", dist_titles[d], r->dist[d].skipped);
     if (first < 0) return;
     fprintf(f,
             "A kernel with a slow path runs at a speed that depends on its inputs (gelu-fast and "
             "gelu-accurate: the lanes with |x| > 3.5, their contracts' `tail`). Each "
             "binary32 exact-GELU case that runs here (the vector builds, the peers, memcpy "
-            "as the bandwidth limit) timed on three inputs, one run each on one core: uniform on "
-            "[−8, 8] (the inputs of the other benchmark figures), N(0, 1), and ");
+            "as the bandwidth limit) timed on three inputs on one core: uniform on [−8, 8] (%s), "
+            "N(0, 1) and ",
+            r->dist[0].run == &r->bench ? "the figures of the main benchmark run"
+                                        : "a run of its own; the inputs of the other figures");
     const struct gl_json *m = r->minilm, *st = gl_json_get(m, "stats");
     if (m)
         fprintf(f,
@@ -135,10 +153,11 @@ void rep_dist_md(FILE *f, const struct rep *r)
     fprintf(f, "\n|---|");
     for (int i = 0; i < 2 * nruns; i++) fprintf(f, "---|");
     fprintf(f, "\n");
-    const struct gl_bench *lead = &r->dist[first].b; /* its cases, in gelulab-bench's order */
+    const struct gl_bench *lead = r->dist[first].run; /* its cases, in gelulab-bench's order */
     for (size_t i = 0; i < lead->nrows; i++) {
         const struct gl_bench_row *w = &lead->rows[i];
         if (i && !strcmp(w->name, lead->rows[i - 1].name)) continue; /* one row per case */
+        if (!dist_case(w)) continue;
         fprintf(f, "| %s |", w->name);
         for (int k = 0; k < nruns; k++)
             for (size_t s = 0; s < 2; s++) cell(f, runs[k], w->name, sizes[s], fastest[k][s]);

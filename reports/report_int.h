@@ -35,8 +35,9 @@ struct rep_peer {
 #define REP_NDIST 3
 struct rep_dist {
     struct gl_bench b;
-    int have;          /* b read from IN/dist-NAME.json */
-    char skipped[400]; /* else why not */
+    int have;                   /* b read from IN/dist-NAME.json */
+    const struct gl_bench *run; /* b, or (uniform without a run of its own) the main run */
+    char skipped[400];          /* else why not */
 };
 
 struct rep {
