@@ -25,7 +25,9 @@ int rep_dist_load(struct rep *r, char *err, size_t errlen)
             rep_bench_add_runs(&rd->b, p); /* dist-D-MODULE.json */
             continue;
         }
-        if (d == 0 && r->bench.nrows) { /* uniform: the main run's */
+        if (d == 0 && gl_bench_find(&r->bench, "memcpy", 4096) &&
+            gl_bench_find(&r->bench, "memcpy",
+                          65536)) { /* uniform: the main run's, if it has both sizes */
             rd->run = &r->bench;
             continue;
         }
@@ -157,7 +159,7 @@ void rep_dist_md(FILE *f, const struct rep *r)
     for (size_t i = 0; i < lead->nrows; i++) {
         const struct gl_bench_row *w = &lead->rows[i];
         if (i && !strcmp(w->name, lead->rows[i - 1].name)) continue; /* one row per case */
-        if (!dist_case(w)) continue;
+        if (lead == &r->bench && !dist_case(w)) continue; /* a dist run holds only those */
         fprintf(f, "| %s |", w->name);
         for (int k = 0; k < nruns; k++)
             for (size_t s = 0; s < 2; s++) cell(f, runs[k], w->name, sizes[s], fastest[k][s]);
