@@ -34,11 +34,20 @@ int gl_output_store_key(char *buf, size_t len, const char *what, int argc, char 
     return 0;
 }
 
-int gl_output_store_open(struct gl_output_store *o, const char *dir, int fresh, const char *text,
-                         char *err, size_t errlen)
+/* a record's place and the run's captured output */
+struct output_store {
+    char path[4200];  /* DIR/XX/KEY, without the extension */
+    const char *text; /* the key's text */
+    int saved_fd;     /* stdout while it is captured, else -1 */
+    char tmp[4300];   /* the captured stdout's file */
+};
+
+/* The record of key text `text` in DIR (made if missing). 0, or -1 with a reason in err */
+static int store_open(struct output_store *o, const char *dir, const char *text, char *err,
+                      size_t errlen)
 {
     memset(o, 0, sizeof *o);
-    o->saved_fd = -1, o->fresh = fresh;
+    o->saved_fd = -1, o->text = text;
     char key[65], sub[4200];
     struct gl_sha256 c;
     gl_sha256_init(&c);
@@ -49,7 +58,6 @@ int gl_output_store_open(struct gl_output_store *o, const char *dir, int fresh, 
     if ((mkdir(dir, 0777) != 0 && errno != EEXIST) || (mkdir(sub, 0777) != 0 && errno != EEXIST))
         return snprintf(err, errlen, "cannot make the store %s: %s", sub, strerror(errno)), -1;
     snprintf(o->path, sizeof o->path, "%s/%s", sub, key);
-    if (!(o->text = strdup(text))) return snprintf(err, errlen, "out of memory"), -1;
     return 0;
 }
 
@@ -87,14 +95,14 @@ static int spill(const char *path, const char *bytes, size_t n)
     return 0;
 }
 
-static void ext(const struct gl_output_store *o, const char *e, char *buf, size_t len)
+static void ext(const struct output_store *o, const char *e, char *buf, size_t len)
 {
     snprintf(buf, len, "%s.%s", o->path, e);
 }
 
-int gl_output_store_take(struct gl_output_store *o, const char *file, int *rc)
+/* 1 when the record is there: its output printed, its file copied to `file`, *rc its status */
+static int store_take(const struct output_store *o, const char *file, int *rc)
 {
-    if (o->fresh) return 0;
     char p[4300];
     size_t nout = 0, nfile = 0;
     ext(o, "key", p, sizeof p);
@@ -112,7 +120,8 @@ int gl_output_store_take(struct gl_output_store *o, const char *file, int *rc)
     return hit;
 }
 
-int gl_output_store_capture(struct gl_output_store *o)
+/* stdout into a temporary file from here on. 0, or -1 */
+static int store_capture(struct output_store *o)
 {
     fflush(stdout);
     snprintf(o->tmp, sizeof o->tmp, "%s.%ld.stdout", o->path, (long)getpid());
@@ -128,8 +137,10 @@ int gl_output_store_capture(struct gl_output_store *o)
     return 0;
 }
 
-int gl_output_store_put(struct gl_output_store *o, const char *file, int rc, int keep, char *err,
-                        size_t errlen)
+/* stdout back, the captured output printed, and when keep the record written: the output, the
+ * result file, rc, the key. 0, or -1 with the file that could not be written in err */
+static int store_put(struct output_store *o, const char *file, int rc, int keep, char *err,
+                     size_t errlen)
 {
     int bad = 0;
     char *out = NULL, *res = NULL, p[4300];
@@ -154,7 +165,21 @@ int gl_output_store_put(struct gl_output_store *o, const char *file, int rc, int
         if (!bad) ext(o, "key", p, sizeof p), bad = spill(p, o->text, strlen(o->text)) != 0;
         if (bad) snprintf(err, errlen, "cannot write %s", p);
     }
-    free(out), free(res), free(o->text);
-    o->text = NULL;
+    free(out), free(res);
     return bad ? -1 : 0;
+}
+
+int gl_output_store_run(const char *cmd, const char *dir, int fresh, const char *text,
+                        const char *file, int keep_max, int (*run)(void *), void *arg, int *rc,
+                        char *err, size_t errlen)
+{
+    struct output_store o;
+    if (store_open(&o, dir, text, err, errlen) != 0) return -1;
+    if (!fresh && store_take(&o, file, rc)) return 1;
+    int captured = store_capture(&o) == 0;
+    *rc = run(arg);
+    char why[300];
+    if (store_put(&o, file, *rc, captured && *rc >= 0 && *rc <= keep_max, why, sizeof why) != 0)
+        fprintf(stderr, "gelulab %s: store: %s (the results stand)\n", cmd, why);
+    return 0;
 }

@@ -198,6 +198,10 @@ static int acts_text(const struct moons_args *a, char *buf, size_t len)
 }
 
 static int moons_run(struct moons_args *a);
+static int moons_call(void *a)
+{
+    return moons_run(a);
+}
 
 int gl_cmd_moons(int argc, char **argv)
 {
@@ -227,20 +231,15 @@ int gl_cmd_moons(int argc, char **argv)
     enum { KEY_MAX = 1 << 15 };
     static char text[KEY_MAX], acts[KEY_MAX];
     char err[300];
-    struct gl_output_store st;
     if (acts_text(&a, acts, sizeof acts) != 0 ||
         gl_output_store_key(text, sizeof text, "moons", argc, argv, drop, acts) != 0) {
         fprintf(stderr, "gelulab moons: store: the experiment cannot be identified: run, not "
                         "stored\n");
         return moons_run(&a);
     }
-    if (gl_output_store_open(&st, a.store, a.fresh, text, err, sizeof err) != 0)
+    if (gl_output_store_run("moons", a.store, a.fresh, text, a.out, 0, moons_call, &a, &rc, err,
+                            sizeof err) < 0)
         return gl_cli_error("moons", "%s", err);
-    if (gl_output_store_take(&st, a.out, &rc)) return free(st.text), rc;
-    int captured = gl_output_store_capture(&st) == 0;
-    rc = moons_run(&a);
-    if (gl_output_store_put(&st, a.out, rc, captured && rc == 0, err, sizeof err) != 0)
-        fprintf(stderr, "gelulab moons: store: %s (the results stand)\n", err);
     return rc;
 }
 

@@ -452,30 +452,34 @@ static int end_verdict(struct vargs *a, const struct gl_validation *v, int rc)
 
 static int validate_run(struct vargs *a, struct gl_validation *v);
 
-/* With --store: the verdict kept in DIR, or taken from it (gl_output_store_*) */
+struct validate_call {
+    struct vargs *a;
+    struct gl_validation *v;
+};
+static int validate_call(void *p)
+{
+    struct validate_call *c = p;
+    return validate_run(c->a, c->v);
+}
+
+/* With --store: the verdict (exit 0 or 1) kept in DIR, or taken from it */
 static int validate_stored(struct vargs *a, struct gl_validation *v, int argc, char **argv)
 {
     static const char *const drop[] = {"--json=", "--store=", "--fresh", NULL};
     enum { KEY_MAX = 1 << 16 };
     char *text = malloc(KEY_MAX), *kern = malloc(KEY_MAX), err[300];
-    struct gl_output_store st;
-    int rc = 2;
+    struct validate_call c = {a, v};
+    int rc = 2, taken = 0;
     if (!text || !kern || gl_store_kernel_text(a->k, kern, KEY_MAX) != 0 ||
         gl_output_store_key(text, KEY_MAX, "probes", argc, argv, drop, kern) != 0) {
         fprintf(stderr, "gelulab validate: store: %s cannot be identified: run, not stored\n",
                 a->k->name);
         rc = validate_run(a, v);
-    } else if (gl_output_store_open(&st, a->store, a->fresh, text, err, sizeof err) != 0) {
+    } else if ((taken = gl_output_store_run("validate", a->store, a->fresh, text, a->json, 1,
+                                            validate_call, &c, &rc, err, sizeof err)) < 0) {
         rc = verr(a, "%s", err), end_error(a, v);
-    } else if (gl_output_store_take(&st, a->json, &rc)) {
+    } else if (taken) {
         gl_sweep_free(&a->s);
-        free(st.text);
-    } else {
-        int captured = gl_output_store_capture(&st) == 0;
-        rc = validate_run(a, v);
-        if (gl_output_store_put(&st, a->json, rc, captured && (rc == 0 || rc == 1), err,
-                                sizeof err) != 0)
-            fprintf(stderr, "gelulab validate: store: %s (the verdict stands)\n", err);
     }
     free(text), free(kern);
     return rc;

@@ -70,10 +70,9 @@ static int exact_peer(const struct gl_bench_row *w)
  * builds of gelulab's kernels (make_report.sh's filter of the --dist runs) */
 static int dist_case(const struct gl_bench_row *w)
 {
-    return !strcmp(w->name, "memcpy") ||
-           (!w->fmt[0] && !strcmp(w->defn, "exact") &&
-            (!strcmp(w->kind, "peer") ||
-             (!strcmp(w->kind, "gelulab") && strcmp(w->isa, "scalar"))));
+    return !strcmp(w->name, "memcpy") || exact_peer(w) ||
+           (!strcmp(w->kind, "gelulab") && !strcmp(w->defn, "exact") && !w->fmt[0] &&
+            strcmp(w->isa, "scalar"));
 }
 
 /* the fastest exact-GELU binary32 peer of run b at size n, or NULL */

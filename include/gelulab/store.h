@@ -68,31 +68,19 @@ int gl_store_kernel_text(const struct gl_kernel_src *ks, char *buf, size_t len);
  * standard output, result file and exit status kept under DIR/XX/KEY.{key,out,file,rc}, KEY the
  * SHA-256 of a key text the command writes (gl_store_head_text with the command's code hash,
  * its arguments, what identifies its kernels) ---- */
-struct gl_output_store {
-    char path[4200]; /* DIR/XX/KEY, without the extension */
-    char *text;      /* the key's text */
-    int fresh;       /* run again whatever the store holds (and store the run) */
-    int saved_fd;    /* stdout while it is captured, else -1 */
-    char tmp[4300];  /* the captured stdout's file */
-};
 /* The key's text of a run of command WHAT ("probes": validate, "moons"): gl_store_head_text with
  * WHAT's code hash (gl_store_code_hash) on this machine, its arguments (gl_store_args_text, less
  * drop), then EXTRA (what identifies its kernels). 0, or -1 (too long) */
 int gl_output_store_key(char *buf, size_t len, const char *what, int argc, char **argv,
                         const char *const *drop, const char *extra);
-/* Opens the record of key text `text` (copied) in DIR (made if missing). 0, or -1 with a
- * one-line reason in err */
-int gl_output_store_open(struct gl_output_store *o, const char *dir, int fresh, const char *text,
-                         char *err, size_t errlen);
-/* 1 when DIR holds the record (and not fresh): its standard output printed, its result file
- * copied to `file` (NULL: none), *rc its exit status; 0 when it must run */
-int gl_output_store_take(struct gl_output_store *o, const char *file, int *rc);
-/* The command's standard output captured from here on (kept for the record). 0, or -1 */
-int gl_output_store_capture(struct gl_output_store *o);
-/* Ends the capture (the captured output printed) and, when keep, writes the record: the output,
- * the result file `file` (NULL: none) and rc, each file atomically, the key last; frees o's
- * text. 0, or -1 with a one-line reason in err */
-int gl_output_store_put(struct gl_output_store *o, const char *file, int rc, int keep, char *err,
-                        size_t errlen);
+/* A run of command CMD kept in DIR under key text TEXT. When DIR holds its record (and not
+ * fresh): the record's standard output printed, its result file copied to FILE (NULL: none),
+ * *rc its exit status, and 1. Else RUN(ARG) with its standard output captured (and printed
+ * once it returns), *rc its status, the record written when 0 <= *rc <= keep_max (each file
+ * atomically, the key last; one that cannot be written is a line on stderr, the run's results
+ * stand), and 0. -1 with a one-line reason in err when DIR cannot be made (nothing run). */
+int gl_output_store_run(const char *cmd, const char *dir, int fresh, const char *text,
+                        const char *file, int keep_max, int (*run)(void *), void *arg, int *rc,
+                        char *err, size_t errlen);
 
 #endif
