@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "../lib/api.h"
+#include "gelulab/lib_api.h"
 #include "cases.h"
 #include "gelulab.h"
 #include "gelulab/impl.h"
@@ -23,7 +23,7 @@ static struct gl_bench_case cases[MAX_CASES];
 static size_t n_cases;
 
 static struct gl_bench_case *add(const char *name, const char *kind, const char *defn,
-                                 const char *isa, gl_bench_fn fn, const char *skip,
+                                 const char *isa, gl_kernel_f32 fn, const char *skip,
                                  void (*prepare)(size_t))
 {
     static struct gl_bench_case overflow; /* past MAX_CASES: dropped (never with today's list) */
@@ -123,8 +123,8 @@ static void add_peers(int pass)
     }
 }
 
-/* libgelulab's entry points as users call them, dispatch included (lib/api.h: lib/API runs the
- * kernel ALGO's build that gl_gelu_isa() names) */
+/* libgelulab's entry points as users call them, dispatch included (gelulab/lib_api.h:
+ * lib/API runs the kernel ALGO's build that gl_gelu_isa() names) */
 static void add_library(void)
 {
     const char *isa = gl_gelu_isa(), *isa16 = gl_gelu_isa_16(); /* static strings */

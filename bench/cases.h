@@ -1,5 +1,5 @@
 /* gelulab benchmark cases: the registry's kernels, the baselines and the peers, behind one C
- * interface for the Google Benchmark shim (gl_bench.cc, the only C++ file in the tree).
+ * interface for the Google Benchmark shim (gl_bench.cc, C++ like the peers of C++ libraries).
  *
  * A case is a function y[i] = f(x[i]), i < n, with the registry's kernel ABI, or a backward
  * case dx[i] = dy[i] f'(x[i]) (kinds gelulab-bwd, peer-bwd, baseline-bwd: two input streams,
@@ -18,15 +18,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "gelulab/kernel.h" /* the kernel ABIs' function types */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef void (*gl_bench_fn)(const float *x, float *y, size_t n);
-typedef void (*gl_bench_bwd_fn)(const float *x, const float *dy, float *dx, size_t n);
-/* a 16-bit case (kinds gelulab16, peer16, baseline16): bfloat16 or binary16 bits in and out */
-typedef void (*gl_bench_u16_fn)(const uint16_t *x, uint16_t *y, size_t n);
 
 struct gl_bench_case {
     char name[64];    /* "erf/avx2", "memcpy", "sleef-erf/avx2", "onednn-2.6-gelu_erf" */
@@ -34,14 +30,14 @@ struct gl_bench_case {
                        * 16-bit: + "16" */
     const char *defn; /* "exact", "tanh", ... or "-" (memcpy) */
     const char *isa;
-    gl_bench_fn fn;            /* NULL (and bwd NULL): skipped */
-    gl_bench_bwd_fn bwd;       /* a backward case (fn NULL) */
+    gl_kernel_f32 fn;          /* NULL (and bwd NULL): skipped */
+    gl_kernel_bwd_f32 bwd;     /* a backward case (fn NULL) */
     const char *skip;          /* why it is skipped, when fn is NULL */
     void (*prepare)(size_t n); /* called once per size before timing (oneDNN: the primitive) */
     const char *library;       /* peers: who provides it ("oneDNN"); a user's kernel: its --lib
                                 * PATH; NULL otherwise */
     const char *compare;       /* the peer that ratios are to: its column title; else NULL */
-    gl_bench_u16_fn u16;       /* a 16-bit case (fn and bwd NULL) */
+    gl_kernel_u16 u16;         /* a 16-bit case (fn and bwd NULL): bfloat16 or binary16 bits */
     const char *fmt;           /* a 16-bit case's format: "bf16" or "f16" (its inputs); NULL */
     const char *time_cmd;      /* a served peer timed in its framework's process (fn, bwd, u16
                                 * NULL): its library's timing command (docs/exec-protocol.md,

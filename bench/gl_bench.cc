@@ -1,4 +1,4 @@
-// gelulab-bench: the Google Benchmark shim (the only C++ file in gelulab; docs/design.md,
+// gelulab-bench: the Google Benchmark shim (C++ beside the C++ libraries' peers; docs/design.md,
 // "Benchmarks"). It registers one benchmark per case of bench/cases.h and array size, and
 // reports elements/s (items_per_second), bytes/s (n floats read + n written; a backward case:
 // x and dy read, dx written; a 16-bit case: n 16-bit values read and n written) and

@@ -530,15 +530,12 @@ static void *lib_handle(const struct gl_peer_lib *lib, char *why, size_t len)
 
 /* what the peers' builds need: avx (Eigen's TensorFlow-like build), avx2 with fma (-mavx2
  * -mfma), avx512 F alone (SLEEF's avx512f functions, -mavx512f; gelulab's own AVX-512 builds
- * also need DQ) */
+ * also need DQ); jit and auto: the library chooses at run time */
 static int cpu_has(const char *isa)
 {
-#if defined(__x86_64__)
-    if (!strcmp(isa, "avx")) return __builtin_cpu_supports("avx");
-    if (!strcmp(isa, "avx2"))
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    if (!strcmp(isa, "avx512")) return __builtin_cpu_supports("avx512f");
-#endif
+    if (!strcmp(isa, "avx")) return gl_cpu_has(GL_CPU_AVX);
+    if (!strcmp(isa, "avx2")) return gl_cpu_has(GL_CPU_AVX2_FMA);
+    if (!strcmp(isa, "avx512")) return gl_cpu_has(GL_CPU_AVX512F);
     return !strcmp(isa, "jit") || !strcmp(isa, "auto");
 }
 

@@ -28,14 +28,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "gelulab/kernel.h" /* the kernel ABIs' function types, the CPU check */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef void (*gl_peer_fn)(const float *x, float *y, size_t n);
-typedef void (*gl_peer_bwd_fn)(const float *x, const float *dy, float *dx, size_t n);
-typedef void (*gl_peer_u16_fn)(const uint16_t *x, uint16_t *y, size_t n);
 typedef const char *(*gl_peer_check_fn)(void);
 
 /* How the table reaches a library's peers */
@@ -105,9 +103,9 @@ struct gl_peer {
     const char *path;    /* how a user's call reaches this code, and what that code computes
                           * (the report's "What the frameworks compute" quotes it) */
     /* found by gl_peer_skip (NULL until then, and when it skips the peer) */
-    gl_peer_fn fn;
-    gl_peer_bwd_fn bwd;
-    gl_peer_u16_fn u16;
+    gl_kernel_f32 fn;
+    gl_kernel_bwd_f32 bwd;
+    gl_kernel_u16 u16;
     void (*prepare_fn)(size_t n);
     int per_process; /* skipped only because its library runs in a process of its own (own_process):
                       * it runs in a sweep's worker, and in a benchmark run of its own */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "../bench/peers.h"
-#include "../lib/api.h"
+#include "gelulab/lib_api.h"
 #include "cli.h"
 #include "gelulab/impl.h"
 
@@ -162,8 +162,8 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward, co
     return 0;
 }
 
-/* libgelulab's entry points (lib/api.h) and the kernels they run, or with sweep_args the sweep
- * arguments that measure them as a user calls them (--lib LIB --symbol gl_gelu_API ... --name
+/* libgelulab's entry points (gelulab/lib_api.h) and the kernels they run, or with sweep_args the
+ * sweep arguments that measure them as a user calls them (--lib LIB --symbol gl_gelu_API ... --name
  * lib/API): the binary32 forward ones, the backward ones, or the 16-bit ones of format fmt */
 static int list_library(const char *lib, int sweep_args, int backward, const char *fmt)
 {

@@ -87,24 +87,9 @@ const struct gl_impl *gl_impl_find(const char *name)
     return NULL;
 }
 
-const char *gl_isa_name(enum gl_isa isa)
-{
-    static const char *names[GL_ISA_COUNT] = {"scalar", "avx2", "avx512", "neon"};
-    return (unsigned)isa < GL_ISA_COUNT ? names[isa] : "?";
-}
-
 int gl_impl_available(const struct gl_impl *k)
 {
-    switch (k->isa) {
-    case GL_ISA_SCALAR:
-        return 1;
-    case GL_ISA_AVX2:
-        return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    case GL_ISA_AVX512:
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-    default:
-        return 0;
-    }
+    return k->isa != GL_ISA_NEON && gl_isa_runs_here(k->isa); /* NEON: out of process */
 }
 
 const char *gl_impl_neon_command(const struct gl_impl *k, char *buf, size_t len)

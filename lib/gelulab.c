@@ -14,20 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gelulab.h"
-#include "api.h"
+#include "gelulab/kernel.h"
+#include "gelulab/lib_api.h"
 #include "tab16.h"
 #include "vec_decls.h"
 
 #define GL_API __attribute__((visibility("default")))
 
-enum { ISA_SCALAR, ISA_AVX2, ISA_AVX512, ISA_NEON, N_ISA };
-static const char *const isa_names[N_ISA] = {"scalar", "avx2", "avx512", "neon"};
-
-typedef void (*fwd_fn)(const float *, float *, size_t);
-typedef void (*bwd_fn)(const float *, const float *, float *, size_t);
-typedef void (*u16_fn)(const uint16_t *, uint16_t *, size_t);
-
-/* the builds of each kernel, by ISA (NULL: not in this library) */
+/* the builds of each kernel, by ISA (enum gl_isa; NULL: not in this library) */
 #if defined(__x86_64__)
 #define BUILDS(algo)                                                                               \
     {                                                                                              \
@@ -44,36 +38,30 @@ typedef void (*u16_fn)(const uint16_t *, uint16_t *, size_t);
 enum { GL_LIB_FORWARD(ENUM) N_FWD };
 enum { GL_LIB_BACKWARD(ENUM) N_BWD };
 enum { GL_LIB_16(ENUM) N_U16 };
-static const fwd_fn fwd[N_FWD][N_ISA] = {GL_LIB_FORWARD(FWD_ROW)};
-static const bwd_fn bwd[N_BWD][N_ISA] = {GL_LIB_BACKWARD(FWD_ROW)};
-static const u16_fn u16[N_U16][N_ISA] = {GL_LIB_16(FWD_ROW)};
+static const gl_kernel_f32 fwd[N_FWD][GL_ISA_COUNT] = {GL_LIB_FORWARD(FWD_ROW)};
+static const gl_kernel_bwd_f32 bwd[N_BWD][GL_ISA_COUNT] = {GL_LIB_BACKWARD(FWD_ROW)};
+static const gl_kernel_u16 u16[N_U16][GL_ISA_COUNT] = {GL_LIB_16(FWD_ROW)};
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static int isa, isa16; /* set once by choose(): the ISA of the vector kernels, of the tables */
+/* set once by choose(): the ISA of the vector kernels, of the tables */
+static enum gl_isa isa, isa16;
 
-static int supported(int i)
+/* this library has builds for the ISA (every kernel has one or none) and this CPU runs them */
+static int supported(enum gl_isa i)
 {
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    return i == ISA_SCALAR ||
-           (i == ISA_AVX2 && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) ||
-           (i == ISA_AVX512 && __builtin_cpu_supports("avx512f") &&
-            __builtin_cpu_supports("avx512dq"));
-#else
-    return i == ISA_NEON;
-#endif
+    return fwd[0][i] && gl_isa_runs_here(i);
 }
 
 static void choose(void)
 {
-    isa = ISA_SCALAR;
-    for (int i = 0; i < N_ISA; i++)
+    isa = GL_ISA_SCALAR;
+    for (enum gl_isa i = 0; i < GL_ISA_COUNT; i++)
         if (supported(i)) isa = i; /* the widest */
-    isa16 = isa == ISA_AVX2 ? ISA_SCALAR : isa;
+    isa16 = isa == GL_ISA_AVX2 ? GL_ISA_SCALAR : isa;
     const char *want = getenv("GELULAB_ISA");
     if (!want || !*want) return;
-    for (int i = 0; i < N_ISA; i++)
-        if (!strcmp(want, isa_names[i]) && supported(i)) {
+    for (enum gl_isa i = 0; i < GL_ISA_COUNT; i++)
+        if (!strcmp(want, gl_isa_name(i)) && supported(i)) {
             isa = isa16 = i;
             return;
         }
@@ -82,19 +70,19 @@ static void choose(void)
                     strcmp(want, "neon")
                 ? "not an ISA (scalar, avx2, avx512, neon)"
                 : "not supported by this CPU (or not in this library)",
-            isa_names[isa]);
+            gl_isa_name(isa));
 }
 
 GL_API const char *gl_gelu_isa(void)
 {
     pthread_once(&once, choose);
-    return isa_names[isa];
+    return gl_isa_name(isa);
 }
 
 GL_API const char *gl_gelu_isa_16(void)
 {
     pthread_once(&once, choose);
-    return isa_names[isa16];
+    return gl_isa_name(isa16);
 }
 
 #define FWD_DEF(api, algo, what)                                                                   \

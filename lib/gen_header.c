@@ -1,12 +1,12 @@
-/* Writes libgelulab's public header (include/gelulab.h) from its entry points (lib/api.h) and
- * the contracts of the kernels they run (the registry, include/gelulab/impl.h): every bound in
+/* Writes libgelulab's public header (include/gelulab.h) from its entry points (gelulab/lib_api.h)
+ * and the contracts of the kernels they run (the registry, include/gelulab/impl.h): every bound in
  * the header is the contract's, never retyped. The committed header is checked against this
  * output by the test lib_header_in_sync; `make header` rewrites it.
  *   usage: gen_header OUT.h VERSION */
 #include <stdio.h>
 #include <string.h>
 #include "gelulab/impl.h"
-#include "api.h"
+#include "gelulab/lib_api.h"
 
 /* the contract of ALGO: the registry entry of its scalar build (every build shares it) */
 static const struct gl_impl *contract(const char *algo)

@@ -4,10 +4,10 @@
  * whether the sweeps found their results bit-identical (the library swept through --lib as
  * lib/API). Written from the result files only. */
 #include <string.h>
-#include "../lib/api.h"
+#include "gelulab/lib_api.h"
 #include "report_int.h"
 
-/* the kernel lib/API runs (lib/api.h) */
+/* the kernel lib/API runs (gelulab/lib_api.h) */
 static const char *algo_of(const char *api)
 {
 #define MAP(a, b, c)                                                                               \

@@ -10,7 +10,7 @@
 #include "check.h"
 #include "gelulab.h"
 #include "gelulab/impl.h"
-#include "../lib/api.h"
+#include "gelulab/lib_api.h"
 
 #define NX (65536 + 1000000)
 static float *x, *dy, *y_lib, *y_ref;

@@ -15,16 +15,9 @@
 #include <string.h>
 #include "gelulab/defn.h"
 #include "gelulab/format.h"
+#include "gelulab/kernel.h" /* the kernel ABIs' function types, the ISAs, the CPU check */
 
-typedef void (*gl_kernel_f32)(const float *x, float *y, size_t n);
-typedef void (*gl_kernel_f64)(const double *x, double *y, size_t n);
-/* The backward kernel ABI (docs/design.md, "Kernel ABI"): dx[i] = dy[i] * f'(x[i]) for i < n;
- * any n, unaligned pointers, dx == x or dx == dy allowed. */
-typedef void (*gl_kernel_bwd_f32)(const float *x, const float *dy, float *dx, size_t n);
-
-/* The 16-bit kernel ABI (docs/design.md, "Kernel ABI"): y[i] = f(x[i]) on bfloat16 or binary16
- * bits, any n, unaligned pointers, x == y allowed. gl_abi says which numbers a kernel takes. */
-typedef void (*gl_kernel_u16)(const uint16_t *x, uint16_t *y, size_t n);
+/* which numbers a kernel takes: binary32, or bfloat16 or binary16 bits (the 16-bit ABI) */
 enum gl_abi { GL_ABI_F32, GL_ABI_BF16, GL_ABI_F16 };
 
 static inline const char *gl_abi_name(enum gl_abi a)
@@ -42,8 +35,6 @@ static inline enum gl_format_id gl_abi_format(enum gl_abi a)
 {
     return a == GL_ABI_BF16 ? GL_FMT_BF16 : a == GL_ABI_F16 ? GL_FMT_F16 : GL_FMT_F32;
 }
-
-enum gl_isa { GL_ISA_SCALAR, GL_ISA_AVX2, GL_ISA_AVX512, GL_ISA_NEON, GL_ISA_COUNT };
 
 /* The input that attains a documented maximum, as x: got/want (Arm Optimized Routines' habit):
  * the kernel's result for x, and the unrounded reference (rounded to binary64). */
@@ -89,7 +80,6 @@ const struct gl_impl *gl_impl_find(const char *name);
 /* 1 when this process can call the kernel (its ISA is supported here; NEON: never in
  * process, see gl_impl_neon_command). */
 int gl_impl_available(const struct gl_impl *k);
-const char *gl_isa_name(enum gl_isa isa);
 
 /* The external-evaluator command that runs a NEON kernel under qemu-aarch64 (docs/exec-protocol.md,
  * pipe protocol: raw little-endian float32 in on stdin, out on stdout), or NULL when the NEON

@@ -4,8 +4,8 @@
  * contract (GL_CONTRACT_ALGO) gives the bounds its comment states; WHAT says what it guarantees,
  * in a line. One table per ABI: forward binary32, backward binary32, 16-bit (bfloat16, binary16).
  */
-#ifndef GL_LIB_API_H
-#define GL_LIB_API_H
+#ifndef GELULAB_LIB_API_H
+#define GELULAB_LIB_API_H
 
 #define GL_LIB_FORWARD(X)                                                                          \
     X(cr, cr, "exact GELU, correctly rounded for every input")                                     \
