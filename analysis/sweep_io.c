@@ -6,7 +6,7 @@
 #include <string.h>
 #include "gelulab/metrics.h"
 #include "gelulab/sweep.h"
-#include "json.h"
+#include "gelulab/json.h"
 
 #define SCHEMA "gelulab-sweep/1"
 

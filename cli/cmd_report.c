@@ -13,7 +13,7 @@ static const char report_help[] =
     "                 gelulab sweep --all --format F --out IN/F.json\n"
     "  IN/bench.json  gelulab-bench --benchmark_out=IN/bench.json --benchmark_out_format=json\n"
     "  IN/facts.json, IN/curves.csv, IN/errors.csv   gelulab facts --out IN\n"
-    "make report runs all of them (reports/make_report.sh). Needs gnuplot.\n";
+    "make report runs all of them (pipeline/make_report.sh). Needs gnuplot.\n";
 
 int gl_cmd_report(int argc, char **argv)
 {

@@ -1,5 +1,6 @@
-/* gelulab sweep — measure kernels against the reference over an input space; gelulab merge —
- * combine shard result files; gelulab __eval-lib — the shared-library worker (internal). */
+/* gelulab sweep — measure kernels against the reference over an input space (the merge of
+ * shards: cmd_merge.c; the library worker: cmd_eval_lib.c; the kernel arguments sweep, validate
+ * and facts share: kernel_args.c) */
 #include <limits.h>
 #include <sched.h>
 #include <stddef.h>
@@ -115,44 +116,6 @@ struct sweep_args {
     int all, with_emulated, backward, fresh;
 };
 
-static struct gl_kernel_src *add_kernel(struct gl_sweep *s)
-{
-    s->k = realloc(s->k, (size_t)(s->nk + 1) * sizeof *s->k);
-    struct gl_kernel_src *k = &s->k[s->nk++];
-    memset(k, 0, sizeof *k);
-    k->defn = GL_DEFN_COUNT; /* must be given */
-    return k;
-}
-
-/* Adds a built-in kernel; returns 0, 1 when skipped (not runnable here), -1 if unknown */
-int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet)
-{
-    char cmd[1024];
-    int f64 = s->fmt.id == GL_FMT_F64;
-    const char *why = /* a built-in of another 16-bit format: --all's (--impl is refused before) */
-        im->abi != GL_ABI_F32 && gl_abi_format(im->abi) != s->fmt.id
-            ? "a 16-bit kernel of another format"
-        : f64 && !im->f64 ? "no binary64 version"
-        : im->isa == GL_ISA_NEON && (f64 || !gl_impl_neon_command(im, cmd, sizeof cmd))
-            ? "NEON needs qemu-aarch64 and the cross build (make deps)"
-        : im->isa != GL_ISA_NEON && !gl_impl_available(im) ? "this CPU lacks its ISA"
-                                                           : NULL;
-    if (why) {
-        if (!quiet) fprintf(stderr, "gelulab sweep: skipping %s: %s\n", im->name, why);
-        return 1;
-    }
-    struct gl_kernel_src *k = add_kernel(s);
-    snprintf(k->name, sizeof k->name, "%s", im->name);
-    k->defn = im->defn;
-    k->impl = im;
-    k->f64 = f64;
-    k->backward = gl_defn_is_grad(im->defn); /* NEON ones too (no function here) */
-    k->abi = im->abi;
-    k->kind = im->isa == GL_ISA_NEON ? GL_SRC_EXEC : GL_SRC_BUILTIN;
-    if (im->isa == GL_ISA_NEON) gl_kernel_src_exec(k, cmd);
-    return 0;
-}
-
 static int parse_shard(const char *v, long *k, long *n)
 {
     char *e;
@@ -160,92 +123,6 @@ static int parse_shard(const char *v, long *k, long *n)
     if (*e != '/') return -1;
     *n = strtol(e + 1, &e, 10);
     return *e || *n < 1 || *k < 1 || *k > *n ? -1 : 0;
-}
-
-int gl_cli_set_backward(const char *cmdname, struct gl_kernel_src *k, int backward)
-{
-    if (gl_defn_is_grad(k->defn) && !backward)
-        return gl_cli_error(cmdname, "--defn %s: a derivative needs --backward",
-                            gl_defn_name(k->defn));
-    k->backward = backward;
-    if (backward) k->defn = gl_defn_grad_of(k->defn);
-    return 0;
-}
-
-int gl_cli_check_abi(const char *cmdname, const struct gl_kernel_src *k, const struct gl_format *f)
-{
-    if (k->abi == GL_ABI_F32) return 0;
-    if (k->backward)
-        return gl_cli_error(cmdname, "--abi %s: 16-bit kernels are forward kernels (no --backward)",
-                            gl_abi_name(k->abi));
-    if (gl_abi_format(k->abi) != f->id)
-        return gl_cli_error(cmdname, "%s takes %s numbers (--abi %s): it needs --format %s, not %s",
-                            k->name, gl_abi_name(k->abi), gl_abi_name(k->abi), gl_abi_name(k->abi),
-                            f->name);
-    return 0;
-}
-
-void gl_cli_python_src(struct gl_kernel_src *k, const char *spec)
-{
-    gl_kernel_src_serve(k, spec);
-    k->python = 1;
-}
-
-/* s between single quotes for /bin/sh, into out (0), or -1 when it does not fit */
-static int sh_quote(const char *s, char *out, size_t len)
-{
-    size_t o = 0;
-    if (len < 3) return -1;
-    out[o++] = '\'';
-    for (; *s; s++) {
-        const char *piece = *s == '\'' ? "'\\''" : NULL;
-        size_t pl = piece ? strlen(piece) : 1;
-        if (o + pl + 2 > len) return -1;
-        if (piece)
-            memcpy(out + o, piece, pl);
-        else
-            out[o] = *s;
-        o += pl;
-    }
-    out[o++] = '\'', out[o] = '\0';
-    return 0;
-}
-
-int gl_cli_python_command(const char *cmdname, struct gl_kernel_src *k)
-{
-    if (!k->python) return 0;
-    char spec[sizeof k->cmd], eval[4200], where[8500];
-    snprintf(spec, sizeof spec, "%s", k->cmd);
-    const char *colon = strrchr(spec, ':');
-    if (!colon || colon == spec || !colon[1])
-        return gl_cli_error(cmdname, "--python %s: give FILE.py:FUNCTION", spec);
-    char file[sizeof spec];
-    snprintf(file, sizeof file, "%.*s", (int)(colon - spec), spec);
-    if (access(file, R_OK) != 0)
-        return gl_cli_error(cmdname, "--python %s: no file %s", spec, file);
-    if (gl_cli_find_file("py_eval.py", GL_PRIVATE_DIR, eval, sizeof eval, where, sizeof where))
-        return gl_cli_error(cmdname, "--python needs py_eval.py (neither %s): make install", where);
-    const char *py = getenv("GELULAB_PYTHON");
-    char qpy[1200], qeval[4300], qspec[sizeof k->cmd];
-    if (sh_quote(py && *py ? py : "python3", qpy, sizeof qpy) ||
-        sh_quote(eval, qeval, sizeof qeval) || sh_quote(spec, qspec, sizeof qspec) ||
-        snprintf(k->cmd, sizeof k->cmd, "exec %s %s --serve%s%s%s --callable %s", qpy, qeval,
-                 k->backward ? " --backward" : "", k->abi != GL_ABI_F32 ? " --abi " : "",
-                 k->abi != GL_ABI_F32 ? gl_abi_name(k->abi) : "", qspec) >= (int)sizeof k->cmd)
-        return gl_cli_error(cmdname, "--python %s: the paths are too long", spec);
-    return 0;
-}
-
-/* Checks a --lib kernel by running its worker on no input: a clear error, under the name of
- * the command that asked (sweep, validate), before any work. */
-int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct gl_kernel_src *k,
-                     char *msg, size_t msglen)
-{
-    char why[1024], own[1600];
-    if (gl_kernel_src_probe(s, k, why, sizeof why) == 0) return 0;
-    if (!msg) msg = own, msglen = sizeof own;
-    snprintf(msg, msglen, "cannot use --lib %s --symbol %s: %s", k->lib_path, k->lib_symbol, why);
-    return gl_cli_error(cmdname, "%s", msg);
 }
 
 /* The --lib kernels' libraries, each loaded once by its worker with every symbol the sweep takes
@@ -331,12 +208,12 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             if (!gl_impl_find(v))
                 return gl_cli_error("sweep", "no built-in kernel '%s' (see gelulab list)", v);
             ext = NULL;
-            struct gl_kernel_src *k = add_kernel(s);
+            struct gl_kernel_src *k = gl_cli_add_kernel(s);
             snprintf(k->name, sizeof k->name, "%s", v); /* resolved after --format is known */
             k->impl = gl_impl_find(v);
         } else if (!strcmp(o, "--lib") || !strcmp(o, "--exec") || !strcmp(o, "--serve") ||
                    !strcmp(o, "--python")) {
-            ext = add_kernel(s);
+            ext = gl_cli_add_kernel(s);
             if (o[2] == 'l')
                 gl_kernel_src_lib(ext, v, ""); /* the symbol follows */
             else if (o[3] == 'x')
@@ -407,7 +284,7 @@ static int finish_kernels(struct sweep_args *a)
             gl_cli_add_builtin(s, im, 0);
             continue;
         }
-        struct gl_kernel_src *k = add_kernel(s);
+        struct gl_kernel_src *k = gl_cli_add_kernel(s);
         *k = given[i];
         if (k->defn == GL_DEFN_COUNT)
             return free(given), gl_cli_error("sweep", "%s needs --defn", k->name);
@@ -506,178 +383,4 @@ int gl_cmd_sweep(int argc, char **argv)
         rc = gl_cli_error("sweep", "%s", err);
     gl_sweep_free(s);
     return rc;
-}
-
-static const char merge_usage[] =
-    "usage: gelulab merge FILE.json... --out FILE.json [--partial] [--shards N]\n"
-    "       gelulab merge FILE.json... --shards N --missing-shards\n"
-    "\n"
-    "Combines the result files of the shards of one sweep (same format, mode and kernels;\n"
-    "disjoint chunks) into one, exactly as an unsharded run. When the files do not cover every\n"
-    "chunk, it names the missing chunk ranges and the shards (--shard K/N) that would cover\n"
-    "them, writes nothing and exits 1.\n"
-    "\n"
-    "  --out FILE   the merged result (JSON, with FILE.binades.csv and FILE.hist.csv)\n"
-    "  --partial    write an incomplete merge all the same (its \"complete\" is false, and\n"
-    "               gelulab report marks every figure taken from it)\n"
-    "  --shards N   the run had N shards (default: from the files' \"shard\" fields)\n"
-    "  --missing-shards  write nothing; print the shards K of N that cover the missing\n"
-    "               chunks, comma-separated (\"3,7\"; an empty line when none is missing), for\n"
-    "               rerunning only them (sbatch --array=3,7; reports/cluster/)\n";
-
-/* "K,K,..." for the shards K of n that hold a chunk s misses */
-static void print_missing_shards(const struct gl_sweep *s, long n)
-{
-    const char *sep = "";
-    for (long k = 1; k <= n; k++) {
-        uint64_t lo, hi;
-        gl_sweep_shard_chunks(s, k, n, &lo, &hi);
-        int missing = 0;
-        for (uint64_t c = lo; c < hi && !missing; c++) missing = !s->chunk_done[c];
-        if (missing) printf("%s%ld", sep, k), sep = ",";
-    }
-    putchar('\n');
-}
-
-/* The shard count the files were run with (their "shard" field), 0 when they disagree */
-static long merge_shard_n(long have, const struct gl_sweep *s)
-{
-    if (s->shard_n <= 1) return have;
-    return have == 1 || have == s->shard_n ? s->shard_n : 0;
-}
-
-int gl_cmd_merge(int argc, char **argv)
-{
-    const char *out = NULL;
-    int nin = 0, partial = 0, list_missing = 0;
-    long given_n = 0;
-    char **in = calloc((size_t)argc, sizeof *in);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(merge_usage, stdout);
-            free(in);
-            return 0;
-        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
-            out = argv[++i];
-        } else if (!strcmp(argv[i], "--partial")) {
-            partial = 1;
-        } else if (!strcmp(argv[i], "--missing-shards")) {
-            list_missing = 1;
-        } else if (!strcmp(argv[i], "--shards") && i + 1 < argc) {
-            char *end;
-            given_n = strtol(argv[++i], &end, 10);
-            if (*end || given_n < 1 || given_n > 1000000) {
-                free(in);
-                return gl_cli_error("merge", "bad --shards '%s' (a count from 1)", argv[i]);
-            }
-        } else if (argv[i][0] == '-') {
-            free(in);
-            return gl_cli_error("merge", "unknown option '%s'", argv[i]);
-        } else {
-            in[nin++] = argv[i];
-        }
-    }
-    if (nin == 0 || (!out && !list_missing) || (list_missing && (out || !given_n))) {
-        free(in);
-        return gl_cli_error("merge", list_missing ? "--missing-shards needs FILE.json... --shards "
-                                                    "N and no --out"
-                                                  : "need FILE.json... --out FILE.json");
-    }
-    struct gl_sweep acc, next;
-    char err[600];
-    int rc = 0;
-    long shard_n = 1;
-    if (gl_sweep_read(&acc, in[0], err, sizeof err) != 0) rc = gl_cli_error("merge", "%s", err);
-    if (!rc) shard_n = merge_shard_n(shard_n, &acc);
-    for (int i = 1; !rc && i < nin; i++) {
-        if (gl_sweep_read(&next, in[i], err, sizeof err) != 0 ||
-            gl_sweep_merge(&acc, &next, err, sizeof err) != 0)
-            rc = gl_cli_error("merge", "%s: %s", in[i], err);
-        else
-            shard_n = merge_shard_n(shard_n, &next);
-        gl_sweep_free(&next);
-    }
-    acc.shard_k = acc.shard_n = 1; /* the merge is no shard */
-    if (given_n && shard_n > 1 && shard_n != given_n && !rc)
-        rc = gl_cli_error("merge", "the files are shards of %ld, not of --shards %ld", shard_n,
-                          given_n);
-    if (given_n) shard_n = given_n;
-    if (!rc && list_missing) {
-        print_missing_shards(&acc, shard_n);
-        gl_sweep_free(&acc);
-        free(in);
-        return 0;
-    }
-    if (!rc && !gl_sweep_complete(&acc)) {
-        char missing[1000];
-        gl_sweep_missing(&acc, shard_n, missing, sizeof missing);
-        fprintf(stderr, "gelulab merge: %s: %llu of %llu chunks missing: %s\n",
-                partial ? "writing a partial result"
-                        : "incomplete, nothing written (--partial writes it)",
-                (unsigned long long)(acc.n_chunks - gl_sweep_chunks_done(&acc)),
-                (unsigned long long)acc.n_chunks, missing);
-        if (!partial) rc = 1;
-    }
-    if (!rc && gl_sweep_write(&acc, out, err, sizeof err) != 0)
-        rc = gl_cli_error("merge", "%s", err);
-    if (!rc) gl_sweep_print_summary(&acc);
-    gl_sweep_free(&acc);
-    free(in);
-    return rc;
-}
-
-/* __eval-lib --serve-shm PATH KIND:SYMBOL...: the sweep's worker for every kernel it measures
- * from the library at PATH (KIND f32, bwd, bf16 or f16) */
-static int eval_lib_serve_shm(int argc, char **argv)
-{
-    if (argc < 4)
-        return gl_cli_error("__eval-lib", "usage: gelulab __eval-lib --serve-shm PATH "
-                                          "KIND:SYMBOL... (KIND: f32, bwd, bf16 or f16)");
-    size_t nk = (size_t)argc - 3;
-    struct gl_lib_kernel *ks = calloc(nk, sizeof *ks);
-    for (size_t i = 0; ks && i < nk; i++) {
-        const char *spec = argv[3 + i], *sym = strchr(spec, ':');
-        enum gl_abi abi = GL_ABI_F32;
-        char kind[8] = "";
-        if (sym && sym - spec < (ptrdiff_t)sizeof kind)
-            memcpy(kind, spec, (size_t)(sym - spec)), kind[sym - spec] = 0;
-        int bwd = !strcmp(kind, "bwd");
-        if (!sym || (!bwd && gl_abi_parse(kind, &abi) != 0))
-            return free(ks), gl_cli_error("__eval-lib",
-                                          "'%s': not KIND:SYMBOL (KIND: f32, bwd, "
-                                          "bf16 or f16)",
-                                          spec);
-        if (gl_lib_kernel_load(&ks[i], argv[2], sym + 1, bwd, abi) != 0) return free(ks), 2;
-    }
-    int rc = ks ? gl_eval_lib_serve_shm(ks, nk, 3) : 2;
-    free(ks);
-    return rc;
-}
-
-int gl_cmd_eval_lib(int argc, char **argv)
-{
-    gl_worker_diag_init();
-    if (argc > 1 && !strcmp(argv[1], "--serve-shm")) return eval_lib_serve_shm(argc, argv);
-    int backward = argc > 1 && !strcmp(argv[1], "--backward");
-    argc -= backward, argv += backward;
-    enum gl_abi abi = GL_ABI_F32;
-    if (!backward && argc > 2 && !strcmp(argv[1], "--abi")) {
-        if (gl_abi_parse(argv[2], &abi) != 0)
-            return gl_cli_error("__eval-lib", "unknown --abi '%s' (f32, bf16, f16)", argv[2]);
-        argc -= 2, argv += 2;
-    }
-    int serve = argc == 4 && !strcmp(argv[1], "--serve-layouts");
-    if (!serve && argc != 3 && argc != 8)
-        return gl_cli_error("__eval-lib",
-                            "usage: gelulab __eval-lib [--backward | --abi bf16|f16] "
-                            "[--serve-layouts] PATH SYMBOL [OFFSET SPLIT INPLACE REPEAT PLACE], or "
-                            "__eval-lib --serve-shm PATH KIND:SYMBOL...");
-    struct gl_lib_kernel k;
-    if (gl_lib_kernel_load(&k, argv[1 + serve], argv[2 + serve], backward, abi) != 0) return 2;
-    if (serve) return gl_eval_lib_serve_layouts(&k);
-    struct gl_call_layout lay = {0, 0, 0, 0, 0};
-    if (argc == 8)
-        lay.offset = strtoul(argv[3], NULL, 10), lay.split = strtoul(argv[4], NULL, 10),
-        lay.inplace = atoi(argv[5]), lay.repeat = atoi(argv[6]), lay.place = atoi(argv[7]);
-    return gl_eval_lib_main(&k, &lay);
 }

@@ -213,127 +213,6 @@ static const char *status_word(enum gl_check_status st)
                                  : "SKIP";
 }
 
-static void add_check(struct gl_validation *v, const char *name, int fail, const char *fmt,
-                      double a, double b)
-{
-    if (v->n == GL_MAX_CHECKS) return;
-    struct gl_check *c = &v->c[v->n++];
-    c->name = name, c->status = fail ? GL_CHECK_FAIL : GL_CHECK_PASS;
-    snprintf(c->text, sizeof c->text, fmt, a, b);
-}
-
-/* The statistics of the region (core or all) against acc, with or without the root region (a
- * backward kernel's inputs next to the zero of f', where ULP error is unbounded; empty for a
- * forward kernel): maxima, counts and the worst input */
-static struct gl_stats region_stats(const struct vargs *a, const struct gl_acc *acc, int with_root)
-{
-    if (a->region_all && with_root) return acc->all;
-    struct gl_stats st = acc->region[GL_REGION_CORE];
-    const struct gl_stats *more[3] = {a->region_all ? &acc->region[GL_REGION_TAIL_NEG] : NULL,
-                                      a->region_all ? &acc->region[GL_REGION_POS] : NULL,
-                                      with_root ? &acc->region[GL_REGION_ROOT] : NULL};
-    for (int i = 0; i < 3; i++) {
-        if (!more[i]) continue;
-        st.n += more[i]->n, st.nonfinite += more[i]->nonfinite;
-        st.correctly_rounded += more[i]->correctly_rounded, st.faithful += more[i]->faithful;
-        if (more[i]->max_abs > st.max_abs) st.max_abs = more[i]->max_abs;
-        if (more[i]->max_ulp > st.max_ulp) st.max_ulp = more[i]->max_ulp, st.worst = more[i]->worst;
-    }
-    return st;
-}
-
-/* the bounds on the region, from the sweep (a backward kernel: ULP outside the root, scaled
- * error and absolute error with it) */
-static void bound_checks(const struct vargs *a, struct gl_validation *v)
-{
-    const struct gl_acc *acc = a->k->acc[0];
-    struct gl_stats st = region_stats(a, acc, 0), wide = region_stats(a, acc, 1);
-    const char *reg = a->region_all ? (a->backward ? "all inputs outside the root" : "all inputs")
-                      : a->backward ? "[-5, 5] outside the root"
-                                    : "[-5, 5]";
-    char f[300];
-    if (a->max_ulp == 0.5) {
-        /* 0.5 ULP means correctly rounded: every result equal to the correctly rounded
-         * reference, bit for bit. The ULP figure cannot say it: an error of 0.5 + 1e-40 ULP
-         * (a double rounding) rounds to 0.5 in binary64. */
-        uint64_t wrong = st.n - st.correctly_rounded;
-        if (wrong)
-            snprintf(f, sizeof f,
-                     "not correctly rounded (--max-ulp 0.5) on %s: %%.0f of %%.0f results differ "
-                     "from the correctly rounded reference (max ULP %.4g)",
-                     reg, st.max_ulp);
-        else
-            snprintf(f, sizeof f,
-                     "correctly rounded (--max-ulp 0.5) on %s: %%.0f of %%.0f results differ from "
-                     "the correctly rounded reference",
-                     reg);
-        add_check(v, "max-ulp", wrong != 0, f, (double)wrong, (double)st.n);
-    } else {
-        snprintf(f, sizeof f,
-                 "max ULP on %s: %%.4g %s %%.4g (worst x = %a, result %a, reference %a)", reg,
-                 st.max_ulp <= a->max_ulp ? "<=" : ">", st.worst.x, st.worst.y, st.worst.r);
-        add_check(v, "max-ulp", !(st.max_ulp <= a->max_ulp), f, st.max_ulp, a->max_ulp);
-    }
-    reg = a->region_all ? "all inputs" : "[-5, 5]";
-    if (a->backward) {
-        double sc = gl_scaled_ulp(wide.max_abs, &a->s.fmt);
-        snprintf(f, sizeof f, "max scaled error (ulps of 1) on %s, root included: %%.4g %s %%.4g",
-                 reg, sc <= a->max_ulp ? "<=" : ">");
-        add_check(v, "max-scaled", !(sc <= a->max_ulp), f, sc, a->max_ulp);
-    }
-    snprintf(f, sizeof f, "max abs error on %s: %%.4g %s %%.4g", reg,
-             wide.max_abs <= a->max_abs ? "<=" : ">");
-    add_check(v, "max-abs", !(wide.max_abs <= a->max_abs), f, wide.max_abs, a->max_abs);
-    snprintf(f, sizeof f,
-             "non-finite results where the definition is finite, or the reverse, on %s: %%.0f%s",
-             reg, wide.nonfinite ? " (NaN inputs excluded)" : "");
-    add_check(v, "nonfinite", wide.nonfinite != 0, f, (double)wide.nonfinite, 0);
-}
-
-/* sign and range of the results over every swept input, from the sweep's traits: GELU(x) has
- * x's sign and |GELU(x)| <= |x| (Phi(x) in [0, 1]) under every definition */
-static void range_check(const struct vargs *a, struct gl_validation *v)
-{
-    const struct gl_traits *t = &a->k->acc[0]->traits;
-    const uint64_t ws = t->n[GL_TRAIT_WRONG_SIGN], hi = t->n[GL_TRAIT_PHI_ABOVE1];
-    if (v->n == GL_MAX_CHECKS) return;
-    struct gl_check *c = &v->c[v->n++];
-    c->name = "range", c->status = ws || hi ? GL_CHECK_FAIL : GL_CHECK_PASS;
-    if (a->backward) { /* f' changes sign at x0; Phi above 1 does not apply */
-        double x0 = gl_defn_root(a->k->defn), lo = t->x_lo[GL_TRAIT_WRONG_SIGN],
-               hi_x = t->x_hi[GL_TRAIT_WRONG_SIGN];
-        int near = ws && fabs(lo - x0) <= GL_ROOT_HALFWIDTH && fabs(hi_x - x0) <= GL_ROOT_HALFWIDTH;
-        c->status = !ws ? GL_CHECK_PASS : near ? GL_CHECK_WARN : GL_CHECK_FAIL;
-        if (!ws)
-            snprintf(c->text, sizeof c->text, "every result has the sign of f'(x)");
-        else
-            snprintf(c->text, sizeof c->text,
-                     "results of the wrong sign on %llu inputs, x in [%a, %a]%s",
-                     (unsigned long long)ws, lo, hi_x,
-                     near ? ": only next to the zero of f' (x0 = -0.7518...), where the scaled "
-                            "error bounds them"
-                          : "");
-        return;
-    }
-    if (!ws && !hi) {
-        snprintf(c->text, sizeof c->text,
-                 "every result has the sign of x and |y| <= |x| (Phi(x) = y/x within [0, 1])");
-        return;
-    }
-    char a1[160] = "", a2[200] = "";
-    if (ws)
-        snprintf(a1, sizeof a1, "results of the wrong sign on %llu inputs, x in [%a, %a]%s",
-                 (unsigned long long)ws, t->x_lo[GL_TRAIT_WRONG_SIGN], t->x_hi[GL_TRAIT_WRONG_SIGN],
-                 hi ? "; " : "");
-    if (hi)
-        snprintf(a2, sizeof a2,
-                 "|y| > |x| on %llu inputs, x in [%a, %a]: Phi(x) = y/x above 1 (erf above 1, "
-                 "or an overflow to inf)",
-                 (unsigned long long)hi, t->x_lo[GL_TRAIT_PHI_ABOVE1],
-                 t->x_hi[GL_TRAIT_PHI_ABOVE1]);
-    snprintf(c->text, sizeof c->text, "%s%s (of the swept inputs)", a1, a2);
-}
-
 static void print_regions(const struct gl_kernel_src *k, const struct gl_format *fmt)
 {
     const char *regs[5] = {"tail_neg x < -5", "core [-5, 5]", "pos x > 5", "root |x-x0|<=1/32",
@@ -546,7 +425,9 @@ static int validate_run(struct vargs *a, struct gl_validation *v)
         verr(a, "%s", a->k->error);
         return end_error(a, v);
     }
-    if (!a->probes_only) bound_checks(a, v), range_check(a, v);
+    if (!a->probes_only)
+        gl_validate_bounds(a->k, &s->fmt, a->max_ulp, a->max_abs, a->region_all, v),
+            gl_validate_range(a->k, v);
     if (gl_validate_probes(s, a->k, a->region_all, v) != 0) {
         verr(a, "%s: %s", v->n ? v->c[v->n - 1].name : "probes", v->n ? v->c[v->n - 1].text : "?");
         return end_error(a, v);

@@ -70,25 +70,26 @@ if(WHAT STREQUAL "kernels")
 elseif(WHAT STREQUAL "engine")
   file(GLOB files ${ROOT}/reference/*.c ${ROOT}/reference/*.h ${ROOT}/include/gelulab/*.h
        ${ROOT}/analysis/*.c ${ROOT}/analysis/*.h)
-  # not the engine: the report's facts, the benchmark's JSON, validate's probes, two moons; nor
-  # the store itself (its keys' text changes with what they hold, its records' format with
+  # not the engine: the report's facts, the benchmark's JSON, validate's probes (two moons are
+  # in moons/); nor the store itself (its keys' text changes with what they hold, its records' format with
   # its schema line, gelulab-store/N, which analysis/sweep_store.c raises on any other change)
   list(FILTER files EXCLUDE REGEX
-       "/analysis/(facts|bench_io|validate|moons[a-z_]*|mlp|stats|sweep_store|output_store|sha256|machine)\\.c$")
+       "/analysis/(facts|bench_io|validate|sweep_store|output_store|sha256|machine)\\.c$")
   set(engine ${build_files} ${ROOT}/reference/CMakeLists.txt ${ROOT}/analysis/CMakeLists.txt ${files})
   hash_of(x ${engine})
   string(APPEND text "#define GL_ENGINE_HASH \"${x}\"\n")
   # validate's diagnoses (make report's, kept by gelulab validate --store): the engine, the
-  # probes and validate's command line (with the helpers it shares with sweep's)
-  hash_of(x ${engine} ${ROOT}/analysis/validate.c ${ROOT}/cli/cmd_validate.c ${ROOT}/cli/cmd_sweep.c
-          ${ROOT}/cli/cli.h ${ROOT}/cli/CMakeLists.txt)
+  # probes and validate's command line (with the kernel arguments it shares with sweep's, and
+  # the library worker that runs a --lib kernel)
+  hash_of(x ${engine} ${ROOT}/analysis/validate.c ${ROOT}/cli/cmd_validate.c
+          ${ROOT}/cli/kernel_args.c ${ROOT}/cli/cmd_eval_lib.c ${ROOT}/cli/cli.h
+          ${ROOT}/cli/CMakeLists.txt)
   string(APPEND text "#define GL_PROBES_HASH \"${x}\"\n")
   # two moons (gelulab moons --store): the engine (the reference's definitions, the registry's
   # interface), the experiment, its statistics and its command line; the kernels it runs are
   # named by their own code hashes in its key
-  file(GLOB moons ${ROOT}/analysis/moons*.c)
-  hash_of(x ${engine} ${moons} ${ROOT}/analysis/mlp.c ${ROOT}/analysis/stats.c
-          ${ROOT}/cli/cmd_moons.c ${ROOT}/cli/cli.h ${ROOT}/cli/CMakeLists.txt)
+  file(GLOB moons ${ROOT}/moons/*.c ${ROOT}/moons/CMakeLists.txt)
+  hash_of(x ${engine} ${moons} ${ROOT}/cli/cmd_moons.c ${ROOT}/cli/cli.h ${ROOT}/cli/CMakeLists.txt)
   string(APPEND text "#define GL_MOONS_HASH \"${x}\"\n")
 else()
   message(FATAL_ERROR "code_hash.cmake: WHAT is kernels or engine, not '${WHAT}'")

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include "gelulab/bench.h"
 #include "gelulab/sweep.h"
-#include "json.h"
+#include "gelulab/json.h"
 
 #define REP_MAXSIZES 8
 
@@ -59,7 +59,8 @@ struct rep {
     struct gl_json *minilm;          /* IN/minilm-inputs.json, the activations' provenance */
 };
 
-/* helpers: a JSON number (NaN when absent) and text ("?" when absent) */
+/* report_data.c, what the sections read of the loaded data (it calls none of them): a JSON
+ * number (NaN when absent) and text ("?" when absent) */
 double rep_num(const struct gl_json *j);
 const char *rep_str(const struct gl_json *j);
 const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key);
@@ -100,10 +101,23 @@ struct rep_chart_kernel {
 int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
                       const struct rep_chart_kernel *ks, int nk, const char *what, char *err,
                       size_t errlen);
-/* The libraries of the peers, distinct, in order: from the peer table when the input has one
- * (the swept peers), else from the benchmark's "lib=" labels: "oneDNN, SLEEF"; "none" when it
+/* Where a log-log chart writes each point's label (report_charts.c): right of the point or left
+ * of it, at the first of a few heights (level, above, below, further above, further below)
+ * where the label's box covers neither a label already placed nor another point nor the line
+ * through (fx, fy)[0..nfront); the points with first[i] set placed first (and named in any
+ * case), the others in order; nowhere (NaN) where every place would. Coordinates in decades
+ * (log10); range: the axes' [x0, x1] and [y0, y1] decades, for a plot 1000 pixels wide and
+ * `height` high (9-point font). Out: the label's place (lx, ly: data coordinates) and, for a
+ * label set apart, the end of its leader (ex, ey; NaN: none). At most 256 points. */
+void rep_place_labels(int n, const double *px, const double *py, char (*text)[96], const int *first,
+                      const double *fx, const double *fy, int nfront, const double range[4],
+                      double height, double *lx, double *ly, double *ex, double *ey);
+/* report_peers.c: the libraries of the peers, distinct, in order: from the peer table when it has
+ * one (the swept peers), else from the benchmark's "lib=" labels: "oneDNN, SLEEF"; "none" when it
  * has no peer. */
 void rep_peer_libraries(const struct rep *r, char *buf, size_t len);
+/* report_data.c: max ULP against exact GELU on [-5, 5] (the Pareto front's accuracy axis); the
+ * file OUT/NAME opened for writing (NULL with the message in err) */
 double rep_core_exact(const struct rep_kernel *k);
 FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen);
 

@@ -518,3 +518,29 @@ void rep_versions_md(FILE *f, const struct rep *r)
         }
     }
 }
+
+static size_t add_library(char *buf, size_t used, size_t len, const char *lib)
+{
+    const char *p = buf;
+    for (size_t l = strlen(lib); (p = strstr(p, lib)); p += l)
+        if ((p == buf || p[-1] == ' ') && (p[l] == ',' || p[l] == '\0')) return used;
+    if (used + strlen(lib) + 3 < len)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", lib);
+    return used;
+}
+
+void rep_peer_libraries(const struct rep *r, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < r->nrk && r->npeers; i++) {
+        const struct rep_peer *p = rep_peer_find(r, r->rk[i].k->name);
+        if (p) used = add_library(buf, used, len, p->library);
+    }
+    for (size_t i = 0; i < r->bench.nrows && !r->npeers; i++) {
+        const struct gl_bench_row *b = &r->bench.rows[i];
+        if (strcmp(b->kind, "peer") || !strcmp(b->lib, "-")) continue;
+        used = add_library(buf, used, len, b->lib);
+    }
+    if (!used) snprintf(buf, len, "none");
+}

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# The cluster path on a real scheduler: a one-node Slurm started here (reports/cluster/one_node.sh:
+# The cluster path on a real scheduler: a one-node Slurm started here (pipeline/cluster/one_node.sh:
 # munge, slurmctld, slurmd on localhost, configuration in a temporary folder), a quick sharded
-# run submitted as an array job (reports/cluster/submit.sh: binary32 quick, bfloat16, the
+# run submitted as an array job (pipeline/cluster/submit.sh: binary32 quick, bfloat16, the
 # binary64 hunt on a few binades), the dependent merge job waited for; then:
 #  - each merged result equals the unsharded run on this machine byte for byte (JSON and CSVs);
-#  - a lost shard is named (reports/cluster/missing.sh), only it is rerun (--resume), and the
+#  - a lost shard is named (pipeline/cluster/missing.sh), only it is rerun (--resume), and the
 #    merge is byte-identical again;
 #  - a shard that fails (its kernel library gone) is named by the merge job with its reason;
-#  - GNU parallel (reports/cluster/parallel.sh, this machine only) gives the same files.
+#  - GNU parallel (pipeline/cluster/parallel.sh, this machine only) gives the same files.
 # Skips (exit 77) with a one-line reason where the daemons cannot start; stops them by their
 # pids whatever happens.
 #   usage: test_slurm.sh SOURCE_DIR BUILD_DIR
 set -u
 SRC=${1:?usage: test_slurm.sh SOURCE_DIR BUILD_DIR}
 BUILD=$(cd "${2:?usage: test_slurm.sh SOURCE_DIR BUILD_DIR}" && pwd)
-C=$SRC/reports/cluster G=$BUILD/gelulab
+C=$SRC/pipeline/cluster G=$BUILD/gelulab
 T=$(mktemp -d)
 trap '"$C/one_node.sh" stop "$T/slurm"; rm -rf "$T"' EXIT
 pass=0 fail=0

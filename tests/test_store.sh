@@ -27,7 +27,7 @@ bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 
 # 1. the code hashes (the toolchain's description as CMake writes it, gl_toolchain.txt)
 mkdir -p "$T/src"
-cp -r "$SRC/cmake" "$SRC/CMakeLists.txt" "$SRC/impls" "$SRC/reference" "$SRC/analysis" "$SRC/include" "$SRC/cli" "$T/src/"
+cp -r "$SRC/cmake" "$SRC/CMakeLists.txt" "$SRC/impls" "$SRC/reference" "$SRC/analysis" "$SRC/include" "$SRC/cli" "$SRC/moons" "$T/src/"
 echo "GNU 12.2.0; Release; -O3" >"$T/toolchain.txt"
 hashes() { # WHAT OUT
     cmake -DROOT="$T/src" -DBIN="$T/bin" -DOUT="$2" -DWHAT="$1" -DTOOLCHAIN="$T/toolchain.txt" \
@@ -49,7 +49,7 @@ echo "/* edited */" >>"$T/src/analysis/sweep.c"
 hashes engine "$T/e4.h"
 cmp -s "$T/e3.h" "$T/e4.h" && bad "editing the engine left its hash as it was" || ok
 macro() { sed -n "s/^#define $1 \"\(.*\)\"$/\1/p" "$2"; } # NAME FILE: a hash's value
-echo "/* edited */" >>"$T/src/analysis/moons.c" # not the engine, nor validate's
+echo "/* edited */" >>"$T/src/moons/moons.c" # not the engine, nor validate's
 hashes engine "$T/e5.h"
 [ "$(macro GL_ENGINE_HASH "$T/e4.h")" = "$(macro GL_ENGINE_HASH "$T/e5.h")" ] && ok ||
     bad "editing the two-moons experiment changed the engine's hash"
@@ -63,7 +63,12 @@ hashes engine "$T/e7.h"
     [ "$(macro GL_MOONS_HASH "$T/e5.h")" = "$(macro GL_MOONS_HASH "$T/e7.h")" ] &&
     [ "$(macro GL_PROBES_HASH "$T/e5.h")" != "$(macro GL_PROBES_HASH "$T/e7.h")" ] && ok ||
     bad "editing validate changed another hash than GL_PROBES_HASH, or not it"
-cp "$T/e7.h" "$T/e5.h" # the engine's lines below compare with this
+echo "/* edited */" >>"$T/src/cli/kernel_args.c" # the kernel arguments validate shares
+hashes engine "$T/e8.h"
+[ "$(macro GL_ENGINE_HASH "$T/e7.h")" = "$(macro GL_ENGINE_HASH "$T/e8.h")" ] &&
+    [ "$(macro GL_PROBES_HASH "$T/e7.h")" != "$(macro GL_PROBES_HASH "$T/e8.h")" ] && ok ||
+    bad "editing validate's kernel arguments changed the engine's hash, or not validate's"
+cp "$T/e8.h" "$T/e5.h" # the engine's lines below compare with this
 echo "/* edited */" >>"$T/src/impls/gen_tab16.c" # the 16-bit tables, lut-f16's too
 hashes kernels "$T/k5.h"
 changed=$(diff "$T/k3.h" "$T/k5.h" | grep '^>' | sed 's/^> #define \([A-Za-z0-9_]*\) .*/\1/' | paste -s -d ' ')

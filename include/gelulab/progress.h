@@ -1,8 +1,8 @@
-/* Progress of a long run on stderr (internal to analysis/: the sweep and the two-moons
+/* Progress of a long run on stderr (analysis/progress.c: the sweep and the two-moons
  * experiment). Mode 0: nothing; 1: a bar redrawn in place (a terminal); 2: a line every 10 s
  * (logs). The line: "WHAT: DONE/TOTAL UNIT (P%) T s, ETA E s". */
-#ifndef GL_ANALYSIS_PROGRESS_H
-#define GL_ANALYSIS_PROGRESS_H
+#ifndef GELULAB_PROGRESS_H
+#define GELULAB_PROGRESS_H
 #include <stdatomic.h>
 #include <stdint.h>
 

@@ -1,8 +1,9 @@
-/* A small JSON reader for gelulab's own result files and Google Benchmark's (internal to
- * analysis/; bare NaN, Infinity, -Infinity are read as numbers). Numbers are kept
+/* A small JSON reader for gelulab's own result files and Google Benchmark's (analysis/json.c:
+ * the analysis, the report and two moons read with it; bare NaN, Infinity, -Infinity are read
+ * as numbers). Numbers are kept
  * as text so that integers and doubles round-trip exactly. */
-#ifndef GL_ANALYSIS_JSON_H
-#define GL_ANALYSIS_JSON_H
+#ifndef GELULAB_JSON_H
+#define GELULAB_JSON_H
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

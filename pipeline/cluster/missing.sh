@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The shards of a cluster run (reports/cluster/submit.sh) still to run: those with no result
+# The shards of a cluster run (pipeline/cluster/submit.sh) still to run: those with no result
 # file for some sweep of the plan, and those whose file misses chunks (gelulab merge
 # --missing-shards), comma-separated in order ("3,7"; nothing when all are done).
-#   usage: reports/cluster/missing.sh JOBDIR
+#   usage: pipeline/cluster/missing.sh JOBDIR
 set -euo pipefail
 J=${1:?usage: missing.sh JOBDIR}
 [ -f "$J/cluster.env" ] || { echo "missing.sh: no $J/cluster.env (run submit.sh first)" >&2; exit 2; }

@@ -12,7 +12,7 @@
 #include <string.h>
 #include "gelulab/moons.h"
 #include "gelulab/stats.h"
-#include "json.h"
+#include "gelulab/json.h"
 
 enum { M_TEST_ACC, M_TRAIN_ACC, M_TRAIN_LOSS, M_TEST_LOSS, N_METRICS };
 static const char *const metric_name[N_METRICS] = {"test_acc", "train_acc", "train_loss",

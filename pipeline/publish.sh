@@ -2,7 +2,7 @@
 # make publish: copy a full (exhaustive) report into docs/report/<cpu>/, one folder per CPU model
 # and ISA class, so that a full run on another CPU adds to the published reports instead of
 # replacing them; then rewrite the index docs/report/README.md from every folder's meta.tsv.
-#   usage: reports/publish.sh REPORT_DIR DOCS_REPORT_DIR
+#   usage: pipeline/publish.sh REPORT_DIR DOCS_REPORT_DIR
 #   <cpu>: the CPU model from the report's facts.json, lower case, non-alphanumerics as '-', with
 #          '-avx512' when the CPU has AVX-512F (the report then holds the AVX-512 builds)
 set -euo pipefail

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Joins the shards of a cluster run (reports/cluster/submit.sh) into JOBDIR/data/NAME.json,
+# Joins the shards of a cluster run (pipeline/cluster/submit.sh) into JOBDIR/data/NAME.json,
 # one per sweep of the plan, and, when the run makes the report, writes it (the other stages
 # ran in their own job: facts, bench, moons). A shard that failed or was lost is named, with
 # the command that reruns only it; nothing is merged for that sweep, and it exits 1.
-#   usage: reports/cluster/merge.sh JOBDIR
+#   usage: pipeline/cluster/merge.sh JOBDIR
 set -euo pipefail
 J=${1:?usage: merge.sh JOBDIR}
 [ -f "$J/cluster.env" ] || { echo "merge.sh: no $J/cluster.env (run submit.sh first)" >&2; exit 2; }
@@ -11,7 +11,7 @@ J=${1:?usage: merge.sh JOBDIR}
 . "$J/cluster.env"
 G=$BUILD/gelulab
 mkdir -p "$J/data"
-missing=$("$ROOT/reports/cluster/missing.sh" "$J")
+missing=$("$ROOT/pipeline/cluster/missing.sh" "$J")
 if [ -n "$missing" ]; then
     echo "merge.sh: shards missing or incomplete: $missing (their logs: $J/logs/shard-K.out)" >&2
     for k in ${missing//,/ }; do
@@ -19,7 +19,7 @@ if [ -n "$missing" ]; then
             tail -n 1 || true)
         echo "merge.sh: shard $k: ${last:-no failure in its log (a result file lost?)}" >&2
     done
-    echo "merge.sh: rerun only them: $ROOT/reports/cluster/submit.sh --resume $J" >&2
+    echo "merge.sh: rerun only them: $ROOT/pipeline/cluster/submit.sh --resume $J" >&2
     exit 1
 fi
 while IFS=$'\t' read -r name _; do
@@ -31,5 +31,5 @@ if [ "$REPORT" = 1 ]; then
     for f in facts.json bench.json moons.json; do
         [ -f "$J/data/$f" ] || { echo "merge.sh: no $J/data/$f: the stages job failed (see $J/logs/)" >&2; exit 1; }
     done
-    STAGES=report "$ROOT/reports/make_report.sh" "$BUILD" "$J" "$QUICK"
+    STAGES=report "$ROOT/pipeline/make_report.sh" "$BUILD" "$J" "$QUICK"
 fi

@@ -9,7 +9,7 @@
 #   CACHE/PREFIX/.specs             the group's pins and members, one per line, written when all
 #                                   are unpacked: a group whose pins changed starts from an
 #                                   empty prefix (no mix of two versions' runtimes).
-# usage: reports/pypi_fetch.sh CACHE LABEL DIST==VERSION[:MEMBER,...] ...
+# usage: pipeline/pypi_fetch.sh CACHE LABEL DIST==VERSION[:MEMBER,...] ...
 #   LABEL names the peers that need the wheels in the messages ($GL_FETCH_SKIPS, if set, says
 #   instead what a failure skips); MEMBERs (unzip patterns) unpack only those files of a wheel.
 #   Every wheel is optional: a failure is a warning, and the library's peers are then listed as

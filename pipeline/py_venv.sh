@@ -9,7 +9,7 @@
 # pyenv versions of those (JAX 0.12 and NumPy 2.5 need 3.12 or newer; Debian 12 has 3.11).
 # Optional, like every peer: a failure is a warning, and the Python peers are then listed as
 # skipped with the reason (the evaluator's --version check).
-# usage: reports/py_venv.sh VENV PINS
+# usage: pipeline/py_venv.sh VENV PINS
 set -u
 venv=$1 pins=$2
 warn() { echo "make deps: warning: $*: the TensorFlow, JAX, ONNX Runtime 1.31 and OpenVINO peers will be skipped" >&2; exit 0; }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The report's sweeps, one line each: NAME, then the arguments of `gelulab sweep` that make
 # data/NAME.json (tab-separated; no --out, --progress or --shard). make_report.sh runs them
-# on this machine; reports/cluster/ runs each as shards of an array job and merges them.
-#   usage: reports/sweep_plan.sh BUILD_DIR [QUICK]
+# on this machine; pipeline/cluster/ runs each as shards of an array job and merges them.
+#   usage: pipeline/sweep_plan.sh BUILD_DIR [QUICK]
 #   NAME: f32 (binary32), bf16, f16 (every 16-bit value), f64 (binary64, sampled), bwd (the
 #   backward pass, binary32): built-in kernels (--all), the peers that run here, libgelulab's
 #   entry points. QUICK=1: binary32 sampled (every 61st pattern), NEON left out, f64 quick, and

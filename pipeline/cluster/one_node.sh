@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # A one-node Slurm cluster on this machine, in a folder of its own (Debian slurm-wlm and
 # munge): a munge key and daemon, slurm.conf, slurmctld and slurmd on localhost at free ports,
-# their state, spool, logs and pid files all in DIR. For trying reports/cluster/ out and for
+# their state, spool, logs and pid files all in DIR. For trying pipeline/cluster/ out and for
 # tests/test_slurm.sh; nothing outside DIR is written, and stop kills only the daemons it
 # started, by their pid files.
-#   usage: reports/cluster/one_node.sh start DIR    (then: export SLURM_CONF=DIR/slurm.conf)
-#          reports/cluster/one_node.sh stop DIR
+#   usage: pipeline/cluster/one_node.sh start DIR    (then: export SLURM_CONF=DIR/slurm.conf)
+#          pipeline/cluster/one_node.sh stop DIR
 # start exits 0 once the node is idle; 3 with a one-line reason when the daemons cannot start
 # here (no slurm-wlm or munge, not root, no sockets); 2 on bad usage.
 set -euo pipefail
@@ -53,7 +53,7 @@ for _ in $(seq 50); do
 done
 [ "$port" != 0 ] || cannot "no free port pair found"
 cat >"$D/slurm.conf" <<EOF
-# written by reports/cluster/one_node.sh: a one-node cluster in $D
+# written by pipeline/cluster/one_node.sh: a one-node cluster in $D
 ClusterName=gelulab
 SlurmctldHost=localhost(127.0.0.1)
 SlurmctldPort=$port

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # make report: data (sweeps, facts, benchmarks) into OUT/data/, then `gelulab report` reads only
 # those files and writes OUT/REPORT.md with its charts.
-#   usage: reports/make_report.sh BUILD_DIR OUT_DIR [QUICK]
+#   usage: pipeline/make_report.sh BUILD_DIR OUT_DIR [QUICK]
 #   QUICK=1: binary32 sampled (every 61st pattern), NEON left out, binary64 quick, shorter
 #            benchmarks (1 Ki, 4 Ki and 1 Mi floats, 3 repetitions of 3 ms), two moons with 5 seeds:
-#            135 s on 2 cores from an empty store, 73 s rerun (2026-12-05, Zen 4)
+#            139 s on 2 cores from an empty store, 59 s rerun (2026-12-05, Zen 4, a96f77c)
 #   otherwise: exhaustive binary32 (all 2^32 inputs), the full benchmark (the longest stages)
 #   GL_STORE=DIR: the sweeps keep each kernel's results there and take what it holds (gelulab
 #   sweep --store; default BUILD_DIR/store; "" none), and so do the peers' diagnoses and two
 #   moons (validate --store, moons --store); FRESH=1: every kernel swept and diagnosed again
 #   STAGES=sweeps,facts,bench,moons,report (the default: all) runs only the stages named:
-#   reports/cluster/ runs the sweeps as shards on other machines, facts (with the peers'
+#   pipeline/cluster/ runs the sweeps as shards on other machines, facts (with the peers'
 #   diagnoses), bench and moons in a job of their own, and report once all is merged
 set -euo pipefail
 BUILD=${1:?usage: make_report.sh BUILD_DIR OUT_DIR [QUICK]}
@@ -57,7 +57,7 @@ if want facts && [ -f "$L" ]; then # the tables of the binary32 and of the 16-bi
     awk -F'\t' 'NR == 1 || $1 == "bf16" || $1 == "f16"' <<<"$all" | cut -f2- >"$D/peers16.tsv"
 fi
 
-# the sweeps (reports/sweep_plan.sh: built-in kernels, the peers that run here, libgelulab's
+# the sweeps (pipeline/sweep_plan.sh: built-in kernels, the peers that run here, libgelulab's
 # entry points), each into data/NAME.json with its summary table in data/NAME.txt
 declare -A plan
 STORE=${GL_STORE-$BUILD/store} store=()

@@ -6,11 +6,11 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 usage() {
     cat <<'USAGE'
-usage: reports/cluster/submit.sh --shards N [--out JOBDIR] [--build DIR] [--quick]
+usage: pipeline/cluster/submit.sh --shards N [--out JOBDIR] [--build DIR] [--quick]
                                  [--formats LIST] [--kernels 'ARGS'] [--hunt-args 'ARGS']
                                  [--partition P] [--cpus C] [--sbatch-args 'ARGS']
                                  [--no-report] [--wait] [--dry-run | --prepare]
-       reports/cluster/submit.sh --resume JOBDIR [--wait] [--dry-run]
+       pipeline/cluster/submit.sh --resume JOBDIR [--wait] [--dry-run]
 
 Submits (sbatch) an array job of N tasks, task K running `gelulab sweep ... --shard K/N` of
 every sweep of the plan; with the report, a job for its other stages (facts, the peers'
@@ -39,8 +39,8 @@ A shard that fails or is lost is named by the merge job; --resume reruns only th
   --wait           wait for the merge job to end; exit with its status
   --dry-run        print the sbatch commands, submit nothing
   --prepare        only write JOBDIR (cluster.env, plan.tsv) and print its path: for
-                   reports/cluster/parallel.sh, or to submit shards.sbatch by hand
-  --resume JOBDIR  rerun the shards the merge named (reports/cluster/missing.sh), then merge
+                   pipeline/cluster/parallel.sh, or to submit shards.sbatch by hand
+  --resume JOBDIR  rerun the shards the merge named (pipeline/cluster/missing.sh), then merge
 USAGE
 }
 die() { echo "submit.sh: $*" >&2; exit 2; }
@@ -70,7 +70,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ "$DRY" = 1 ] || [ "$PREPARE" = 1 ] || command -v sbatch >/dev/null ||
-    die "no sbatch here: submit from a Slurm login node (or use reports/cluster/parallel.sh)"
+    die "no sbatch here: submit from a Slurm login node (or use pipeline/cluster/parallel.sh)"
 
 # sbatch ARGS... -> the job id (--dry-run: prints the command, "DRY" as the id)
 submit() {
@@ -94,7 +94,7 @@ write_plan() {
     eval "h=($HUNT_ARGS)"
     local report_plan="" # the report's sweeps, listed once (gelulab list loads every peer)
     if [ -z "$KERNELS" ] && [[ ,$FORMATS, =~ ,(f32|bf16|f16|f64|bwd), ]]; then
-        report_plan=$("$ROOT/reports/sweep_plan.sh" "$BUILD" "$QUICK")
+        report_plan=$("$ROOT/pipeline/sweep_plan.sh" "$BUILD" "$QUICK")
     fi
     for f in ${FORMATS//,/ }; do
         case $f in
@@ -123,7 +123,7 @@ if [ -n "$RESUME" ]; then
     [ -f "$J/cluster.env" ] || die "no $J/cluster.env: not a cluster run"
     # shellcheck source=/dev/null
     . "$J/cluster.env"
-    todo=$("$ROOT/reports/cluster/missing.sh" "$J")
+    todo=$("$ROOT/pipeline/cluster/missing.sh" "$J")
     stages_todo=0
     if [ "$REPORT" = 1 ]; then
         for f in facts.json bench.json moons.json; do [ -f "$J/data/$f" ] || stages_todo=1; done
@@ -149,12 +149,12 @@ fi
 deps=""
 if [ -n "$todo" ]; then
     a=$(submit --array="$todo" --cpus-per-task="$CPUS" --output="$J/logs/shard-%a.out" \
-        "$ROOT/reports/cluster/shards.sbatch" "$J")
+        "$ROOT/pipeline/cluster/shards.sbatch" "$J")
     echo "submit.sh: array job $a: shards $todo of $SHARDS" >&2
     deps=$a
 fi
 if [ "$stages_todo" = 1 ]; then
-    b=$(submit --output="$J/logs/stages.out" "$ROOT/reports/cluster/stages.sbatch" "$J")
+    b=$(submit --output="$J/logs/stages.out" "$ROOT/pipeline/cluster/stages.sbatch" "$J")
     echo "submit.sh: stages job $b: facts, diagnoses, benchmark, two moons" >&2
     deps=${deps:+$deps:}$b
 fi
@@ -163,7 +163,7 @@ w=()
 echo "submit.sh: merge job after ${deps:-nothing}; results in $J/data/$([ "$REPORT" = 1 ] && echo ", $J/REPORT.md")" >&2
 set +e
 m=$(submit ${deps:+--dependency=afterany:$deps} "${w[@]}" --output="$J/logs/merge-%j.out" \
-    "$ROOT/reports/cluster/merge.sbatch" "$J")
+    "$ROOT/pipeline/cluster/merge.sbatch" "$J")
 rc=$?
 set -e
 echo "$m"

@@ -1,0 +1,140 @@
+/* The loaded report's data as every section reads it (reports/report_int.h): output files,
+ * facts, benchmark figures, bit-identical kernels. Called by report.c and the sections; calls
+ * neither. */
+#include <glob.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report_int.h"
+
+FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen)
+{
+    char p[1200];
+    snprintf(p, sizeof p, "%s/%s", r->out, name);
+    FILE *f = fopen(p, "w");
+    if (!f) snprintf(err, errlen, "cannot write %s", p);
+    return f;
+}
+
+double rep_num(const struct gl_json *j)
+{
+    return j ? gl_json_num(j) : NAN;
+}
+
+const char *rep_str(const struct gl_json *j)
+{
+    return j && j->text ? j->text : "?";
+}
+
+void rep_bench_add_runs(struct gl_bench *b, const char *pattern)
+{
+    glob_t g;
+    if (glob(pattern, 0, NULL, &g) != 0) return;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        char why[600]; /* its peers are then not timed in the report: said, not fatal */
+        if (gl_bench_add_run(b, g.gl_pathv[i], why, sizeof why))
+            fprintf(stderr, "gelulab report: warning: a run of its own not merged: %s\n", why);
+    }
+    globfree(&g);
+}
+
+const struct gl_json *rep_fact(const struct rep *r, const char *section, const char *key)
+{
+    const struct gl_json *s = gl_json_get(r->facts, section);
+    return s && key ? gl_json_get(s, key) : s;
+}
+
+/* whether the space-separated list `flags` holds `flag` */
+static int has_flag(const char *flags, const char *flag)
+{
+    size_t n = strlen(flag);
+    for (const char *p = flags; (p = strstr(p, flag)) != NULL; p += n)
+        if ((p == flags || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0')) return 1;
+    return 0;
+}
+
+const char *rep_isa_phrase(const struct rep *r)
+{
+    static char buf[160];
+    const struct gl_json *fl = rep_fact(r, "machine", "cpu_flags");
+    const char *f = fl && fl->text ? fl->text : NULL;
+    if (!f || !strcmp(f, "unknown")) return "";
+    static const char *const avx512[][2] = {{"avx512f", "F"},        {"avx512dq", "DQ"},
+                                            {"avx512bw", "BW"},      {"avx512vl", "VL"},
+                                            {"avx512_vnni", "VNNI"}, {"avx512_bf16", "BF16"},
+                                            {"avx512_fp16", "FP16"}};
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof avx512 / sizeof avx512[0]; i++)
+        if (has_flag(f, avx512[i][0]))
+            used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s",
+                                     used ? "/" : ", AVX-512 ", avx512[i][1]);
+    if (!used)
+        snprintf(buf, sizeof buf, "%s",
+                 has_flag(f, "avx2") && has_flag(f, "fma") ? ", AVX2 and FMA, no AVX-512"
+                 : has_flag(f, "asimd")                    ? ", NEON"
+                                                           : ", neither AVX2 nor AVX-512");
+    return buf;
+}
+
+double rep_pct(uint64_t a, uint64_t n)
+{
+    return n ? 100.0 * (double)a / (double)n : 0;
+}
+
+double rep_eps(const struct rep *r, const char *name, size_t n)
+{
+    const struct gl_bench_row *row = gl_bench_find(&r->bench, name, n);
+    return row ? row->eps_median : 0;
+}
+
+const char *rep_timed_mark(const struct rep *r, const char *name)
+{
+    const struct gl_bench_row *row = gl_bench_find(&r->bench, name, r->pareto_size);
+    return row && !strcmp(row->timed, "framework") ? "ᶠ" : "";
+}
+
+double rep_cyc(const struct rep *r, const char *name, size_t n)
+{
+    const struct gl_bench_row *row = gl_bench_find(&r->bench, name, n);
+    return row ? row->cyc_median : 0;
+}
+
+int rep_same_bits(const struct gl_kernel_src *a, const struct gl_kernel_src *b)
+{
+    uint64_t h = a->acc[0]->traits.out_hash; /* 0: a file without traits */
+    return h && a->defn == b->defn && b->acc[0]->traits.out_hash == h;
+}
+
+/* max ULP against exact GELU on [-5, 5]: the accuracy axis of the Pareto front */
+double rep_core_exact(const struct rep_kernel *k)
+{
+    return k->k->acc[1]->region[GL_REGION_CORE].max_ulp;
+}
+
+int rep_lib_entry(const struct gl_kernel_src *k)
+{
+    return k->kind == GL_SRC_LIB && !strncmp(k->name, "lib/", 4);
+}
+
+int rep_twin_lead(const struct rep *r, int i)
+{
+    while (i >= 0 && r->rk[i].twin) {
+        const struct rep_kernel *k = &r->rk[i];
+        int lead = k->same_as;
+        size_t len = strcspn(k->k->name, "/");
+        for (int j = 0; j < i && lead < 0 && k->facts; j++)
+            if (!strncmp(r->rk[j].k->name, k->k->name, len + 1)) lead = j;
+        if (lead >= i) return -1;
+        i = lead;
+    }
+    return i;
+}
+
+int rep_same_as(const struct gl_sweep *s, int k)
+{
+    int lib = rep_lib_entry(&s->k[k]);
+    for (int j = 0; j < (lib ? s->nk : k); j++)
+        if (j != k && !rep_lib_entry(&s->k[j]) && rep_same_bits(&s->k[k], &s->k[j])) return j;
+    return -1;
+}
