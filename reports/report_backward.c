@@ -51,20 +51,33 @@ static int cheaper_twin(const struct rep *r, int k, double c)
     return 0;
 }
 
+/* Accuracy against cost of the backward kernels and peers: of kernels with bit-identical
+ * results the cheapest; each name where it fits beside its point (rep_place_labels), the key
+ * in a band above the data */
 static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
 {
     FILE *out = rep_open(r, "charts/backward_pareto.dat", err, errlen);
     if (!out) return -1;
-    int n = 0;
-    for (int k = 0; k < r->bwd.nk; k++) {
+    int n = 0, idx[256], first[256];
+    double px[256], py[256], range[4] = {1e300, -1e300, 1e300, -1e300};
+    char text[256][96];
+    for (int k = 0; k < r->bwd.nk && n < 256; k++) {
         double c = cycles(r, r->bwd.k[k].name), e = scaled_all(r, &r->bwd.k[k]);
         if (c <= 0 || rep_lib_entry(&r->bwd.k[k]) || cheaper_twin(r, k, c)) continue;
-        fprintf(out, "%.6g,%.6g,%s,%d\n", c, e > 1e-3 ? e : 1e-3, r->bwd.k[k].name,
-                r->bwd.k[k].kind != GL_SRC_BUILTIN);
+        idx[n] = k, first[n] = r->bwd.k[k].kind == GL_SRC_BUILTIN; /* gelulab's named first */
+        px[n] = log10(c), py[n] = log10(e > 1e-3 ? e : 1e-3);
+        snprintf(text[n], sizeof text[n], "%s", r->bwd.k[k].name);
+        range[0] = fmin(range[0], floor(px[n])), range[1] = fmax(range[1], floor(px[n]) + 1);
+        range[2] = fmin(range[2], floor(py[n])), range[3] = fmax(range[3], py[n] + 0.6); /* key */
         n++;
     }
+    double lx[256], ly[256], ex[256], ey[256];
+    rep_place_labels(n, px, py, text, first, NULL, NULL, 0, range, 640, lx, ly, ex, ey);
+    for (int i = 0; i < n; i++)
+        fprintf(out, "%.6g,%.6g,%s,%d,%.6g,%.6g,%.6g,%.6g\n", pow(10, px[i]), pow(10, py[i]),
+                text[i], r->bwd.k[idx[i]].kind != GL_SRC_BUILTIN, lx[i], ly[i], ex[i], ey[i]);
     fclose(out);
-    char body[2000];
+    char body[2400];
     if (!n)
         return rep_render(r, "backward_pareto",
                           "set title 'Backward pass: accuracy against cost'\nset label 'no "
@@ -74,15 +87,19 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
     snprintf(body, sizeof body,
              "set title \"Backward pass: max scaled error (ulps of 1, all inputs, dy = 1, own "
              "derivative) vs TSC cycles per element at %zu floats\\n(of kernels with "
-             "bit-identical results, the cheapest)\" noenhanced\n"
-             "set logscale xy\nset format y '10^{%%L}'\nset xlabel 'cycles per element (one "
-             "core)'\nset ylabel 'max |dx - f''(x)| / ulp(1)'\nset key top right box opaque\n"
+             "bit-identical results, the cheapest; names where they fit, grey: a leader to a "
+             "name set apart)\" noenhanced\n"
+             "set logscale xy\nset format y '10^{%%L}'\n"
+             "set xrange [%g:%g]\nset yrange [%g:%g]\nset xlabel 'cycles per element "
+             "(time-stamp counter, one core)'\nset ylabel 'max |dx - f''(x)| / ulp(1)'\n"
+             "set key top center horizontal\n"
              "plot '%s/charts/backward_pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 1.2 "
              "lc rgb '#888888' t 'gelulab', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.8 lc "
-             "rgb '#1f77b4' t 'peers', '' using 1:($2 * (int($0) %% 2 ? 0.9 : 1.1)):3 w labels "
-             "left offset 1,0 font ',9' "
-             "noenhanced notitle\n",
-             r->pareto_size, r->out);
+             "rgb '#1f77b4' t 'peers', '' using 5:6:3 w labels left font ',9' noenhanced "
+             "notitle, '' using 1:2:($7 - $1):($8 - $2) w vectors nohead lc rgb '#aaaaaa' "
+             "notitle\n",
+             r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]),
+             pow(10, range[3]), r->out);
     return rep_render(r, "backward_pareto", body, err, errlen);
 }
 

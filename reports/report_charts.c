@@ -397,42 +397,30 @@ static double core_ulp(const struct rep_kernel *k) /* rep_core_exact, floored fo
     return u > FLOOR_ULP ? u : FLOOR_ULP;
 }
 
-/* Where the Pareto chart writes each point's label (data coordinates): right of the point or
- * left of it, at the first of a few heights (level, above, below, further above, further below)
- * where the label's box covers neither a label already placed in its panel nor another point;
- * the Pareto front's points are placed first, then the others by increasing cost; nowhere (NaN:
- * no label, the point is in the summary table) where every place would. Boxes are estimated in
- * decades of the log axes, whose ranges are [x0, x1] and [y0, y1] decades, for a plot 1000
- * pixels wide and `height` pixels high (9-point font). idx: one panel's kernels by increasing
- * cost; text[i]: the label. */
-static void pareto_labels(const struct rep *r, const int *idx, int n, char (*text)[96],
-                          const int *front, int nfront, const double range[4], double height,
-                          double *lx, double *ly, double *ex, double *ey)
+void rep_place_labels(int n, const double *px, const double *py, char (*text)[96], const int *first,
+                      const double *fx, const double *fy, int nfront, const double range[4],
+                      double height, double *lx, double *ly, double *ex, double *ey)
 {
     double cw = (range[1] - range[0]) * 6.5 / 1000, ch = (range[3] - range[2]) * 12 / height;
     static const double dy[] = {0, 0.8, -0.8, 1.6, -1.6, 2.4, -2.4, 3.2};
-    double bx[256], by[256], bw[256], px[256], py[256], ox[2048], oy[2048];
+    double bx[256], by[256], bw[256], ox[2048], oy[2048];
     int order[256], m = 0, placed = 0, no = 0;
-    for (int i = 0; i < n; i++) {
-        px[i] = log10(r->rk[idx[i]].cyc), py[i] = log10(core_ulp(&r->rk[idx[i]]));
-        lx[i] = ly[i] = ex[i] = ey[i] = NAN;
-    }
-    /* the obstacles: the panel's points, and the front's line (both panels' front points, by
-     * cost: front[]) sampled every half character */
+    if (n > 256) n = 256;
+    for (int i = 0; i < n; i++) lx[i] = ly[i] = ex[i] = ey[i] = NAN;
+    /* the obstacles: the points, and the line through (fx, fy) sampled every half character */
     for (int i = 0; i < n && no < 2048; i++) ox[no] = px[i], oy[no++] = py[i];
-    double fx = 0, fy = 0;
+    double x0 = 0, y0 = 0;
     for (int f = 0; f < nfront; f++) {
-        double x = log10(r->rk[front[f]].cyc), y = log10(core_ulp(&r->rk[front[f]]));
-        double len = f ? hypot((x - fx) / cw, (y - fy) / ch) : 0;
+        double len = f ? hypot((fx[f] - x0) / cw, (fy[f] - y0) / ch) : 0;
         for (int s = 1; s < 2 * len && no < 2048; s++) {
             double t = s / (2 * len);
-            ox[no] = fx + t * (x - fx), oy[no++] = fy + t * (y - fy);
+            ox[no] = x0 + t * (fx[f] - x0), oy[no++] = y0 + t * (fy[f] - y0);
         }
-        fx = x, fy = y;
+        x0 = fx[f], y0 = fy[f];
     }
-    for (int pass = 0; pass < 2; pass++) /* the front first */
+    for (int pass = 0; pass < 2; pass++) /* the first ones first */
         for (int i = 0; i < n; i++)
-            if ((r->rk[idx[i]].pareto != 0) == (pass == 0)) order[m++] = i;
+            if ((first[i] != 0) == (pass == 0)) order[m++] = i;
     for (int o = 0; o < m; o++) {
         int i = order[o];
         double w = (double)strlen(text[i]) * cw, best_x = NAN, best_y = NAN;
@@ -448,7 +436,7 @@ static void pareto_labels(const struct rep *r, const int *idx, int n, char (*tex
                         ox[j] - 0.6 * cw < xc + w && fabs(yc - oy[j]) < 0.7 * ch;
             if (!clash) best_x = xc, best_y = yc;
         }
-        if (isnan(best_y) && r->rk[idx[i]].pareto) /* the front's names, in any case */
+        if (isnan(best_y) && first[i]) /* the first ones' names, in any case */
             best_x = px[i] + 0.8 * cw, best_y = py[i] + 0.8 * ch, c = 1;
         if (isnan(best_y)) continue;
         bx[placed] = best_x, by[placed] = best_y, bw[placed++] = w;
@@ -456,6 +444,23 @@ static void pareto_labels(const struct rep *r, const int *idx, int n, char (*tex
         if ((c - 1) / 2 >= 3) /* a label two lines or more away: a leader to its box's edge */
             ex[i] = pow(10, fmin(fmax(px[i], best_x), best_x + w)), ey[i] = ly[i];
     }
+}
+
+/* The Pareto chart's labels (rep_place_labels): one panel's kernels idx[0..n) by increasing
+ * cost, the front's points placed first and its line (both panels' front points by cost:
+ * front[]) an obstacle */
+static void pareto_labels(const struct rep *r, const int *idx, int n, char (*text)[96],
+                          const int *front, int nfront, const double range[4], double height,
+                          double *lx, double *ly, double *ex, double *ey)
+{
+    double px[256], py[256], fx[256], fy[256];
+    int first[256];
+    for (int i = 0; i < n && i < 256; i++)
+        px[i] = log10(r->rk[idx[i]].cyc), py[i] = log10(core_ulp(&r->rk[idx[i]])),
+        first[i] = r->rk[idx[i]].pareto != 0;
+    for (int f = 0; f < nfront && f < 256; f++)
+        fx[f] = log10(r->rk[front[f]].cyc), fy[f] = log10(core_ulp(&r->rk[front[f]]));
+    rep_place_labels(n, px, py, text, first, fx, fy, nfront, range, height, lx, ly, ex, ey);
 }
 
 /* 1 when a kernel with bit-identical results (an ISA build of the same algorithm, a peer that

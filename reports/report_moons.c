@@ -63,7 +63,8 @@ int rep_moons_chart(const struct rep *r, char *err, size_t errlen)
         body, sizeof body,
         "set multiplot layout 1,2 title 'Two moons: test accuracy over %g seeds (mean and "
         "95%% interval), MLP trained with each activation'\n"
-        "set datafile separator ','\nset yrange [-0.5:%d.5] reverse\nset ytics nomirror\n"
+        "set datafile separator ','\nset yrange [-0.5:%d.5] reverse\nset ytics nomirror "
+        "noenhanced\n"
         "set key off\nset grid x\n"
         "set xlabel 'test accuracy (%%)'\n"
         "plot '%s/charts/moons.dat' using 2:0:3:4:ytic(1) with xerrorbars pt 7 ps 1.2 lw 2 "
