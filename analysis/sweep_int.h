@@ -1,6 +1,6 @@
-/* The sweep engine's internals shared by sweep.c (chunks and threads), sweep_search.c (the
- * binary64 searches) and sweep_space.c: a block of inputs with its references, and the steps that
- * measure a kernel on it. */
+/* The sweep engine's internals shared by sweep.c (chunks and threads), sweep_block.c (a block's
+ * references, results and statistics), sweep_search.c (the binary64 searches) and sweep_space.c:
+ * a block of inputs with its references, and the steps that measure a kernel on it. */
 #ifndef GL_ANALYSIS_SWEEP_INT_H
 #define GL_ANALYSIS_SWEEP_INT_H
 #include <stdint.h>
@@ -68,6 +68,21 @@ struct chunk_buf {
     unsigned char *lead_of_any; /* per kernel: some kernel takes its chunk statistics */
 };
 
+/* Runs this long or longer are checked for being correctly rounded as a whole. */
+#define CR_RUN_MIN 32
+
+/* a kernel run out of process (a library's worker, a served or an external evaluator) */
+static inline int gl_sw_is_external(const struct gl_kernel_src *k)
+{
+    return k->kind != GL_SRC_BUILTIN;
+}
+
+/* sweep_block.c: */
+/* an input as the kernels get it: from its bits in the 16-bit formats (NaN payloads, signaling
+ * ones too, bit for bit), x rounded to binary32 otherwise */
+float gl_sw_input_f32(const struct gl_sweep *s, uint64_t bits, double x);
+/* kernel k's results on the block at offset off of the chunk, in b->out[k] (and b->yf/b->yd) */
+void gl_sw_block_results(struct gl_sweep *s, struct chunk_buf *b, int k, uint64_t off, uint64_t n);
 /* the reference of definition d at x: rounded (yr) and unrounded (r) */
 void gl_sw_reference(const struct gl_sweep *s, enum gl_defn d, double x, double *yr,
                      struct gl_dd *r);
@@ -78,7 +93,7 @@ void gl_sw_prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uin
 void gl_sw_results(const struct gl_sweep *s, struct chunk_buf *b, uint64_t n);
 /* b->y against definition d into a */
 void gl_sw_accumulate(struct gl_sweep *s, struct gl_acc *a, enum gl_defn d, struct chunk_buf *b);
-/* the splitmix64 finaliser: hashed mantissas (sweep_space.c), the hunt's offsets */
+/* sweep_space.c: the splitmix64 finaliser: hashed mantissas, the hunt's offsets */
 uint64_t gl_sw_mix(uint64_t h);
 /* binary64: the search from each kernel's worst input of chunk c of n inputs (one block), the
  * local search or the hunt's climb (sweep_search.c), into the worker's statistics acc */

@@ -142,8 +142,8 @@ int gl_report(const char *in, const char *out, char *err, size_t errlen)
         rep_dist_load(&r, err, errlen))
         goto done;
     derive(&r);
-    rc = rep_charts(&r, err, errlen) || rep_backward_charts(&r, err, errlen) ||
-                 rep_markdown(&r, err, errlen)
+    rc = rep_charts(&r, err, errlen) || rep_moons_chart(&r, err, errlen) ||
+                 rep_backward_charts(&r, err, errlen) || rep_markdown(&r, err, errlen)
              ? -1
              : 0;
 done:

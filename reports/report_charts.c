@@ -710,7 +710,7 @@ int rep_charts(struct rep *r, char *err, size_t errlen)
     if (chart_definitions(r, err, errlen) || chart_binades(r, 0, err, errlen) ||
         chart_hist(r, 0, err, errlen) || (peers && chart_binades(r, 1, err, errlen)) ||
         (peers && chart_hist(r, 1, err, errlen)) || chart_pareto(r, err, errlen) ||
-        chart_throughput(r, err, errlen) || rep_moons_chart(r, err, errlen))
+        chart_throughput(r, err, errlen))
         return -1;
     const char *fam[32];
     int nf = families(r, fam, 32);
