@@ -84,17 +84,6 @@ static char *slurp(const char *path, size_t *n)
     return b;
 }
 
-static int spill(const char *path, const char *bytes, size_t n)
-{
-    char tmp[4400];
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    int bad = !f || fwrite(bytes, 1, n, f) != n;
-    bad |= f && fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) return unlink(tmp), -1;
-    return 0;
-}
-
 static void ext(const struct output_store *o, const char *e, char *buf, size_t len)
 {
     snprintf(buf, len, "%s.%s", o->path, e);
@@ -114,7 +103,7 @@ static int store_take(const struct output_store *o, const char *file, int *rc)
     char *end = NULL;
     long v = hit ? strtol(code, &end, 10) : -1;
     hit = hit && end != code && *end == '\n' && v >= 0 && v < 256;
-    if (hit && file && spill(file, res, nfile) != 0) hit = 0;
+    if (hit && file && gl_store_write_file(file, res, nfile) != 0) hit = 0;
     if (hit) fwrite(out, 1, nout, stdout), fflush(stdout), *rc = (int)v;
     free(key), free(out), free(res), free(code);
     return hit;
@@ -159,10 +148,11 @@ static int store_put(struct output_store *o, const char *file, int rc, int keep,
     if (keep) {
         char code[16];
         int n = snprintf(code, sizeof code, "%d\n", rc);
-        ext(o, "out", p, sizeof p), bad = spill(p, out, nout) != 0;
-        if (!bad && file) ext(o, "file", p, sizeof p), bad = spill(p, res, nres) != 0;
-        if (!bad) ext(o, "rc", p, sizeof p), bad = spill(p, code, (size_t)n) != 0;
-        if (!bad) ext(o, "key", p, sizeof p), bad = spill(p, o->text, strlen(o->text)) != 0;
+        ext(o, "out", p, sizeof p), bad = gl_store_write_file(p, out, nout) != 0;
+        if (!bad && file) ext(o, "file", p, sizeof p), bad = gl_store_write_file(p, res, nres) != 0;
+        if (!bad) ext(o, "rc", p, sizeof p), bad = gl_store_write_file(p, code, (size_t)n) != 0;
+        if (!bad)
+            ext(o, "key", p, sizeof p), bad = gl_store_write_file(p, o->text, strlen(o->text)) != 0;
         if (bad) snprintf(err, errlen, "cannot write %s", p);
     }
     free(out), free(res);

@@ -536,7 +536,17 @@ int gl_store_take(struct gl_store *st, struct gl_sweep *s, const char *dir, int 
     return 0;
 }
 
-/* Writes bytes to path through a temporary file in the same folder (never half a record) */
+int gl_store_write_file(const char *path, const char *bytes, size_t n)
+{
+    char tmp[PATH_MAX + 100];
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int bad = !f || fwrite(bytes, 1, n, f) != n;
+    bad |= f && fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) return unlink(tmp), -1;
+    return 0;
+}
+
 static int save_record(const struct gl_store *st, const struct gl_sweep *s, int k, const char *text,
                        char *err, size_t errlen)
 {
@@ -551,12 +561,8 @@ static int save_record(const struct gl_store *st, const struct gl_sweep *s, int 
     if (gl_sweep_write_json(&one, tmp, err, errlen) != 0 || rename(tmp, path) != 0)
         return unlink(tmp), snprintf(err, errlen, "cannot write %s", path), -1;
     record_path(st, k, ".key", path, sizeof path);
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    int bad = !f || fputs(text, f) < 0;
-    bad |= f && fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0)
-        return unlink(tmp), snprintf(err, errlen, "cannot write %s", path), -1;
+    if (gl_store_write_file(path, text, strlen(text)) != 0)
+        return snprintf(err, errlen, "cannot write %s", path), -1;
     return 0;
 }
 

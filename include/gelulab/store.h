@@ -56,6 +56,9 @@ const char *gl_store_code_hash(const char *what);
  * each "--opt" for an option alone or "--opt=" for an option and its value). 0, or -1 (too
  * long) */
 int gl_store_args_text(int argc, char **argv, const char *const *drop, char *buf, size_t len);
+/* Writes n bytes to path through a temporary file beside it, renamed into place: a record is
+ * never half written. 0, or -1 (nothing left behind) */
+int gl_store_write_file(const char *path, const char *bytes, size_t n);
 /* The first lines of any key: SCHEMA, CODE (a line naming the code's hash), the libraries, the
  * CPU and the environment variables set that can change a kernel's results. 0, or -1 (too long) */
 int gl_store_head_text(const char *schema, const char *code, const struct gl_store_env *env,
