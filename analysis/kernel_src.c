@@ -204,8 +204,7 @@ static int call_serving(const struct gl_sweep *s, const struct gl_kernel_src *k,
                         const struct gl_call_layout *lay, char *why, size_t whylen)
 {
     double timeout = s ? s->timeout_s : 60;
-    struct gl_child own = {-1, -1, -1, 0, -1, NULL, 0, -1},
-                    *c = child && (!lay || child->layouts) ? child : &own;
+    struct gl_child own = gl_child_idle(0), *c = child && (!lay || child->layouts) ? child : &own;
     size_t split = lay && lay->split ? lay->split : n ? n : 1;
     struct pipe_io p;
     if (pipe_open(&p, k, x, dy, y, n) != 0) return snprintf(why, whylen, "out of memory"), -1;

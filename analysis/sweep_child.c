@@ -498,6 +498,10 @@ int gl_eval_lib_serve_layouts(const struct gl_lib_kernel *k)
         int rc = call_with_layout(k, x, n, &lay);
         free(x);
         if (rc) return rc;
+        /* n after the results: an answer even to a request of no inputs, so that a kernel
+         * that fails on n = 0 fails this request, not the next */
+        uint64_t ack = n;
+        if (fwrite(&ack, sizeof ack, 1, stdout) != 1 || fflush(stdout) != 0) return 1;
     }
     return 0;
 }
@@ -519,8 +523,22 @@ int gl_child_call_layout(struct gl_child *c, const float *x, const float *dy, fl
         gl_pairs_pack(x, dy, (float *)(void *)(req + sizeof h), n);
     else
         memcpy(req + sizeof h, x, in_bytes);
-    int rc = gl_child_call(c, req, sizeof h + in_bytes, y, n * sizeof *y, timeout_s, why, whylen);
+    /* the answer: n results, then n (uint64) */
+    float *out = malloc(n * sizeof *y + sizeof(uint64_t));
+    int rc = !out ? (snprintf(why, whylen, "out of memory"), -1)
+                  : gl_child_call(c, req, sizeof h + in_bytes, out,
+                                  n * sizeof *y + sizeof(uint64_t), timeout_s, why, whylen);
     free(req);
+    uint64_t ack = 0;
+    if (!rc) memcpy(&ack, out + n, sizeof ack);
+    if (!rc && ack != n) { /* an answer for another request: not trusted */
+        gl_child_stop(c);
+        snprintf(why, whylen, "answered a request of %zu inputs with %llu", n,
+                 (unsigned long long)ack);
+        rc = -1;
+    }
+    if (!rc) memcpy(y, out, n * sizeof *y);
+    free(out);
     return rc;
 }
 

@@ -268,7 +268,7 @@ static int probe_definition(const struct gl_sweep *s, const struct gl_kernel_src
 
 /* ---- memory: the kernel's accesses stay in its arrays ---- */
 
-int gl_validate_memory(const struct gl_sweep *s, const struct gl_kernel_src *k,
+int gl_validate_memory(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
                        struct gl_validation *v)
 {
     if (k->kind == GL_SRC_EXEC || k->kind == GL_SRC_SERVE) {
@@ -290,7 +290,6 @@ int gl_validate_memory(const struct gl_sweep *s, const struct gl_kernel_src *k,
     for (size_t i = 0; i < MAXN; i++)
         x[i] = (float)gl_round_f32(&s->fmt, -6.0f + 12.0f * (float)((i * 7919) % MAXN) / MAXN),
         dy[i] = 0.5f + (float)(i * 37 % 11) / 4;
-    struct gl_child ch = {-1, -1, -1, 1, -1, NULL, 0, -1};
     int rc = 0, calls = 0;
     char why[600];
     for (int place = 0; place < 2 && !rc; place++)
@@ -299,11 +298,8 @@ int gl_validate_memory(const struct gl_sweep *s, const struct gl_kernel_src *k,
                 struct gl_call_layout lay = {0, 0, inplace, 0, place};
                 size_t n = lens[l];
                 calls++;
-                /* n = 0 in a worker of its own: a persistent worker answers an empty request
-                 * before it has run the kernel, and a fault would be blamed on the next one */
-                if (gl_kernel_call(s, k, n ? &ch : NULL, x, dy, y, n, &lay, why, sizeof why) == 0)
-                    continue;
-                if (ch.pid >= 0) gl_child_stop(&ch);
+                if (gl_kernel_call(s, k, ch, x, dy, y, n, &lay, why, sizeof why) == 0) continue;
+                if (ch->pid >= 0) gl_child_stop(ch);
                 if (!gl_guard_finding(why)) {
                     char where[800];
                     if (gl_kernel_narrow(s, k, x, dy, n, &lay, where, sizeof where) == 0)
@@ -320,7 +316,6 @@ int gl_validate_memory(const struct gl_sweep *s, const struct gl_kernel_src *k,
                     rc = 1;
                 }
             }
-    if (ch.pid >= 0) gl_child_stop(&ch);
     if (!rc)
         add(v, "memory", GL_CHECK_PASS,
             "reads x and writes y within [0, n) only, writes every y, leaves x as it was: %d "
@@ -809,23 +804,19 @@ static int probe_all16(const struct gl_sweep *s, const struct gl_kernel_src *k, 
     return 0;
 }
 
-int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, int region_all,
-                       struct gl_validation *v)
+int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
+                       int region_all, struct gl_validation *v)
 {
-    /* one worker for all the probes' calls of a library or serving kernel (a library's start-up,
-     * PyTorch's, can take most of a second) */
-    struct gl_child ch = {-1, -1, -1, 1, -1, NULL, 0, -1};
     int rc = k->abi != GL_ABI_F32
-                 ? probe_specials(s, k, &ch, v) || probe_all16(s, k, &ch, region_all, v) ||
-                       probe_layout(s, k, &ch, v)
+                 ? probe_specials(s, k, ch, v) || probe_all16(s, k, ch, region_all, v) ||
+                       probe_layout(s, k, ch, v)
              : k->backward
-                 ? probe_specials_grad(s, k, &ch, v) || probe_tail_grad(s, k, &ch, region_all, v) ||
-                       probe_definition(s, k, &ch, v) || probe_precision(s, k, &ch, v) ||
-                       probe_layout(s, k, &ch, v) || probe_dy(s, k, &ch, v)
-                 : probe_specials(s, k, &ch, v) || probe_tail(s, k, &ch, region_all, v) ||
-                       probe_definition(s, k, &ch, v) || probe_precision(s, k, &ch, v) ||
-                       probe_layout(s, k, &ch, v);
-    if (ch.pid >= 0) gl_child_stop(&ch);
+                 ? probe_specials_grad(s, k, ch, v) || probe_tail_grad(s, k, ch, region_all, v) ||
+                       probe_definition(s, k, ch, v) || probe_precision(s, k, ch, v) ||
+                       probe_layout(s, k, ch, v) || probe_dy(s, k, ch, v)
+                 : probe_specials(s, k, ch, v) || probe_tail(s, k, ch, region_all, v) ||
+                       probe_definition(s, k, ch, v) || probe_precision(s, k, ch, v) ||
+                       probe_layout(s, k, ch, v);
     return rc && v->crashed ? -1 : 0; /* else a memory finding: a FAIL among the checks */
 }
 

@@ -223,7 +223,7 @@ static struct timer *timer_of(const struct gl_bench_case *c, char *why, size_t l
     if (i == 16) return snprintf(why, len, "more than 16 timing processes"), NULL;
     struct timer *t = &timers[i];
     if (!t->cmd) {
-        t->cmd = c->time_cmd, t->child = (struct gl_child){-1, -1, -1, 0, -1, NULL, 0, -1};
+        t->cmd = c->time_cmd, t->child = gl_child_idle(0);
         if (gl_child_start(&t->child, t->cmd, t->why, sizeof t->why) != 0) t->dead = 1;
     }
     if (t->dead) return snprintf(why, len, "its timing process failed: %s", t->why), NULL;

@@ -410,7 +410,9 @@ static int validate_run(struct vargs *a, struct gl_validation *v)
                s->mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick");
     fflush(stdout);
     /* memory first: a kernel that touches memory outside its arrays is judged on that alone */
-    int mem = gl_validate_memory(s, a->k, v);
+    struct gl_child ch = gl_child_idle(1); /* the memory check's and the probes' worker */
+    int mem = gl_validate_memory(s, a->k, &ch, v);
+    if (mem || !a->probes_only) gl_child_stop(&ch); /* not kept idle through a sweep */
     if (mem < 0) {
         verr(a, "%s: %s", v->n ? v->c[v->n - 1].name : "memory", v->n ? v->c[v->n - 1].text : "?");
         return end_error(a, v);
@@ -428,7 +430,9 @@ static int validate_run(struct vargs *a, struct gl_validation *v)
     if (!a->probes_only)
         gl_validate_bounds(a->k, &s->fmt, a->max_ulp, a->max_abs, a->region_all, v),
             gl_validate_range(a->k, v);
-    if (gl_validate_probes(s, a->k, a->region_all, v) != 0) {
+    int probes = gl_validate_probes(s, a->k, &ch, a->region_all, v);
+    gl_child_stop(&ch);
+    if (probes != 0) {
         verr(a, "%s: %s", v->n ? v->c[v->n - 1].name : "probes", v->n ? v->c[v->n - 1].text : "?");
         return end_error(a, v);
     }

@@ -189,6 +189,11 @@ struct gl_child {
     size_t shm_bytes;
     int diag_fd; /* the child's diagnosis channel (its descriptor 4), while it runs */
 };
+/* a gl_child not running yet (layouts: a layout-serving library worker, validate's) */
+static inline struct gl_child gl_child_idle(int layouts)
+{
+    return (struct gl_child){-1, -1, -1, layouts, -1, NULL, 0, -1};
+}
 int gl_child_start(struct gl_child *c, const char *cmd, char *why, size_t whylen);
 int gl_child_call(struct gl_child *c, const void *in, size_t in_bytes, void *out, size_t out_bytes,
                   double timeout_s, char *why, size_t whylen);

@@ -35,14 +35,17 @@ struct gl_validation {
  * (include/gelulab/guard.h), apart and in place; a --lib kernel in its worker, a built-in in
  * process, an external evaluator not at all (SKIP). Appends the check "memory" to v: 0 pass,
  * 1 a finding (reads or writes past an end, outputs unwritten, the input changed: FAIL), -1 the
- * kernel crashed or hung otherwise (v says where, narrowed to the inputs). */
-int gl_validate_memory(const struct gl_sweep *s, const struct gl_kernel_src *k,
+ * kernel crashed or hung otherwise (v says where, narrowed to the inputs).
+ * ch: the caller's layout-serving worker (gl_child_idle(1) at first; started on the first
+ * call, stopped after a failure), which gl_validate_probes may go on using: a library's
+ * start-up (PyTorch's, most of a second) once for both; the caller stops it (gl_child_stop). */
+int gl_validate_memory(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
                        struct gl_validation *v);
-/* The probes (everything but the sweep's bounds and the memory check), appended to v; region_all:
- * tail cancellation fails (instead of warning) when bounds apply to every input. 0, or -1 when the
- * kernel crashed or hung (v says where). */
-int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, int region_all,
-                       struct gl_validation *v);
+/* The probes (everything but the sweep's bounds and the memory check), appended to v, their
+ * calls in worker ch as above; region_all: tail cancellation fails (instead of warning) when
+ * bounds apply to every input. 0, or -1 when the kernel crashed or hung (v says where). */
+int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
+                       int region_all, struct gl_validation *v);
 /* The bounds on the sweep's figures (k->acc[0], in fmt), appended to v: "max-ulp" (--max-ulp
  * 0.5: correctly rounded, every result equal to the correctly rounded reference, and how many
  * are not), "max-scaled" (a backward kernel: ulps of 1, the root included), "max-abs",
