@@ -41,10 +41,20 @@ fi
 bench_args+=("${timing[@]}")
 
 L=$BUILD/libgelulab-peers.so
+# every peer's sweep arguments, one line each (KIND, then the arguments), listed once: each
+# listing loads the peers' library (PyTorch's start-up, a second); sweep_plan.sh takes it too
+peer_args=""
+if [ -f "$L" ] && { want sweeps || want facts || want bench; }; then
+    peer_args=$("$G" list --peers --lib "$L" --sweep-args --all-kinds)
+    GL_PEER_ARGS=$(mktemp)
+    trap 'rm -f "$GL_PEER_ARGS"' EXIT
+    printf '%s\n' "$peer_args" >"$GL_PEER_ARGS"
+    export GL_PEER_ARGS
+fi
 if [ "$QUICK" = 1 ] && [ -f "$L" ]; then
     # the serving libraries' backward and 16-bit peers are not swept in QUICK: not timed either;
     # their binary32 forward ones are timed at 4 Ki floats only (the report's ratios)
-    served=$("$G" list --peers --lib "$L" --sweep-args --all-kinds | awk -F'\t' '/\t--serve-lib\t/')
+    served=$(awk -F'\t' '/\t--serve-lib\t/' <<<"$peer_args")
     quick_out=$(awk -F'\t' '$1 != "f32" { print $NF }' <<<"$served" | paste -s -d '|')
     quick_4k=$(awk -F'\t' '$1 == "f32" { print $NF }' <<<"$served" | paste -s -d '|')
     [ -z "$served" ] ||
@@ -125,7 +135,7 @@ if want facts; then
     # QUICK=1: the binary32 forward peers only, and none of a serving library (each validate
     # loads its library: PyTorch's and TensorFlow's start-up, seconds, are most of the time);
     # make report diagnoses every peer of every kind
-    done < <([ -f "$L" ] && "$G" list --peers --lib "$L" --sweep-args --all-kinds |
+    done < <([ -f "$L" ] && printf '%s\n' "$peer_args" |
         { if [ "$QUICK" = 1 ]; then grep '^f32' | grep -v $'\t--serve-lib\t'; else cat; fi } |
         sed -e 's/^bwd\t/--backward\t/' -e 's/^[a-z0-9]*\t//' |
         awk '{ print (/peer-torch\.so/ || /tf-2/ ? 0 : /peer-torch[0-9]/ ? 1 : 2) "\t" $0 }' |
@@ -154,8 +164,12 @@ if want bench; then
     # on uniform inputs, on N(0, 1) and on MiniLM's activations (make deps-activations; absent:
     # skipped, the reason in dist-minilm.skipped), each with the runs of their own as above
     rm -f "$D"/dist-*
+    # (QUICK=1: not the serving libraries' peers, timed at 4 Ki in the main run only: each
+    # run would start their frameworks again, 4 s a run; the report names them)
     exact=$("$B" --list 2>/dev/null | awk '$3 == "exact" && ($5 == "runs" || $5 == "timed") &&
         ($2 == "peer" || ($2 == "gelulab" && $4 != "scalar")) { print $1 }' |
+        { if [ "$QUICK" = 1 ] && [ -n "${quick_4k:-}" ]; then
+              grep -vxF -e "${quick_4k//|/$'\n'}" || true; else cat; fi; } |
         paste -s -d '|')
     dist_args=(--sizes=4096,65536 "${timing[@]}" "--benchmark_filter=^(memcpy|${exact//./\\.})/")
     # uniform inputs are the main run's, which has 4 Ki and 64 Ki (the report takes them from

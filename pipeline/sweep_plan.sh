@@ -8,6 +8,8 @@
 #   entry points. QUICK=1: binary32 sampled (every 61st pattern), NEON left out, f64 quick, and
 #   the peers of serving libraries (the Python frameworks: --serve-lib, a framework's start-up
 #   each; TensorFlow's 3 s) in the f32 sweep only, as binary32 forward peers.
+#   GL_PEER_ARGS=FILE: `gelulab list --peers --lib ... --sweep-args --all-kinds` already run
+#   (make_report.sh's), instead of listing again
 set -euo pipefail
 BUILD=${1:?usage: sweep_plan.sh BUILD_DIR [QUICK]}
 QUICK=${2:-0}
@@ -21,7 +23,12 @@ mode=exhaustive f32_args=()
 joined() { "$G" list "$@" | paste -s -d '\t'; }
 peers="" peers16="" bpeers="" pbf16="" pf16="" libf="" libb="" libbf16="" libf16=""
 if [ -f "$L" ]; then # one listing of every kind (each loads the peers' library: PyTorch's start-up)
-    all=$("$G" list --peers --lib "$L" --sweep-args --all-kinds)
+    # (GL_PEER_ARGS: a file that holds this listing already, make_report.sh's)
+    if [ -n "${GL_PEER_ARGS:-}" ]; then
+        all=$(cat "$GL_PEER_ARGS")
+    else
+        all=$("$G" list --peers --lib "$L" --sweep-args --all-kinds)
+    fi
     # QUICK=1: a kind's peers less those of serving libraries (but in the f32 sweep)
     kind() { awk -F'\t' -v k="$1" -v q="${2:-}" '$1 == k && !(q && /\t--serve-lib\t/)' <<<"$all" |
              cut -f2- | paste -s -d '\t'; }

@@ -169,4 +169,23 @@ void rep_dist_md(FILE *f, const struct rep *r)
         for (size_t s = 0; s < 2; s++)
             fprintf(f, " %s |", fastest[k][s] ? fastest[k][s]->name : "–");
     fprintf(f, "\n");
+    /* the main run's exact peers that no run of its own timed on other inputs */
+    int left = 0;
+    for (size_t i = 0; i < r->bench.nrows; i++) {
+        const struct gl_bench_row *w = &r->bench.rows[i];
+        if (!exact_peer(w) || (i && !strcmp(w->name, r->bench.rows[i - 1].name))) continue;
+        int timed = 0;
+        for (int k = 0; k < nruns && !timed; k++)
+            timed = runs[k] != &r->bench && (gl_bench_find(runs[k], w->name, sizes[0]) ||
+                                             gl_bench_find(runs[k], w->name, sizes[1]));
+        if (timed || lead == &r->bench) continue;
+        fprintf(f, "%s%s",
+                left++ ? ", " : "\nNot timed on these inputs (the main run only): ", w->name);
+    }
+    if (left)
+        fprintf(f, "%s.\n",
+                !strcmp(rep_str(rep_fact(r, "machine", "report_mode")), "quick")
+                    ? " (`QUICK=1` leaves the peers of the serving libraries, "
+                      "whose frameworks each run would start again, out of these runs)"
+                    : "");
 }
