@@ -4,7 +4,7 @@
 #   usage: pipeline/make_report.sh BUILD_DIR OUT_DIR [QUICK]
 #   QUICK=1: binary32 sampled (every 61st pattern), NEON left out, binary64 quick, shorter
 #            benchmarks (1 Ki, 4 Ki and 1 Mi floats, 3 repetitions of 3 ms), two moons with 5 seeds:
-#            139 s on 2 cores from an empty store, 59 s rerun (2026-12-05, Zen 4, a96f77c)
+#            116 s on 2 cores from an empty store, 44 s rerun (2026-12-05, Zen 4, 3bfb962)
 #   otherwise: exhaustive binary32 (all 2^32 inputs), the full benchmark (the longest stages)
 #   GL_STORE=DIR: the sweeps keep each kernel's results there and take what it holds (gelulab
 #   sweep --store; default BUILD_DIR/store; "" none), and so do the peers' diagnoses and two
@@ -131,7 +131,7 @@ if want facts; then
         probe "${a[@]}" &
         running=$((running + 1))
     # the longest first, so that the two cores end together: PyTorch's load in each of
-    # validate's workers (3.2 s a peer for 1.13, 1.9 s for 2.15, under 1 s for the others)
+    # validate's two workers (1.3 s a peer for 1.13, under 1 s for the others; 2026-12-05)
     # QUICK=1: the binary32 forward peers only, and none of a serving library (each validate
     # loads its library: PyTorch's and TensorFlow's start-up, seconds, are most of the time);
     # make report diagnoses every peer of every kind
