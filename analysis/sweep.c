@@ -48,9 +48,10 @@ static int run_external(struct gl_sweep *s, struct gl_kernel_src *k, struct chun
     char why[600];
     struct gl_child *ch = k->kind == GL_SRC_EXEC ? NULL
                           : k->kind == GL_SRC_LIB || k->serve_lib[0]
-                              ? &b->child[gl_kernel_src_lib_lead(s, ki)] /* one per library */
-                              : &b->child[ki];                           /* one per thread */
-    if (!gl_kernel_call(s, k, ch, b->cxf, b->dy1, b->ext_out[ki], n, NULL, why, sizeof why))
+                              ? &b->child[gl_kernel_src_lib_lead(s->k, ki)] /* one per library */
+                              : &b->child[ki];                              /* one per thread */
+    struct gl_runner r = gl_sweep_runner(s);
+    if (!gl_kernel_call(&r, k, ch, b->cxf, b->dy1, b->ext_out[ki], n, NULL, why, sizeof why))
         return 0;
     pthread_mutex_lock(lock);
     int first = !k->failed;
@@ -58,7 +59,7 @@ static int run_external(struct gl_sweep *s, struct gl_kernel_src *k, struct chun
     pthread_mutex_unlock(lock);
     if (!first) return -1;
     char where[700]; /* narrowed to the inputs that cause it ("" when not: interrupted, ...) */
-    gl_kernel_narrow(s, k, b->cxf, k->backward ? b->dy1 : NULL, n, NULL, where, sizeof where);
+    gl_kernel_narrow(&r, k, b->cxf, k->backward ? b->dy1 : NULL, n, NULL, where, sizeof where);
     pthread_mutex_lock(lock);
     snprintf(k->error, sizeof k->error,
              "kernel %s %s on the chunk of inputs %a .. %a (chunk %llu, n = %llu)%s%s", k->name,
@@ -271,7 +272,7 @@ static void *worker_main(void *arg)
     struct chunk_buf b;
     chunk_buf_init(&b, s);
     for (;;) {
-        if (s->stop && *s->stop) break;
+        if (s->run.stop && *s->run.stop) break;
         uint64_t c = w->c_lo + atomic_fetch_add(w->next, 1);
         if (c >= w->c_hi) break;
         process_chunk(w, &b, c);
@@ -331,7 +332,7 @@ int gl_sweep_run(struct gl_sweep *s)
     char what[64];
     snprintf(what, sizeof what, "sweep %s %s", s->fmt.name, gl_sweep_mode_name(s->mode));
     gl_progress_start(&prog, s->progress, what, "chunks", c_hi - c_lo);
-    gl_progress_wait(&prog, &done, s->stop);
+    gl_progress_wait(&prog, &done, s->run.stop);
     for (int t = 0; t < nt; t++) {
         pthread_join(th[t], NULL);
         for (int i = 0; i < 2 * s->nk; i++) {
@@ -346,7 +347,7 @@ int gl_sweep_run(struct gl_sweep *s)
     free(th);
     free(twin_of);
     free(twinned);
-    s->interrupted = s->stop && *s->stop;
+    s->interrupted = s->run.stop && *s->run.stop;
     int failed = 0;
     for (int k = 0; k < s->nk; k++) {
         if (s->k[k].defn == gl_defn_exact_of(s->k[k].defn)) *s->k[k].acc[1] = *s->k[k].acc[0];

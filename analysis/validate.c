@@ -31,12 +31,12 @@ static int call_dy(const struct gl_sweep *s, const struct gl_kernel_src *k, stru
                    const struct gl_call_layout *lay, struct gl_validation *v, const char *check)
 {
     char why[600], where[800];
-    if (gl_kernel_call(s, k, ch, x, dy, y, n, lay, why, sizeof why) == 0) return 0;
+    if (gl_kernel_call(&s->run, k, ch, x, dy, y, n, lay, why, sizeof why) == 0) return 0;
     if (gl_guard_finding(why)) { /* an access outside the arrays the memory check missed */
         add(v, "memory", GL_CHECK_FAIL, "%s, in the %s probe", why, check);
         return -1;
     }
-    if (gl_kernel_narrow(s, k, x, dy, n, lay, where, sizeof where) == 0)
+    if (gl_kernel_narrow(&s->run, k, x, dy, n, lay, where, sizeof where) == 0)
         add(v, check, GL_CHECK_FAIL, "the kernel %s in the %s probe (n = %zu); narrowed to %s", why,
             check, n, where);
     else
@@ -298,11 +298,12 @@ int gl_validate_memory(const struct gl_sweep *s, const struct gl_kernel_src *k, 
                 struct gl_call_layout lay = {0, 0, inplace, 0, place};
                 size_t n = lens[l];
                 calls++;
-                if (gl_kernel_call(s, k, ch, x, dy, y, n, &lay, why, sizeof why) == 0) continue;
+                if (gl_kernel_call(&s->run, k, ch, x, dy, y, n, &lay, why, sizeof why) == 0)
+                    continue;
                 if (ch->pid >= 0) gl_child_stop(ch);
                 if (!gl_guard_finding(why)) {
                     char where[800];
-                    if (gl_kernel_narrow(s, k, x, dy, n, &lay, where, sizeof where) == 0)
+                    if (gl_kernel_narrow(&s->run, k, x, dy, n, &lay, where, sizeof where) == 0)
                         add(v, "memory", GL_CHECK_FAIL,
                             "the kernel %s (n = %zu, arrays %s%s); narrowed to %s", why, n,
                             placed[place], how[inplace], where);

@@ -14,7 +14,7 @@
 #include "cases.h"
 #include "gelulab.h"
 #include "gelulab/impl.h"
-#include "gelulab/sweep.h"
+#include "gelulab/runner.h"
 #include "peers.h"
 
 #define MAX_CASES 384

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "gelulab/sweep.h"
+#include "gelulab/runner.h"
 
 /* __eval-lib --serve-shm PATH KIND:SYMBOL...: the sweep's worker for every kernel it measures
  * from the library at PATH (KIND f32, bwd, bf16 or f16) */

@@ -129,16 +129,17 @@ static int parse_shard(const char *v, long *k, long *n)
  * from it; one that fails is probed kernel by kernel, to name the kernel at fault. */
 static int probe_libraries(const struct gl_sweep *s)
 {
+    struct gl_runner r = gl_sweep_runner(s);
     for (int k = 0; k < s->nk; k++) {
         int run = 0; /* a kernel of the library that the store does not hold */
         for (int j = k; j < s->nk; j++)
-            run |=
-                s->k[j].kind == GL_SRC_LIB && gl_kernel_src_lib_lead(s, j) == k && !s->k[j].reused;
-        if (s->k[k].kind != GL_SRC_LIB || gl_kernel_src_lib_lead(s, k) != k || !run ||
-            gl_kernel_src_probe_library(s, k, NULL, 0) == 0)
+            run |= s->k[j].kind == GL_SRC_LIB && gl_kernel_src_lib_lead(s->k, j) == k &&
+                   !s->k[j].reused;
+        if (s->k[k].kind != GL_SRC_LIB || gl_kernel_src_lib_lead(s->k, k) != k || !run ||
+            gl_kernel_src_probe_library(&r, k, NULL, 0) == 0)
             continue;
         for (int j = k; j < s->nk; j++)
-            if (s->k[j].kind == GL_SRC_LIB && gl_kernel_src_lib_lead(s, j) == k &&
+            if (s->k[j].kind == GL_SRC_LIB && gl_kernel_src_lib_lead(s->k, j) == k &&
                 gl_cli_probe_lib("sweep", s, &s->k[j], NULL, 0) != 0)
                 return 2;
         return gl_cli_error("sweep", "cannot load --lib %s with all its kernels' symbols",
@@ -252,8 +253,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             if (parse_shard(v, &s->shard_k, &s->shard_n) != 0)
                 return gl_cli_error("sweep", "bad --shard '%s' (K/N with 1 <= K <= N)", v);
         } else if (!strcmp(o, "--timeout")) {
-            s->timeout_s = atof(v);
-            if (!(s->timeout_s > 0)) return gl_cli_error("sweep", "bad --timeout '%s'", v);
+            s->run.timeout_s = atof(v);
+            if (!(s->run.timeout_s > 0)) return gl_cli_error("sweep", "bad --timeout '%s'", v);
         } else if (!strcmp(o, "--store")) {
             a->store = v;
         } else if (!strcmp(o, "--out")) {
@@ -326,11 +327,11 @@ int gl_cmd_sweep(int argc, char **argv)
     s->threads = usable_cpus();
     s->hunt_per = 4096, s->hunt_lo = -1023, s->hunt_hi = 1023;
     s->shard_k = s->shard_n = 1;
-    s->timeout_s = 120.0;
+    s->run.timeout_s = 120.0;
     s->progress = isatty(2);
-    s->self_exe = gl_cli_self_exe();
+    s->run.self_exe = gl_cli_self_exe();
     s->use_fast_ref = 1;
-    s->stop = (volatile int *)&interrupted;
+    s->run.stop = (volatile int *)&interrupted;
     int done, rc = parse_args(argc, argv, &a, &done);
     if (rc || done || (rc = finish_kernels(&a)) != 0) {
         gl_sweep_free(s);

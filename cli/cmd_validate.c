@@ -168,7 +168,7 @@ static int parse(int argc, char **argv, struct vargs *a)
         } else if (!strcmp(o, "--name")) {
             name = v;
         } else if (!strcmp(o, "--timeout")) {
-            if (!((a->s.timeout_s = atof(v)) > 0)) return verr(a, "bad --timeout '%s'", v);
+            if (!((a->s.run.timeout_s = atof(v)) > 0)) return verr(a, "bad --timeout '%s'", v);
         } else {
             return verr(a, "unknown option '%s' (see gelulab validate --help)", o);
         }
@@ -373,7 +373,7 @@ int gl_cmd_validate(int argc, char **argv)
     struct gl_sweep *s = &a.s;
     s->fmt = gl_format_f32, s->mode = GL_SWEEP_QUICK,
     s->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    s->shard_k = s->shard_n = 1, s->timeout_s = 120, s->self_exe = gl_cli_self_exe(),
+    s->shard_k = s->shard_n = 1, s->run.timeout_s = 120, s->run.self_exe = gl_cli_self_exe(),
     s->use_fast_ref = 1;
     s->progress = isatty(2);
     s->k = a.k = calloc(1, sizeof *s->k), s->nk = 1;

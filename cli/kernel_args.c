@@ -127,7 +127,7 @@ int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct
                      char *msg, size_t msglen)
 {
     char why[1024], own[1600];
-    if (gl_kernel_src_probe(s, k, why, sizeof why) == 0) return 0;
+    if (gl_kernel_src_probe(&s->run, k, why, sizeof why) == 0) return 0;
     if (!msg) msg = own, msglen = sizeof own;
     snprintf(msg, msglen, "cannot use --lib %s --symbol %s: %s", k->lib_path, k->lib_symbol, why);
     return gl_cli_error(cmdname, "%s", msg);

@@ -9,8 +9,8 @@
 # vector algorithm (impls/algos.list, impls/grads.list: its header impls/vec/algo/NAME.h and the
 # vector machinery every algorithm's build reads), GL_CODE_HASH_LIBM (the C-library formulas and
 # the fp16 table) and GL_CODE_HASH_TAB16 (the 16-bit tables); each with the registry and the
-# build files. WHAT=engine: GL_ENGINE_HASH, the reference and the sweep engine (reference/,
-# the engine's files of analysis/, include/gelulab/, the build files), and beside it
+# build files. WHAT=engine: GL_ENGINE_HASH, the reference, the runner and the sweep engine
+# (reference/, runner/, the engine's files of analysis/, include/gelulab/, the build files), and beside it
 # GL_PROBES_HASH (validate's diagnoses) and GL_MOONS_HASH (two moons).
 foreach(v ROOT BIN OUT WHAT TOOLCHAIN)
   if(NOT DEFINED ${v})
@@ -69,13 +69,14 @@ if(WHAT STREQUAL "kernels")
   string(APPEND text "#define GL_CODE_HASH_TAB16 \"${x}\"\n")
 elseif(WHAT STREQUAL "engine")
   file(GLOB files ${ROOT}/reference/*.c ${ROOT}/reference/*.h ${ROOT}/include/gelulab/*.h
-       ${ROOT}/analysis/*.c ${ROOT}/analysis/*.h)
+       ${ROOT}/runner/*.c ${ROOT}/analysis/*.c ${ROOT}/analysis/*.h)
   # not the engine: the report's facts, the benchmark's JSON, validate's probes (two moons are
   # in moons/); nor the store itself (its keys' text changes with what they hold, its records' format with
   # its schema line, gelulab-store/N, which analysis/sweep_store.c raises on any other change)
   list(FILTER files EXCLUDE REGEX
        "/analysis/(facts|bench_io|validate|sweep_store|output_store|sha256|machine)\\.c$")
-  set(engine ${build_files} ${ROOT}/reference/CMakeLists.txt ${ROOT}/analysis/CMakeLists.txt ${files})
+  set(engine ${build_files} ${ROOT}/reference/CMakeLists.txt ${ROOT}/runner/CMakeLists.txt
+      ${ROOT}/analysis/CMakeLists.txt ${files})
   hash_of(x ${engine})
   string(APPEND text "#define GL_ENGINE_HASH \"${x}\"\n")
   # validate's diagnoses (make report's, kept by gelulab validate --store): the engine, the

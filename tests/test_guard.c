@@ -1,4 +1,4 @@
-/* Guard pages (analysis/guard.c) through the calls validate makes of a built-in kernel, in
+/* Guard pages (runner/guard.c) through the calls validate makes of a built-in kernel, in
  * process (gl_kernel_call): each planted access outside the arrays is named exactly (array,
  * index, read or write, n, in place), a fault comes back as the finding (gl_guard_escape)
  * instead of ending the process, a good kernel passes on every length and placement. */
@@ -7,7 +7,7 @@
 #include <string.h>
 #include "check.h"
 #include "gelulab/guard.h"
-#include "gelulab/sweep.h"
+#include "gelulab/runner.h"
 
 static void good(const float *x, float *y, size_t n)
 {

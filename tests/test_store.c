@@ -62,7 +62,7 @@ static int sweep(const struct gl_impl *a, const struct gl_impl *b, struct gl_for
 {
     struct gl_sweep s = {0};
     s.fmt = fmt, s.mode = GL_SWEEP_EXHAUSTIVE, s.threads = 2, s.shard_k = s.shard_n = 1;
-    s.timeout_s = 60, s.use_fast_ref = 1;
+    s.run.timeout_s = 60, s.use_fast_ref = 1;
     s.k = calloc(2, sizeof *s.k);
     add_builtin(&s, a), add_builtin(&s, b);
     struct gl_store st;
@@ -225,7 +225,7 @@ int main(void)
         struct gl_sweep s2 = {0};
         volatile int stop = 1;
         s2.fmt = bf16, s2.mode = GL_SWEEP_EXHAUSTIVE, s2.threads = 1, s2.shard_k = s2.shard_n = 1;
-        s2.use_fast_ref = 1, s2.stop = &stop;
+        s2.use_fast_ref = 1, s2.run.stop = &stop;
         s2.k = calloc(2, sizeof *s2.k);
         add_builtin(&s2, fast), add_builtin(&s2, erf);
         struct gl_store st2;

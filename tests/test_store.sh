@@ -27,7 +27,7 @@ bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 
 # 1. the code hashes (the toolchain's description as CMake writes it, gl_toolchain.txt)
 mkdir -p "$T/src"
-cp -r "$SRC/cmake" "$SRC/CMakeLists.txt" "$SRC/impls" "$SRC/reference" "$SRC/analysis" "$SRC/include" "$SRC/cli" "$SRC/moons" "$T/src/"
+cp -r "$SRC/cmake" "$SRC/CMakeLists.txt" "$SRC/impls" "$SRC/reference" "$SRC/runner" "$SRC/analysis" "$SRC/include" "$SRC/cli" "$SRC/moons" "$T/src/"
 echo "GNU 12.2.0; Release; -O3" >"$T/toolchain.txt"
 hashes() { # WHAT OUT
     cmake -DROOT="$T/src" -DBIN="$T/bin" -DOUT="$2" -DWHAT="$1" -DTOOLCHAIN="$T/toolchain.txt" \
@@ -48,6 +48,10 @@ cmp -s "$T/k2.h" "$T/k3.h" && ok || bad "editing the reference changed a kernel'
 echo "/* edited */" >>"$T/src/analysis/sweep.c"
 hashes engine "$T/e4.h"
 cmp -s "$T/e3.h" "$T/e4.h" && bad "editing the engine left its hash as it was" || ok
+echo "/* edited */" >>"$T/src/runner/kernel_src.c" # how kernels are called: the engine's too
+hashes engine "$T/e4r.h"
+cmp -s "$T/e4.h" "$T/e4r.h" && bad "editing the runner left the engine's hash as it was" || ok
+cp "$T/e4r.h" "$T/e4.h"
 macro() { sed -n "s/^#define $1 \"\(.*\)\"$/\1/p" "$2"; } # NAME FILE: a hash's value
 echo "/* edited */" >>"$T/src/moons/moons.c" # not the engine, nor validate's
 hashes engine "$T/e5.h"

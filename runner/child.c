@@ -1,4 +1,4 @@
-/* Kernels in child processes (include/gelulab/sweep.h): the external-evaluator pipe protocol
+/* Kernels in child processes (include/gelulab/runner.h): the external-evaluator pipe protocol
  * (docs/exec-protocol.md) and the shared-library worker. A child that crashes, exits non-zero,
  * returns too few results or outlives its deadline is reported, never trusted. */
 #include <dlfcn.h>
@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "gelulab/guard.h"
-#include "gelulab/sweep.h"
+#include "gelulab/runner.h"
 
 extern char **environ;
 

@@ -1,4 +1,4 @@
-/* Kernel sources (include/gelulab/sweep.h): a kernel built in, in a shared library (path and
+/* Kernel sources (include/gelulab/runner.h): a kernel built in, in a shared library (path and
  * symbol) or behind an external command, and the one function that runs any of them on an
  * array, gl_kernel_call, which the sweep, validate and facts share. Library kernels run in the
  * library worker (`gelulab __eval-lib`, docs/exec-protocol.md): a persistent one when the
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "gelulab/guard.h"
-#include "gelulab/sweep.h"
+#include "gelulab/runner.h"
 
 void gl_kernel_src_lib(struct gl_kernel_src *k, const char *path, const char *symbol)
 {
@@ -71,23 +71,23 @@ static int same_library(const struct gl_kernel_src *j, const struct gl_kernel_sr
     return j->kind == GL_SRC_LIB && !strcmp(j->lib_path, k->lib_path);
 }
 
-int gl_kernel_src_lib_lead(const struct gl_sweep *s, int k)
+int gl_kernel_src_lib_lead(const struct gl_kernel_src *ks, int k)
 {
     int j = 0;
-    while (j < k && !same_library(&s->k[j], &s->k[k])) j++;
+    while (j < k && !same_library(&ks[j], &ks[k])) j++;
     return j;
 }
 
-/* The shared-memory worker's command for every kernel of k's library in the sweep
- * (KIND:SYMBOL each, in the sweep's order); *which: k's place among them */
-static int shm_command(const struct gl_sweep *s, const struct gl_kernel_src *k, char *buf,
+/* The shared-memory worker's command for every kernel of k's library among r's peers
+ * (KIND:SYMBOL each, in their order); *which: k's place among them */
+static int shm_command(const struct gl_runner *r, const struct gl_kernel_src *k, char *buf,
                        size_t len, uint64_t *which)
 {
     size_t used = (size_t)snprintf(buf, len, "exec env %s'%s' __eval-lib --serve-shm '%s'",
-                                   WORKER_ENV, s->self_exe, k->lib_path);
+                                   WORKER_ENV, r->self_exe, k->lib_path);
     int found = 0;
-    for (int j = 0, i = 0; j < s->nk && used < len; j++) {
-        const struct gl_kernel_src *o = &s->k[j];
+    for (int j = 0, i = 0; j < r->npeers && used < len; j++) {
+        const struct gl_kernel_src *o = &r->peers[j];
         if (!same_library(o, k)) continue;
         if (o == k) *which = (uint64_t)i, found = 1;
         i++;
@@ -99,7 +99,7 @@ static int shm_command(const struct gl_sweep *s, const struct gl_kernel_src *k, 
 
 /* The library worker's command for k: serving validate's calls with their layouts (lay NULL)
  * or one call with layout lay */
-static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
+static void lib_command(const struct gl_runner *r, const struct gl_kernel_src *k,
                         const struct gl_call_layout *lay, char *buf, size_t len)
 {
     char bwd[32]; /* the worker's kind of kernel: backward, 16-bit or (none) binary32 forward */
@@ -108,10 +108,10 @@ static void lib_command(const struct gl_sweep *s, const struct gl_kernel_src *k,
              k->abi != GL_ABI_F32 ? gl_abi_name(k->abi) : "");
     if (!lay)
         snprintf(buf, len, "exec env %s'%s' __eval-lib%s --serve-layouts '%s' '%s'", WORKER_ENV,
-                 s->self_exe, bwd, k->lib_path, k->lib_symbol);
+                 r->self_exe, bwd, k->lib_path, k->lib_symbol);
     else
         snprintf(buf, len, "exec env %s'%s' __eval-lib%s '%s' '%s' %zu %zu %d %d %d", WORKER_ENV,
-                 s->self_exe, bwd, k->lib_path, k->lib_symbol, lay->offset, lay->split,
+                 r->self_exe, bwd, k->lib_path, k->lib_symbol, lay->offset, lay->split,
                  lay->inplace, lay->repeat, lay->place);
 }
 
@@ -124,19 +124,19 @@ static int probe_command(char *cmd, char *why, size_t whylen)
     return gl_run_child(cmd, NULL, 0, NULL, 0, 30, why ? why : own, why ? whylen : sizeof own);
 }
 
-int gl_kernel_src_probe_library(const struct gl_sweep *s, int k, char *why, size_t whylen)
+int gl_kernel_src_probe_library(const struct gl_runner *r, int k, char *why, size_t whylen)
 {
     char cmd[8192];
     uint64_t which;
-    if (shm_command(s, &s->k[k], cmd, sizeof cmd - 16, &which) != 0) return -1;
+    if (shm_command(r, &r->peers[k], cmd, sizeof cmd - 16, &which) != 0) return -1;
     return probe_command(cmd, why, whylen);
 }
 
-int gl_kernel_src_probe(const struct gl_sweep *s, const struct gl_kernel_src *k, char *why,
+int gl_kernel_src_probe(const struct gl_runner *r, const struct gl_kernel_src *k, char *why,
                         size_t whylen)
 {
     char cmd[2600]; /* the serving worker: it loads, then ends on no request, calling nothing */
-    lib_command(s, k, NULL, cmd, sizeof cmd - 16);
+    lib_command(r, k, NULL, cmd, sizeof cmd - 16);
     return probe_command(cmd, why, whylen);
 }
 
@@ -199,11 +199,11 @@ static void pipe_close(struct pipe_io *p, const struct gl_kernel_src *k, float *
 }
 
 /* A serving command on x, in *child (kept) or in a child of this call only, with layout lay */
-static int call_serving(const struct gl_sweep *s, const struct gl_kernel_src *k,
+static int call_serving(const struct gl_runner *r, const struct gl_kernel_src *k,
                         struct gl_child *child, const float *x, const float *dy, float *y, size_t n,
                         const struct gl_call_layout *lay, char *why, size_t whylen)
 {
-    double timeout = s ? s->timeout_s : 60;
+    double timeout = r ? r->timeout_s : 60;
     struct gl_child own = gl_child_idle(0), *c = child && (!lay || child->layouts) ? child : &own;
     size_t split = lay && lay->split ? lay->split : n ? n : 1;
     struct pipe_io p;
@@ -231,11 +231,11 @@ static int call_serving(const struct gl_sweep *s, const struct gl_kernel_src *k,
 
 /* An external command (cmd: k's, or the library worker's for k) on x, one process per call (per
  * lay->split inputs) */
-static int call_exec(const struct gl_sweep *s, const struct gl_kernel_src *k, const char *cmd,
+static int call_exec(const struct gl_runner *r, const struct gl_kernel_src *k, const char *cmd,
                      const float *x, const float *dy, float *y, size_t n,
                      const struct gl_call_layout *lay, char *why, size_t whylen)
 {
-    double timeout = s ? s->timeout_s : 60;
+    double timeout = r ? r->timeout_s : 60;
     size_t split = lay && lay->split ? lay->split : n ? n : 1;
     struct pipe_io p;
     if (pipe_open(&p, k, x, dy, y, n) != 0) return snprintf(why, whylen, "out of memory"), -1;
@@ -249,44 +249,45 @@ static int call_exec(const struct gl_sweep *s, const struct gl_kernel_src *k, co
     return rc;
 }
 
-int gl_kernel_call(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *child,
+int gl_kernel_call(const struct gl_runner *r, const struct gl_kernel_src *k, struct gl_child *child,
                    const float *x, const float *dy, float *y, size_t n,
                    const struct gl_call_layout *lay, char *why, size_t whylen)
 {
     static const struct gl_call_layout none = {0, 0, 0, 0, 0};
-    double timeout = s ? s->timeout_s : 60;
+    double timeout = r ? r->timeout_s : 60;
     char cmd[2600];
     if (!k->backward) dy = NULL;
     if (k->backward && !dy) { /* dy = 1: dx = f'(x) */
         float *ones = malloc((n + 1) * sizeof *ones);
         if (!ones) return snprintf(why, whylen, "out of memory"), -1;
         for (size_t i = 0; i < n; i++) ones[i] = 1.0f;
-        int rc = gl_kernel_call(s, k, child, x, ones, y, n, lay, why, whylen);
+        int rc = gl_kernel_call(r, k, child, x, ones, y, n, lay, why, whylen);
         free(ones);
         return rc;
     }
     if (k->kind == GL_SRC_BUILTIN) return call_builtin(k, x, dy, y, n, lay, why, whylen);
-    if (k->kind == GL_SRC_SERVE) return call_serving(s, k, child, x, dy, y, n, lay, why, whylen);
-    if (k->kind != GL_SRC_LIB) return call_exec(s, k, k->cmd, x, dy, y, n, lay, why, whylen);
-    if (!s || !s->self_exe) return snprintf(why, whylen, "no library worker"), -1;
+    if (k->kind == GL_SRC_SERVE) return call_serving(r, k, child, x, dy, y, n, lay, why, whylen);
+    if (k->kind != GL_SRC_LIB) return call_exec(r, k, k->cmd, x, dy, y, n, lay, why, whylen);
+    if (!r || !r->self_exe) return snprintf(why, whylen, "no library worker"), -1;
     if (child && child->layouts) {
-        lib_command(s, k, NULL, cmd, sizeof cmd);
+        lib_command(r, k, NULL, cmd, sizeof cmd);
         if (child->pid < 0 && gl_child_start(child, cmd, why, whylen) != 0) return -1;
         return gl_child_call_layout(child, x, dy, y, n, lay, timeout, why, whylen);
     }
     if (child && !lay) { /* the worker of k's library (the sweep's: one per library and thread) */
         uint64_t which;
         char shm[8192];
-        if (shm_command(s, k, shm, sizeof shm, &which) != 0)
-            return snprintf(why, whylen, "not a kernel of the sweep, or too many from its library"),
+        if (shm_command(r, k, shm, sizeof shm, &which) != 0)
+            return snprintf(why, whylen,
+                            "not among the runner's peers, or too many from its library"),
                    -1;
         if (child->pid < 0 && gl_child_start_shm(child, shm, why, whylen) != 0) return -1;
         return gl_child_call_shm(child, which, x, dy, y, n, timeout, why, whylen);
     }
-    lib_command(s, k, lay ? lay : &none, cmd, sizeof cmd); /* one worker for this call */
+    lib_command(r, k, lay ? lay : &none, cmd, sizeof cmd); /* one worker for this call */
     struct gl_kernel_src worker = *k; /* it speaks float32: it converts for a 16-bit kernel */
     worker.abi = GL_ABI_F32;
-    return call_exec(s, &worker, cmd, x, dy, y, n, NULL, why, whylen);
+    return call_exec(r, &worker, cmd, x, dy, y, n, NULL, why, whylen);
 }
 
 /* an input by value: nan, +inf, -inf, +0, -0 or %a */
@@ -304,7 +305,7 @@ static void value_name(float v, char *b, size_t l)
  * try's time adapts the next try's timeout (four times the longest passing try, at least 1 s,
  * at most the caller's: a hang costs that, not the full --timeout, at each step) */
 struct narrowing {
-    struct gl_sweep t; /* the caller's sweep, its timeout the next try's */
+    struct gl_runner t; /* the caller's runner, its timeout the next try's */
     const struct gl_kernel_src *k;
     const struct gl_call_layout *lay;
     float *y;
@@ -325,23 +326,23 @@ static int fails_on(struct narrowing *w, const float *x, const float *dy, size_t
     return 0;
 }
 
-static int stopped(const struct gl_sweep *s)
+static int stopped(const struct gl_runner *r)
 {
-    return s->stop && *s->stop;
+    return r->stop && *r->stop;
 }
 
-int gl_kernel_narrow(const struct gl_sweep *s, const struct gl_kernel_src *k, const float *x,
+int gl_kernel_narrow(const struct gl_runner *r, const struct gl_kernel_src *k, const float *x,
                      const float *dy, size_t n, const struct gl_call_layout *lay, char *where,
                      size_t len)
 {
     where[0] = 0;
-    if (k->kind == GL_SRC_BUILTIN || !s || n == 0 || stopped(s)) return -1;
+    if (k->kind == GL_SRC_BUILTIN || !r || n == 0 || stopped(r)) return -1;
     if (!k->backward) dy = NULL;
-    struct narrowing w = {*s,
+    struct narrowing w = {*r,
                           k,
                           lay,
                           malloc(n * sizeof(float)),
-                          s->timeout_s < GL_NARROW_TIMEOUT ? s->timeout_s : GL_NARROW_TIMEOUT,
+                          r->timeout_s < GL_NARROW_TIMEOUT ? r->timeout_s : GL_NARROW_TIMEOUT,
                           0,
                           ""};
     if (!w.y) return -1;
@@ -361,7 +362,7 @@ int gl_kernel_narrow(const struct gl_sweep *s, const struct gl_kernel_src *k, co
     /* first the special inputs alone (NaN, infinities, zeros: the usual culprits), one of each */
     float tried[8];
     int nt = 0;
-    for (size_t i = 0; i < n && n > 1 && !found && nt < 8 && !stopped(s); i++) {
+    for (size_t i = 0; i < n && n > 1 && !found && nt < 8 && !stopped(r); i++) {
         float v = x[i];
         int special = isnan(v) || isinf(v) || v == 0, seen = 0;
         for (int j = 0; j < nt && special; j++)
@@ -371,7 +372,7 @@ int gl_kernel_narrow(const struct gl_sweep *s, const struct gl_kernel_src *k, co
         if (fails_on(&w, x + i, dy ? dy + i : NULL, 1)) lo = i, m = 1, found = 1;
     }
     double give_up = gl_monotonic_s() + 12 * GL_NARROW_TIMEOUT; /* a bound on the whole search */
-    while (!found && m > 1 && gl_monotonic_s() < give_up && !stopped(s)) {
+    while (!found && m > 1 && gl_monotonic_s() < give_up && !stopped(r)) {
         size_t h = m / 2;
         if (fails_on(&w, x + lo, dy ? dy + lo : NULL, h)) {
             m = h;

@@ -1,4 +1,4 @@
-/* Loading a --lib kernel in the library worker (include/gelulab/sweep.h, gl_lib_kernel_load),
+/* Loading a --lib kernel in the library worker (include/gelulab/runner.h, gl_lib_kernel_load),
  * with errors that say which: the file is not there, a library it needs is missing (the
  * loader's own words), or the symbol is not in it (with the library's exported functions that
  * look like kernels, read from its dynamic symbol table). */
@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "gelulab/sweep.h"
+#include "gelulab/runner.h"
 
 /* edit distance between a and b (both under 128 characters; longer ones count as far) */
 static int distance(const char *a, const char *b)
