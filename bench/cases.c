@@ -23,16 +23,32 @@ static struct gl_bench_case cases[MAX_CASES];
 static size_t n_cases;
 
 static struct gl_bench_case *add(const char *name, const char *kind, const char *defn,
-                                 const char *isa, gl_kernel_f32 fn, const char *skip,
-                                 void (*prepare)(size_t))
+                                 const char *isa, enum gl_kernel_abi abi, union gl_kernel_fn fn,
+                                 const char *skip, void (*prepare)(size_t))
 {
     static struct gl_bench_case overflow; /* past MAX_CASES: dropped (never with today's list) */
     if (n_cases == MAX_CASES) return &overflow;
     struct gl_bench_case *c = &cases[n_cases++];
     snprintf(c->name, sizeof c->name, "%s", name);
-    c->kind = kind, c->defn = defn, c->isa = isa, c->fn = fn, c->skip = skip, c->prepare = prepare;
+    c->kind = kind, c->defn = defn, c->isa = isa, c->abi = abi, c->fn = fn, c->skip = skip;
+    c->prepare = prepare;
     return c;
 }
+
+/* a function of each ABI, as a union */
+static union gl_kernel_fn fwd(gl_kernel_f32 f)
+{
+    return (union gl_kernel_fn){.f32 = f};
+}
+static union gl_kernel_fn bwd(gl_kernel_bwd_f32 f)
+{
+    return (union gl_kernel_fn){.bwd = f};
+}
+static union gl_kernel_fn bits16(gl_kernel_u16 f)
+{
+    return (union gl_kernel_fn){.u16 = f};
+}
+static const union gl_kernel_fn none;
 
 /* which of the registry's kernels and of the peers a pass adds */
 enum { FORWARD, BACKWARD, BITS16 };
@@ -52,10 +68,15 @@ static void add_registry(int pass)
         const char *skip = k->isa == GL_ISA_NEON   ? "NEON: runs only under emulation here"
                            : !gl_impl_available(k) ? "ISA not supported by this CPU"
                                                    : NULL;
-        struct gl_bench_case *c = add(k->name, kinds[pass], gl_defn_name(k->defn),
-                                      gl_isa_name(k->isa), skip ? NULL : k->f32, skip, NULL);
-        c->bwd = skip ? NULL : k->bwd, c->u16 = skip ? NULL : k->u16;
-        if (k->abi != GL_ABI_F32) c->fmt = gl_abi_name(k->abi);
+        enum gl_kernel_abi abi = pass == BACKWARD        ? GL_KERNEL_BWD
+                                 : pass == FORWARD       ? GL_KERNEL_F32
+                                 : k->abi == GL_ABI_BF16 ? GL_KERNEL_BF16
+                                                         : GL_KERNEL_F16;
+        union gl_kernel_fn fn = skip                   ? none
+                                : abi == GL_KERNEL_BWD ? bwd(k->bwd)
+                                : abi == GL_KERNEL_F32 ? fwd(k->f32)
+                                                       : bits16(k->u16);
+        add(k->name, kinds[pass], gl_defn_name(k->defn), gl_isa_name(k->isa), abi, fn, skip, NULL);
     }
 }
 
@@ -105,7 +126,9 @@ static void add_peers(int pass)
     const struct gl_peer *p = t.peers(&n);
     if (!why && !(why = calloc(n, sizeof *why))) abort();
     for (size_t i = 0; i < n; i++) {
-        if (!of_pass(pass, p[i].kind == GL_PEER_BWD, p[i].kind == GL_PEER_U16)) continue;
+        if (!of_pass(pass, p[i].abi == GL_KERNEL_BWD,
+                     p[i].abi == GL_KERNEL_BF16 || p[i].abi == GL_KERNEL_F16))
+            continue;
         const char *skip = t.skip(&p[i], why[i], sizeof why[i]);
         if (skip && peers_of && !p[i].compare)
             continue;                 /* a run of one library's peers: the others are not listed */
@@ -114,10 +137,10 @@ static void add_peers(int pass)
         compare_runs |= !skip && p[i].compare;
         if (!skip && p[i].serve && !p[i].time) /* Node and a pipe in the loop */
             skip = "accuracy only: evaluated by a serving command through a pipe, not timed";
-        struct gl_bench_case *c = add(p[i].name, kinds[pass], p[i].defn, p[i].isa,
-                                      skip ? NULL : p[i].fn, skip, skip ? NULL : p[i].prepare_fn);
-        c->library = p[i].lib->name, c->compare = p[i].compare, c->bwd = skip ? NULL : p[i].bwd;
-        c->u16 = skip ? NULL : p[i].u16, c->fmt = p[i].fmt;
+        struct gl_bench_case *c =
+            add(p[i].name, kinds[pass], gl_defn_name(p[i].defn), gl_peer_isa_name(p[i].isa),
+                p[i].abi, skip ? none : p[i].fn, skip, skip ? NULL : p[i].prepare_fn);
+        c->library = p[i].lib->name, c->compare = p[i].compare;
         c->time_cmd = skip || !p[i].time ? NULL : p[i].lib->timer;
         c->time_spec = p[i].time;
     }
@@ -128,18 +151,15 @@ static void add_peers(int pass)
 static void add_library(void)
 {
     const char *isa = gl_gelu_isa(), *isa16 = gl_gelu_isa_16(); /* static strings */
+#define LIB_DEFN(algo) gl_defn_name(gl_impl_find(#algo "/scalar")->defn)
 #define LIB_FWD(api, algo, what)                                                                   \
-    add("lib/" #api, "lib", gl_defn_name(gl_impl_find(#algo "/scalar")->defn), isa, gl_gelu_##api, \
-        NULL, NULL);
+    add("lib/" #api, "lib", LIB_DEFN(algo), isa, GL_KERNEL_F32, fwd(gl_gelu_##api), NULL, NULL);
 #define LIB_BWD(api, algo, what)                                                                   \
-    add("lib/" #api, "lib-bwd", gl_defn_name(gl_impl_find(#algo "/scalar")->defn), isa, NULL,      \
-        NULL, NULL)                                                                                \
-        ->bwd = gl_gelu_##api;
+    add("lib/" #api, "lib-bwd", LIB_DEFN(algo), isa, GL_KERNEL_BWD, bwd(gl_gelu_##api), NULL, NULL);
 #define LIB_U16(api, algo, what)                                                                   \
-    c = add("lib/" #api, "lib16", gl_defn_name(gl_impl_find(#algo "/scalar")->defn), isa16, NULL,  \
-            NULL, NULL);                                                                           \
-    c->u16 = gl_gelu_##api, c->fmt = gl_abi_name(gl_impl_find(#algo "/scalar")->abi);
-    struct gl_bench_case *c;
+    add("lib/" #api, "lib16", LIB_DEFN(algo), isa16,                                               \
+        gl_impl_find(#algo "/scalar")->abi == GL_ABI_BF16 ? GL_KERNEL_BF16 : GL_KERNEL_F16,        \
+        bits16(gl_gelu_##api), NULL, NULL);
     GL_LIB_FORWARD(LIB_FWD)
     GL_LIB_BACKWARD(LIB_BWD)
     GL_LIB_16(LIB_U16)
@@ -148,8 +168,9 @@ static void add_library(void)
 /* A user's kernels (gl_bench_add_user), in the order given */
 #define MAX_USER 32
 static struct {
-    const char *name, *path, *fmt;
+    const char *name, *path;
     void *sym;
+    enum gl_kernel_abi abi;
     int pass; /* FORWARD, BACKWARD or BITS16 */
 } users[MAX_USER];
 static size_t n_users;
@@ -176,8 +197,11 @@ int gl_bench_add_user(const char *path, const char *symbol, const char *name, in
     }
     void *sym = dlsym(h, symbol);
     if (!sym) return snprintf(err, errlen, "--lib %s: symbol '%s' not found", path, symbol), -1;
-    users[n_users].name = name, users[n_users].path = path, users[n_users].fmt = fmt;
-    users[n_users].sym = sym, users[n_users++].pass = fmt ? BITS16 : backward ? BACKWARD : FORWARD;
+    users[n_users].name = name, users[n_users].path = path, users[n_users].sym = sym;
+    users[n_users].abi = !fmt                  ? (backward ? GL_KERNEL_BWD : GL_KERNEL_F32)
+                         : !strcmp(fmt, "f16") ? GL_KERNEL_F16
+                                               : GL_KERNEL_BF16;
+    users[n_users++].pass = fmt ? BITS16 : backward ? BACKWARD : FORWARD;
     return 0;
 }
 
@@ -187,15 +211,12 @@ static void add_users(int pass)
     static const char *const kinds[] = {"user", "user-bwd", "user16"};
     for (size_t i = 0; i < n_users; i++) {
         if (users[i].pass != pass) continue;
-        struct gl_bench_case *c = add(users[i].name, kinds[pass], "-", "-", NULL, NULL, NULL);
-        c->library = users[i].path, c->fmt = users[i].fmt;
-        /* a data pointer to a function pointer: what dlsym returns (POSIX) */
-        if (pass == FORWARD)
-            memcpy(&c->fn, &users[i].sym, sizeof c->fn);
-        else if (pass == BACKWARD)
-            memcpy(&c->bwd, &users[i].sym, sizeof c->bwd);
-        else
-            memcpy(&c->u16, &users[i].sym, sizeof c->u16);
+        union gl_kernel_fn fn;
+        /* a data pointer to a function pointer: what dlsym returns (POSIX); every member of
+         * the union is a function pointer */
+        memcpy(&fn, &users[i].sym, sizeof users[i].sym);
+        add(users[i].name, kinds[pass], "-", "-", users[i].abi, fn, NULL, NULL)->library =
+            users[i].path;
     }
 }
 
@@ -316,23 +337,25 @@ const struct gl_bench_case *gl_bench_cases(size_t *n)
 {
     if (!n_cases) {
         int all = !peers_of; /* a run of one library's peers: its peers, memcpy, compare */
-        add("memcpy", "baseline", "-", "libc", gl_base_memcpy, NULL, NULL);
-        if (all) add("relu-vec", "baseline", "relu", "auto", gl_base_relu_vec, NULL, NULL);
+        add("memcpy", "baseline", "-", "libc", GL_KERNEL_F32, fwd(gl_base_memcpy), NULL, NULL);
+        if (all)
+            add("relu-vec", "baseline", "relu", "auto", GL_KERNEL_F32, fwd(gl_base_relu_vec), NULL,
+                NULL);
         if (all) add_registry(FORWARD);
         add_peers(FORWARD);
         if (all) add_library();
         add_users(FORWARD);
         if (all)
-            add("relu-bwd-vec", "baseline-bwd", "relu_grad", "auto", NULL, NULL, NULL)->bwd =
-                gl_base_relu_bwd_vec;
+            add("relu-bwd-vec", "baseline-bwd", "relu_grad", "auto", GL_KERNEL_BWD,
+                bwd(gl_base_relu_bwd_vec), NULL, NULL);
         if (all) add_registry(BACKWARD);
         add_peers(BACKWARD);
         add_users(BACKWARD);
-        struct gl_bench_case *c = add("memcpy16", "baseline16", "-", "libc", NULL, NULL, NULL);
-        c->u16 = gl_base_memcpy16, c->fmt = "bf16";
+        add("memcpy16", "baseline16", "-", "libc", GL_KERNEL_BF16, bits16(gl_base_memcpy16), NULL,
+            NULL);
         if (all) {
-            c = add("relu16", "baseline16", "relu", "auto", NULL, NULL, NULL);
-            c->u16 = gl_base_relu16, c->fmt = "bf16";
+            add("relu16", "baseline16", "relu", "auto", GL_KERNEL_BF16, bits16(gl_base_relu16),
+                NULL, NULL);
             add_registry(BITS16);
         }
         add_peers(BITS16);

@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "gelulab/kernel.h" /* the kernel ABIs' function types */
+#include "gelulab/kernel.h" /* the kernel ABIs, their function types */
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,17 +30,17 @@ struct gl_bench_case {
                        * 16-bit: + "16" */
     const char *defn; /* "exact", "tanh", ... or "-" (memcpy) */
     const char *isa;
-    gl_kernel_f32 fn;          /* NULL (and bwd NULL): skipped */
-    gl_kernel_bwd_f32 bwd;     /* a backward case (fn NULL) */
-    const char *skip;          /* why it is skipped, when fn is NULL */
+    enum gl_kernel_abi abi;    /* GL_KERNEL_F32, GL_KERNEL_BWD (x and dy in, dx out), or the 16-bit
+                                * ABI on bfloat16 (GL_KERNEL_BF16: its inputs) or binary16 bits */
+    union gl_kernel_fn fn;     /* of that ABI; not set (gl_kernel_fn_set): skipped, or timed in
+                                * its framework's process (time_cmd) */
+    const char *skip;          /* why it is skipped, when fn is not set and time_cmd is NULL */
     void (*prepare)(size_t n); /* called once per size before timing (oneDNN: the primitive) */
     const char *library;       /* peers: who provides it ("oneDNN"); a user's kernel: its --lib
                                 * PATH; NULL otherwise */
     const char *compare;       /* the peer that ratios are to: its column title; else NULL */
-    gl_kernel_u16 u16;         /* a 16-bit case (fn and bwd NULL): bfloat16 or binary16 bits */
-    const char *fmt;           /* a 16-bit case's format: "bf16" or "f16" (its inputs); NULL */
-    const char *time_cmd;      /* a served peer timed in its framework's process (fn, bwd, u16
-                                * NULL): its library's timing command (docs/exec-protocol.md,
+    const char *time_cmd;      /* a served peer timed in its framework's process (fn not
+                                * set): its library's timing command (docs/exec-protocol.md,
                                 * "Timing"), one process for all its peers, */
     const char *time_spec;     /* asked to time the peer these arguments name */
 };

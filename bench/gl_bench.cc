@@ -188,24 +188,27 @@ buffers &buffers_of(size_t n)
     return *b;
 }
 
+// whether case c is a backward one (x and dy in, dx out), or a 16-bit one (bits in and out)
+bool backward(const gl_bench_case *c)
+{
+    return c->abi == GL_KERNEL_BWD;
+}
+bool sixteen(const gl_bench_case *c)
+{
+    return c->abi == GL_KERNEL_BF16 || c->abi == GL_KERNEL_F16;
+}
+
 // One call of the case on the buffers
 inline void call_case(const gl_bench_case *c, const buffers &b, size_t n)
 {
     const float *xp = b.x, *dyp = b.dy;
     float *yp = b.y;
-    if (c->u16)
-        c->u16(strcmp(c->fmt, "f16") ? b.xb : b.xh, b.y16, n);
-    else if (c->bwd)
-        c->bwd(xp, dyp, yp, n);
+    if (sixteen(c))
+        c->fn.u16(c->abi == GL_KERNEL_F16 ? b.xh : b.xb, b.y16, n);
+    else if (c->abi == GL_KERNEL_BWD)
+        c->fn.bwd(xp, dyp, yp, n);
     else
-        c->fn(xp, yp, n);
-}
-
-// whether case c is a backward one (its kind ends in -bwd): x and dy in, dx out
-bool backward(const gl_bench_case *c)
-{
-    size_t k = strlen(c->kind);
-    return k > 4 && !strcmp(c->kind + k - 4, "-bwd");
+        c->fn.f32(xp, yp, n);
 }
 
 // A benchmark's figures once its loop is done: elements/s, bytes/s (the case's ABI: n values
@@ -217,14 +220,15 @@ void report_case(benchmark::State &state, const gl_bench_case *c, size_t n, size
     double elems = (double)state.iterations() * (double)n;
     state.SetItemsProcessed((int64_t)elems);
     state.SetBytesProcessed(
-        (int64_t)(elems * (c->fmt ? 2 * sizeof(uint16_t) : (backward(c) ? 3 : 2) * sizeof(float))));
+        (int64_t)(elems *
+                  (sixteen(c) ? 2 * sizeof(uint16_t) : (backward(c) ? 3 : 2) * sizeof(float))));
     state.counters["cycles_per_elem"] = benchmark::Counter(elems > 0 ? ticks / elems : 0);
     state.counters["n"] = benchmark::Counter((double)n);
     state.counters["case_index"] = benchmark::Counter((double)index); // the table's order
     std::string label = std::string("kind=") + c->kind + " defn=" + c->defn + " isa=" + c->isa;
     if (c->library) label += std::string(" lib=") + c->library; // a user's kernel: its PATH
     if (c->time_cmd) label += " timed=framework";
-    if (c->fmt) label += std::string(" fmt=") + c->fmt;
+    if (sixteen(c)) label += std::string(" fmt=") + gl_kernel_abi_name(c->abi);
     if (dist_name != "uniform") label += " dist=" + dist_name; // absent: the default
     state.SetLabel(label);
 }
@@ -276,8 +280,8 @@ void run_served(benchmark::State &state, const gl_bench_case *c, size_t n, size_
         pairs.resize(2 * n);
         for (size_t i = 0; i < n; i++) pairs[2 * i] = b.x[i], pairs[2 * i + 1] = b.dy[i];
         in = pairs.data(), bytes *= 2;
-    } else if (c->fmt) {
-        in = strcmp(c->fmt, "f16") ? b.xb : b.xh, bytes = n * sizeof(uint16_t);
+    } else if (sixteen(c)) {
+        in = c->abi == GL_KERNEL_F16 ? b.xh : b.xb, bytes = n * sizeof(uint16_t);
     }
     if (gl_bench_served_load(c, n, in, bytes, why, sizeof why) != 0) {
         state.SkipWithError(why);
@@ -526,10 +530,10 @@ int main(int argc, char **argv)
         const gl_bench_case *c = &cases[i];
         if (list)
             printf("%-24s %-12s %-10s %-7s %s\n", c->name, c->kind, c->defn, c->isa,
-                   c->time_cmd                 ? "runs (timed in its framework's process)"
-                   : c->fn || c->bwd || c->u16 ? "runs"
-                                               : c->skip);
-        if (!c->fn && !c->bwd && !c->u16 && !c->time_cmd) {
+                   c->time_cmd                       ? "runs (timed in its framework's process)"
+                   : gl_kernel_fn_set(c->abi, c->fn) ? "runs"
+                                                     : c->skip);
+        if (!gl_kernel_fn_set(c->abi, c->fn) && !c->time_cmd) {
             if (!list) fprintf(stderr, "gelulab-bench: skipped %s: %s\n", c->name, c->skip);
             continue;
         }

@@ -28,11 +28,32 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "gelulab/kernel.h" /* the kernel ABIs' function types, the CPU check */
+#include "gelulab/defn.h"   /* the definitions a peer claims */
+#include "gelulab/kernel.h" /* the kernel ABIs, their function types, the CPU check */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The code a peer runs: chosen by the library at run time (oneDNN's JIT, or a library's own
+ * dispatch: GL_PEER_AUTO), or a build for an instruction set this CPU must have (AVX; AVX2
+ * with FMA; AVX-512 F) */
+enum gl_peer_isa { GL_PEER_JIT, GL_PEER_AUTO, GL_PEER_AVX, GL_PEER_AVX2, GL_PEER_AVX512 };
+
+static inline const char *gl_peer_isa_name(enum gl_peer_isa isa)
+{
+    static const char *const names[] = {"jit", "auto", "avx", "avx2", "avx512"};
+    return (unsigned)isa <= GL_PEER_AVX512 ? names[isa] : "?";
+}
+
+/* 1 when this CPU runs a peer of that ISA */
+static inline int gl_peer_isa_runs_here(enum gl_peer_isa isa)
+{
+    return isa == GL_PEER_AVX      ? gl_cpu_has(GL_CPU_AVX)
+           : isa == GL_PEER_AVX2   ? gl_cpu_has(GL_CPU_AVX2_FMA)
+           : isa == GL_PEER_AVX512 ? gl_cpu_has(GL_CPU_AVX512F)
+                                   : 1;
+}
 
 typedef const char *(*gl_peer_check_fn)(void);
 
@@ -77,35 +98,29 @@ struct gl_peer_lib {
                               * ISA cap is set once per process */
 };
 
-/* What a peer is called with */
-enum gl_peer_kind { GL_PEER_F32, GL_PEER_BWD, GL_PEER_U16 };
-
 struct gl_peer {
-    const char *name; /* "onednn-2.6-gelu_erf": library, version, function, and its path when
-                       * several (ISA, dtype, mkldnn on or off) */
-    const char *defn; /* the definition it claims: "exact", "tanh", ... */
-    const char *isa; /* "avx2", "avx512": this CPU must have it; "jit", "auto": the library picks */
+    const char *name;     /* "onednn-2.6-gelu_erf": library, version, function, and its path when
+                           * several (ISA, dtype, mkldnn on or off) */
+    enum gl_defn defn;    /* the definition it claims */
+    enum gl_peer_isa isa; /* the code it runs */
     const struct gl_peer_lib *lib;
-    enum gl_peer_kind kind;
-    const char *fmt;     /* GL_PEER_U16: "bf16" or "f16"; NULL otherwise */
-    const char *symbol;  /* its function (GL_PEER_F32: the kernel ABI, GL_PEER_BWD: the
-                          * backward one, GL_PEER_U16: the 16-bit one on fmt's bits) */
-    const char *prepare; /* NULL, or the symbol of a function (size_t n) called per size
-                          * outside the timed loop */
-    const char *check;   /* NULL, or the symbol of a check of its own, after the library's */
-    const char *compare; /* non-NULL for the one peer the report and bench-table give ratios
-                          * to: the title of that column ("oneDNN erf") */
-    const char *serve;   /* a served library's peer: the serving command that evaluates it, or
-                          * with lib->server the arguments that name it to that process */
-    const char *time;    /* NULL, or what its library's timing process (lib->timer) is asked
-                          * to time: the evaluator's arguments that name the peer ("--backward
-                          * tf-2.21-gelu"; docs/exec-protocol.md, "Timing") */
-    const char *path;    /* how a user's call reaches this code, and what that code computes
-                          * (the report's "What the frameworks compute" quotes it) */
-    /* found by gl_peer_skip (NULL until then, and when it skips the peer) */
-    gl_kernel_f32 fn;
-    gl_kernel_bwd_f32 bwd;
-    gl_kernel_u16 u16;
+    enum gl_kernel_abi abi; /* what it is called with: GL_KERNEL_F32, GL_KERNEL_BWD, or the
+                             * 16-bit ABI on bfloat16 (GL_KERNEL_BF16) or binary16 bits */
+    const char *symbol;     /* its function, of that ABI */
+    const char *prepare;    /* NULL, or the symbol of a function (size_t n) called per size
+                             * outside the timed loop */
+    const char *check;      /* NULL, or the symbol of a check of its own, after the library's */
+    const char *compare;    /* non-NULL for the one peer the report and bench-table give ratios
+                             * to: the title of that column ("oneDNN erf") */
+    const char *serve;      /* a served library's peer: the serving command that evaluates it, or
+                             * with lib->server the arguments that name it to that process */
+    const char *time;       /* NULL, or what its library's timing process (lib->timer) is asked
+                             * to time: the evaluator's arguments that name the peer ("--backward
+                             * tf-2.21-gelu"; docs/exec-protocol.md, "Timing") */
+    const char *path;       /* how a user's call reaches this code, and what that code computes
+                             * (the report's "What the frameworks compute" quotes it) */
+    /* found by gl_peer_skip (not set until then, nor when it skips the peer: gl_kernel_fn_set) */
+    union gl_kernel_fn fn;
     void (*prepare_fn)(size_t n);
     int per_process; /* skipped only because its library runs in a process of its own (own_process):
                       * it runs in a sweep's worker, and in a benchmark run of its own */
@@ -118,12 +133,11 @@ const struct gl_peer *gl_peers(size_t *n);
  * gl_peer_skip. */
 void gl_peer_run_alone(const char *module);
 /* NULL when p runs on this machine, else the reason (one line, into buf). Finds p's functions
- * first (loading its library's module); call it before using p->fn, p->bwd, p->u16 or
- * p->prepare_fn. A process that loaded a module
- * into a namespace of its own ends, when it exits, by _exit after flushing its streams: glibc
- * 2.36 runs the destructors of several namespaces in an order that crashes (seen: Debian's
- * libGLX and libtbb after PyTorch 2.15's). Under AddressSanitizer, which has no namespaces,
- * those modules load into the base namespace and PyPI's are skipped. */
+ * first (loading its library's module); call it before using p->fn or p->prepare_fn. A process that
+ * loaded a module into a namespace of its own ends, when it exits, by _exit after flushing its
+ * streams: glibc 2.36 runs the destructors of several namespaces in an order that crashes (seen:
+ * Debian's libGLX and libtbb after PyTorch 2.15's). Under AddressSanitizer, which has no
+ * namespaces, those modules load into the base namespace and PyPI's are skipped. */
 const char *gl_peer_skip(const struct gl_peer *p, char *buf, size_t len);
 
 /* The table as libgelulab-peers.so exports it (the benchmark and `gelulab list` load it with

@@ -68,8 +68,10 @@ typedef const char *(*skip_fn)(const struct gl_peer *p, char *buf, size_t len);
  * with --format fmt, else the binary32 forward ones */
 static int listed(const struct gl_peer *p, int backward, const char *fmt)
 {
-    if (fmt) return p->kind == GL_PEER_U16 && !strcmp(p->fmt, fmt);
-    return p->kind == (backward ? GL_PEER_BWD : GL_PEER_F32);
+    if (fmt)
+        return (p->abi == GL_KERNEL_BF16 || p->abi == GL_KERNEL_F16) &&
+               !strcmp(gl_kernel_abi_name(p->abi), fmt);
+    return p->abi == (backward ? GL_KERNEL_BWD : GL_KERNEL_F32);
 }
 
 /* The sweep arguments (sweep_args) or table rows (tsv) of the peers listed with backward and
@@ -85,8 +87,8 @@ static void peer_lines(const struct gl_peer *p, size_t n, skip_fn skip, const ch
         if (sweep_args && no) continue;
         if (kind) printf("%s\t", kind);
         if (!sweep_args) {
-            printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p[i].name, p[i].defn, p[i].isa,
-                   p[i].lib->name, p[i].lib->version, p[i].lib->package,
+            printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p[i].name, gl_defn_name(p[i].defn),
+                   gl_peer_isa_name(p[i].isa), p[i].lib->name, p[i].lib->version, p[i].lib->package,
                    p[i].path ? p[i].path : "-", no ? "no" : "yes",
                    no             ? no
                    : alone        ? alone
@@ -104,8 +106,9 @@ static void peer_lines(const struct gl_peer *p, size_t n, skip_fn skip, const ch
         else
             printf("--lib\t%s/libgelulab-peer-%s.so\t--symbol\t%s", dir, p[i].lib->module,
                    p[i].symbol);
-        if (p[i].kind == GL_PEER_U16) printf("\t--abi\t%s", p[i].fmt);
-        printf("\t--defn\t%s\t--name\t%s\n", p[i].defn, p[i].name);
+        if (p[i].abi == GL_KERNEL_BF16 || p[i].abi == GL_KERNEL_F16)
+            printf("\t--abi\t%s", gl_kernel_abi_name(p[i].abi));
+        printf("\t--defn\t%s\t--name\t%s\n", gl_defn_name(p[i].defn), p[i].name);
     }
 }
 
@@ -152,8 +155,8 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward, co
         char why[200], libv[64];
         const char *no = skip(&p[i], why, sizeof why);
         snprintf(libv, sizeof libv, "%s %s", p[i].lib->name, p[i].lib->version);
-        printf("%-34s %-10s %-6s %-20s %-4s %-30s %s\n", p[i].name, p[i].defn, p[i].isa, libv,
-               no && !p[i].per_process ? "no" : "yes",
+        printf("%-34s %-10s %-6s %-20s %-4s %-30s %s\n", p[i].name, gl_defn_name(p[i].defn),
+               gl_peer_isa_name(p[i].isa), libv, no && !p[i].per_process ? "no" : "yes",
                p[i].serve || !p[i].symbol ? "-" : p[i].symbol,
                no             ? no
                : p[i].compare ? "compare"

@@ -4,6 +4,10 @@
 #ifndef GELULAB_DEFN_H
 #define GELULAB_DEFN_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum gl_defn {
     GL_DEFN_EXACT,        /* x*Phi(x) = (x/2)*erfc(-x/sqrt(2))                      */
     GL_DEFN_TANH,         /* (x/2)*(1 + tanh(sqrt(2/pi)*(x + 0.044715*x^3)))        */
@@ -38,4 +42,7 @@ enum gl_defn gl_defn_exact_of(enum gl_defn d);
  * to binary64; NaN for the other definitions. */
 double gl_defn_root(enum gl_defn d);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -1,7 +1,8 @@
 /* gelulab — what every kernel is called with, said once (docs/design.md, "Kernel ABI"): the
- * function types of the kernel ABIs, the instruction sets a build targets, and the one check of
- * what this CPU runs. The registry (gelulab/impl.h), the peers' table (bench/peers.h), the
- * benchmark's cases (bench/cases.h) and libgelulab's dispatch (lib/gelulab.c) use these. */
+ * function types of the kernel ABIs, the ABI as an enum and a function of any ABI as one union,
+ * the instruction sets a build targets, and the one check of what this CPU runs. The registry
+ * (gelulab/impl.h), the peers' table (bench/peers.h), the benchmark's cases (bench/cases.h) and
+ * libgelulab's dispatch (lib/gelulab.c) use these. */
 #ifndef GELULAB_KERNEL_H
 #define GELULAB_KERNEL_H
 
@@ -20,6 +21,33 @@ typedef void (*gl_kernel_f64)(const double *x, double *y, size_t n);
 typedef void (*gl_kernel_bwd_f32)(const float *x, const float *dy, float *dx, size_t n);
 /* the 16-bit ABI: y[i] = f(x[i]) on bfloat16 or binary16 bits, any n, unaligned, x == y allowed */
 typedef void (*gl_kernel_u16)(const uint16_t *x, uint16_t *y, size_t n);
+
+/* A kernel's ABI: which of the function types above it has (and, for the 16-bit one, the
+ * numbers its bits are) */
+enum gl_kernel_abi { GL_KERNEL_F32, GL_KERNEL_F64, GL_KERNEL_BWD, GL_KERNEL_BF16, GL_KERNEL_F16 };
+
+static inline const char *gl_kernel_abi_name(enum gl_kernel_abi a)
+{
+    static const char *const names[] = {"f32", "f64", "bwd", "bf16", "f16"};
+    return (unsigned)a <= GL_KERNEL_F16 ? names[a] : "?";
+}
+
+/* A kernel function of any ABI: the member its ABI names is the one set */
+union gl_kernel_fn {
+    gl_kernel_f32 f32;
+    gl_kernel_f64 f64;
+    gl_kernel_bwd_f32 bwd;
+    gl_kernel_u16 u16;
+};
+
+/* 1 when fn, of ABI abi, is set */
+static inline int gl_kernel_fn_set(enum gl_kernel_abi abi, union gl_kernel_fn fn)
+{
+    return abi == GL_KERNEL_F32   ? fn.f32 != NULL
+           : abi == GL_KERNEL_F64 ? fn.f64 != NULL
+           : abi == GL_KERNEL_BWD ? fn.bwd != NULL
+                                  : fn.u16 != NULL;
+}
 
 /* the instruction sets gelulab's own builds target; GL_ISA_AVX2 means AVX2 with FMA, and
  * GL_ISA_AVX512 AVX-512 F with DQ */
