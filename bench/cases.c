@@ -15,7 +15,7 @@
 #include "gelulab.h"
 #include "gelulab/impl.h"
 #include "gelulab/runner.h"
-#include "peers.h"
+#include "gelulab/peers.h"
 
 #define MAX_CASES 384
 

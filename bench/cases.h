@@ -63,7 +63,7 @@ int gl_bench_add_user(const char *path, const char *symbol, const char *name, in
 /* All cases, in report order; the count in *n. */
 const struct gl_bench_case *gl_bench_cases(size_t *n);
 /* Before gl_bench_cases: this run times the peers of library module MODULE alone (an
- * own_process library's, bench/peers.h), beside memcpy, memcpy16 and the compare peer, whose
+ * own_process library's, gelulab/peers.h), beside memcpy, memcpy16 and the compare peer, whose
  * times put this run's on the scale of the whole run's (gelulab bench-table and the report
  * read both files). */
 void gl_bench_peers_of(const char *module);

@@ -350,7 +350,7 @@ int usage(FILE *f)
             "  Repeat them for several kernels: a new kernel starts where one of these\n"
             "  options repeats; a kernel without --lib takes the one before's. A library or\n"
             "  symbol that does not load: one line, exit 2, before any timing.\n"
-            "Peers whose library runs only in a process of its own (oneDNN 3.13: bench/peers.h)\n"
+            "Peers whose library runs only in a process of its own (oneDNN 3.13: gelulab/peers.h)\n"
             "are skipped here and timed in a run of their own:\n"
             "  --peer-runs         prints the modules of those libraries, one per line (nothing\n"
             "                      is timed)\n"

@@ -1,4 +1,4 @@
-/* TensorFlow's GELU over Eigen (bench/peers.h): tf.nn.gelu is not one kernel but a composition
+/* TensorFlow's GELU over Eigen (gelulab/peers.h): tf.nn.gelu is not one kernel but a composition
  * of element-wise TensorFlow ops, each an Eigen expression over binary32 with its own rounded
  * result (tensorflow/python/ops/nn_ops.py, gelu):
  *   approximate=False: 0.5 * x * (1 + erf(x / 1.4142135623730951))
@@ -15,7 +15,7 @@
 #include <Eigen/Core>
 #include <unsupported/Eigen/SpecialFunctions>
 #include <cstdio>
-#include "peers.h"
+#include "gelulab/peers.h"
 
 #ifdef GL_EIGEN_AVX2
 #define GL_EIGEN_NAME(base) base##_avx2

@@ -1,4 +1,4 @@
-/* ggml peer (bench/peers.h): llama.cpp's tensor library, from the npm package
+/* ggml peer (gelulab/peers.h): llama.cpp's tensor library, from the npm package
  * @node-llama-cpp/linux-x64 (GL_GGML_DIR, installed by make deps; no Debian package). Loaded
  * with dlopen: libggml-base.so, then the CPU back-end variant that scores best on this CPU
  * (ggml_backend_score of each libggml-cpu-*.so, as ggml's own loader picks it). ggml ships no
@@ -26,7 +26,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include "peers.h"
+#include "gelulab/peers.h"
 
 #define GGML_VERSION "0.23.0" /* ggml_version() of the ggml in @node-llama-cpp/linux-x64 3.21.1 */
 

@@ -1,4 +1,4 @@
-/* Intel MKL peer (bench/peers.h): GELU as an HPC user writes it over MKL's vector math (VM),
+/* Intel MKL peer (gelulab/peers.h): GELU as an HPC user writes it over MKL's vector math (VM),
  * one thread (libmkl_sequential), in the module libgelulab-peer-mkl.so (bench/CMakeLists.txt).
  *
  *   cdfnorm: y = x * Phi(x), Phi by vmsCdfNorm (the normal CDF itself, no 1 + erf cancellation)
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <mkl.h>
-#include "peers.h"
+#include "gelulab/peers.h"
 
 #define CHUNK 1024
 

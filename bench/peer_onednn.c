@@ -1,4 +1,4 @@
-/* oneDNN peer (bench/peers.h): eltwise forward inference, gelu_erf and gelu_tanh, on a 1-D
+/* oneDNN peer (gelulab/peers.h): eltwise forward inference, gelu_erf and gelu_tanh, on a 1-D
  * f32 tensor of n elements, CPU engine; and eltwise backward (the backward kernel ABI: src x,
  * diff_dst dy, diff_src dx), whose primitive descriptor takes a forward-training one as its
  * hint. One thread: the bench program runs with
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <oneapi/dnnl/dnnl.h>
-#include "peers.h"
+#include "gelulab/peers.h"
 
 #if DNNL_VERSION_MAJOR >= 3
 typedef dnnl_memory_desc_t gl_md; /* 3.x: a handle */

@@ -1,10 +1,10 @@
-/* SLEEF peers (bench/peers.h, peers.c): GELU as a user writes it with SLEEF's vector erf/erfc, one
+/* SLEEF peers (peers.h, peers.c): GELU as a user writes it with SLEEF's vector erf/erfc, one
  * file compiled twice (-DGL_SLEEF_AVX512 with -mavx512f, otherwise -mavx2 -mfma). The tail is
  * computed on a zero-padded vector. */
 #include <immintrin.h>
 #include <string.h>
 #include <sleef.h>
-#include "peers.h"
+#include "gelulab/peers.h"
 
 #ifdef GL_SLEEF_AVX512
 #define W          16

@@ -1,4 +1,4 @@
-/* PyTorch peer (bench/peers.h): at::gelu_out on a 1-D binary32 tensor that wraps the caller's
+/* PyTorch peer (gelulab/peers.h): at::gelu_out on a 1-D binary32 tensor that wraps the caller's
  * arrays (at::from_blob, no copy), one intra-op thread. C++ (C++17 for 1.13, C++20 for 2.15:
  * its headers require it), the one language libtorch has; the kernel ABI is exported with C
  * linkage. Compiled once per version: Debian's 1.13 into libgelulab-peer-torch.so, PyPI's 2.15 into
@@ -22,7 +22,7 @@
 #include <torch/csrc/api/include/torch/version.h>
 #include <cstdio>
 #include <cstring>
-#include "peers.h"
+#include "gelulab/peers.h"
 
 /* the version the peers' names say (the check compares the headers' version with it) */
 #ifndef GL_TORCH_WANT

@@ -1,4 +1,4 @@
-/* The table of peers (bench/peers.h), as data: each library described once, each peer naming
+/* The table of peers (gelulab/peers.h), as data: each library described once, each peer naming
  * its library and what differs. Adding a peer: its function in the library's source file and
  * one entry here; a new library: its source file, one gl_peer() (Debian) or gl_pypi_peer()
  * (PyPI) line in bench/CMakeLists.txt, its package in the Makefile (DEPS_PKGS, NPM_PKGS or the
@@ -15,7 +15,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "peers.h"
+#include "gelulab/peers.h"
 
 #if defined(GL_ORT_SERVE) || defined(GL_PY_EVAL)
 /* A served library's check: `CMD` prints its version (what the peers' names say: want), once
@@ -184,7 +184,7 @@ static const struct gl_peer_lib onednn26 = {.name = "oneDNN",
 
 /* isa: GL_PEER_JIT (oneDNN generates code) and GL_PEER_AUTO (the library picks its code path
  * at run time) run anywhere; GL_PEER_AVX, _AVX2 (with FMA), _AVX512 (F) need the CPU to have
- * them (bench/peers.h) */
+ * them (gelulab/peers.h) */
 static struct gl_peer peers[] = {
     {"onednn-2.6-gelu_erf", GL_DEFN_EXACT, GL_PEER_JIT, &onednn26, FWD(gl_peer_onednn_gelu_erf),
      .prepare = "gl_peer_onednn_prepare_erf", .compare = "oneDNN erf",

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "../bench/peers.h"
+#include "gelulab/peers.h"
 #include "gelulab/lib_api.h"
 #include "cli.h"
 #include "gelulab/impl.h"

@@ -1,7 +1,7 @@
 /* gelulab — what every kernel is called with, said once (docs/design.md, "Kernel ABI"): the
  * function types of the kernel ABIs, the ABI as an enum and a function of any ABI as one union,
  * the instruction sets a build targets, and the one check of what this CPU runs. The registry
- * (gelulab/impl.h), the peers' table (bench/peers.h), the benchmark's cases (bench/cases.h) and
+ * (gelulab/impl.h), the peers' table (gelulab/peers.h), the benchmark's cases (bench/cases.h) and
  * libgelulab's dispatch (lib/gelulab.c) use these. */
 #ifndef GELULAB_KERNEL_H
 #define GELULAB_KERNEL_H
