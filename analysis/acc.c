@@ -154,8 +154,6 @@ static void add_sample(struct gl_acc *a, uint64_t xbits, int binade, int region,
 
 /* ---- blocks: the same statistics, gathered in registers for a run of inputs ---- */
 
-static void stats_merge(struct gl_stats *s, const struct gl_stats *t);
-
 /* An input off the fast path (non-finite result or reference, ULP error >= 2^39): the
  * general per-input code, into the block's statistics. */
 static void block_slow(struct gl_block_stats *bs, const struct gl_block *b, size_t i)
@@ -174,10 +172,10 @@ static void block_slow(struct gl_block_stats *bs, const struct gl_block *b, size
 static void block_commit(struct gl_acc *a, const struct gl_block *b, const struct gl_stats *l)
 {
     if (b->region == GL_REGIONS) {
-        stats_merge(&a->nan_x, l);
+        gl_stats_merge(&a->nan_x, l);
     } else {
-        stats_merge(&a->region[b->region & 7], l);
-        if (b->region & 8) stats_merge(&a->region[GL_REGION_TINY], l);
+        gl_stats_merge(&a->region[b->region & 7], l);
+        if (b->region & 8) gl_stats_merge(&a->region[GL_REGION_TINY], l);
     }
     struct gl_binade *bn = &a->binade[b->binade / GL_BINADES][b->binade % GL_BINADES];
     bn->n += l->n;
@@ -352,8 +350,8 @@ static void block_stats(struct gl_block_stats *bs, const struct gl_block *b, str
     if (f.worst_ulp >= 0) {
         size_t i = f.worst_i;
         if (worse(f.worst_ulp, f.worst_bits, l->worst.ulp, l->worst.xbits))
-            l->worst = (struct gl_worst){f.worst_ulp, f.worst_bits, b->x[i], b->y[i],
-                                         dd_value(b->r[i])};
+            l->worst =
+                (struct gl_worst){f.worst_ulp, f.worst_bits, b->x[i], b->y[i], dd_value(b->r[i])};
         if (worse(f.worst_ulp, f.worst_bits, floor.ulp, floor.xbits))
             fast_top(bs, b, u, f.worst_i, floor);
     }
@@ -383,7 +381,7 @@ static void block_stats_parts(struct gl_block_stats *bs, const struct gl_block *
         part.yr = b->yr + off, part.scale = b->scale + off, part.side = b->side + off;
         part.r = b->r + off;
         block_stats(&ps, &part, floor);
-        stats_merge(&bs->s, &ps.s);
+        gl_stats_merge(&bs->s, &ps.s);
         for (int k = 0; k < GL_HIST_BINS; k++) bs->hist[k] += ps.hist[k];
         for (int k = 0; k < ps.ntop; k++) list_insert(bs->top, &bs->ntop, &ps.top[k]);
     }
@@ -411,7 +409,7 @@ void gl_acc_add_block(struct gl_acc *a, const struct gl_block *b)
     gl_acc_add_block_stats(a, b, &bs);
 }
 
-static void stats_merge(struct gl_stats *s, const struct gl_stats *t)
+void gl_stats_merge(struct gl_stats *s, const struct gl_stats *t)
 {
     if (!t->n) return;
     if (!s->n || worse(t->worst.ulp, t->worst.xbits, s->worst.ulp, s->worst.xbits))
@@ -429,11 +427,11 @@ static void stats_merge(struct gl_stats *s, const struct gl_stats *t)
 void gl_acc_finish(struct gl_acc *a)
 {
     memset(&a->all, 0, sizeof a->all);
-    stats_merge(&a->all, &a->region[GL_REGION_TAIL_NEG]);
-    stats_merge(&a->all, &a->region[GL_REGION_CORE]);
-    stats_merge(&a->all, &a->region[GL_REGION_POS]);
-    stats_merge(&a->all, &a->region[GL_REGION_ROOT]);
-    stats_merge(&a->all, &a->nan_x);
+    gl_stats_merge(&a->all, &a->region[GL_REGION_TAIL_NEG]);
+    gl_stats_merge(&a->all, &a->region[GL_REGION_CORE]);
+    gl_stats_merge(&a->all, &a->region[GL_REGION_POS]);
+    gl_stats_merge(&a->all, &a->region[GL_REGION_ROOT]);
+    gl_stats_merge(&a->all, &a->nan_x);
 }
 
 void gl_traits_merge(struct gl_traits *a, const struct gl_traits *b)
@@ -453,9 +451,9 @@ void gl_traits_merge(struct gl_traits *a, const struct gl_traits *b)
 void gl_acc_merge(struct gl_acc *a, const struct gl_acc *b)
 {
     gl_traits_merge(&a->traits, &b->traits);
-    stats_merge(&a->all, &b->all);
-    stats_merge(&a->nan_x, &b->nan_x);
-    for (int r = 0; r < GL_REGIONS; r++) stats_merge(&a->region[r], &b->region[r]);
+    gl_stats_merge(&a->all, &b->all);
+    gl_stats_merge(&a->nan_x, &b->nan_x);
+    for (int r = 0; r < GL_REGIONS; r++) gl_stats_merge(&a->region[r], &b->region[r]);
     for (int i = 0; i < GL_HIST_BINS; i++) a->hist[i] += b->hist[i];
     for (int i = 0; i < b->ntop; i++) top_insert(a, &b->top[i]);
     for (int s = 0; s < 2; s++) {

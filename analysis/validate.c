@@ -833,13 +833,8 @@ static struct gl_stats region_stats(const struct gl_acc *acc, int region_all, in
     const struct gl_stats *more[3] = {region_all ? &acc->region[GL_REGION_TAIL_NEG] : NULL,
                                       region_all ? &acc->region[GL_REGION_POS] : NULL,
                                       with_root ? &acc->region[GL_REGION_ROOT] : NULL};
-    for (int i = 0; i < 3; i++) {
-        if (!more[i]) continue;
-        st.n += more[i]->n, st.nonfinite += more[i]->nonfinite;
-        st.correctly_rounded += more[i]->correctly_rounded, st.faithful += more[i]->faithful;
-        if (more[i]->max_abs > st.max_abs) st.max_abs = more[i]->max_abs;
-        if (more[i]->max_ulp > st.max_ulp) st.max_ulp = more[i]->max_ulp, st.worst = more[i]->worst;
-    }
+    for (int i = 0; i < 3; i++)
+        if (more[i]) gl_stats_merge(&st, more[i]);
     return st;
 }
 

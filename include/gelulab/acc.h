@@ -126,6 +126,9 @@ int gl_region_of(double x);
 /* Sets a->all from the regions and the NaN inputs, after the last gl_acc_add (gl_acc_add leaves
  * `all` alone: one statistic fewer to update per input). */
 void gl_acc_finish(struct gl_acc *a);
+/* s += t, statistics of disjoint inputs: counts and sums add, maxima are kept, and the worst
+ * input is the worse of the two (the larger ULP error; on a tie, the order the top list keeps) */
+void gl_stats_merge(struct gl_stats *s, const struct gl_stats *t);
 /* a += b (exact, order-independent; both finished). */
 void gl_acc_merge(struct gl_acc *a, const struct gl_acc *b);
 /* b's traits into a's (counts and hashes add, x ranges widen, b's specials are kept) */
