@@ -55,7 +55,7 @@ static void builtin_guarded(struct chunk_buf *b, const struct gl_kernel_src *ks,
                             void *out, size_t es, uint64_t n)
 {
     const struct gl_impl *im = ks->impl;
-    int u16 = ks->abi != GL_ABI_F32, f64 = ks->f64 && !ks->backward;
+    int u16 = gl_kernel_abi_is16(ks->abi), f64 = ks->f64 && !ks->backward;
     struct gl_lib_kernel lk = {!u16 && !f64 && !ks->backward ? im->f32 : NULL,
                                ks->backward ? im->bwd : NULL, u16 ? im->u16 : NULL, ks->abi,
                                f64 ? im->f64 : NULL};
@@ -77,8 +77,8 @@ void gl_sw_block_results(struct gl_sweep *s, struct chunk_buf *b, int k, uint64_
     b->yf = b->out[k], b->yd = b->out[k];
     if (gl_sw_is_external(ks)) {
         memcpy(b->yf, b->ext_out[k] + off, n * sizeof(float));
-    } else if (ks->abi != GL_ABI_F32) { /* on the inputs' bits, NaN payloads as they are */
-        enum gl_format_id f = gl_abi_format(ks->abi);
+    } else if (gl_kernel_abi_is16(ks->abi)) { /* on the inputs' bits, NaN payloads as they are */
+        enum gl_format_id f = gl_kernel_abi_format(ks->abi);
         for (uint64_t i = 0; i < n; i++) b->xh[i] = (uint16_t)b->bits[i];
         builtin_guarded(b, ks, b->xh, b->yh, sizeof *b->yh, n);
         for (uint64_t i = 0; i < n; i++) b->yf[i] = gl_bits16_to_f32(f, b->yh[i]);

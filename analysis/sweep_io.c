@@ -262,7 +262,8 @@ int gl_sweep_write_json(const struct gl_sweep *s, const char *path, char *err, s
             put_json_string(f, ks->serve_lib);
         }
         if (ks->backward) fputs(", \"abi\": \"backward\"", f);
-        if (ks->abi != GL_ABI_F32) fprintf(f, ", \"abi\": \"%s\"", gl_abi_name(ks->abi));
+        if (gl_kernel_abi_is16(ks->abi))
+            fprintf(f, ", \"abi\": \"%s\"", gl_kernel_abi_name(ks->abi));
         fprintf(f, ", \"failed\": %s, \"error\": ", ks->failed ? "true" : "false");
         put_json_string(f, ks->error);
         fprintf(f, ", \"chunks_ok\": %llu,\n   \"own\": ", (unsigned long long)ks->chunks_ok);
@@ -381,8 +382,8 @@ static int read_kernel(const struct gl_json *kj, struct gl_kernel_src *k)
     k->impl = gl_impl_find(k->name);
     const struct gl_json *abi = gl_json_get(kj, "abi");
     k->backward = abi && abi->text && !strcmp(abi->text, "backward");
-    if (abi && abi->text && !k->backward && gl_abi_parse(abi->text, &k->abi) != 0)
-        k->abi = GL_ABI_F32;
+    if (abi && abi->text && !k->backward && gl_kernel_abi_parse(abi->text, &k->abi) != 0)
+        k->abi = GL_KERNEL_F32;
     const struct gl_json *failed = gl_json_get(kj, "failed");
     k->failed = failed && failed->text && !strcmp(failed->text, "true");
     k->chunks_ok = gl_json_u64(gl_json_get(kj, "chunks_ok"));

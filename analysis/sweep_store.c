@@ -421,8 +421,8 @@ int gl_store_kernel_text(const struct gl_kernel_src *ks, char *buf, size_t len)
 static void kernel_lines(struct text *t, const struct gl_kernel_src *ks)
 {
     put(t, "kernel %s\ndefn %s source %s abi %s backward %d f64 %d python %d\n", ks->name,
-        gl_defn_name(ks->defn), kind_word(ks->kind), gl_abi_name(ks->abi), ks->backward, ks->f64,
-        ks->python);
+        gl_defn_name(ks->defn), kind_word(ks->kind), gl_kernel_abi_name(ks->abi), ks->backward,
+        ks->f64, ks->python);
     if (ks->impl) /* a built-in (NEON builds run as a command: its evaluator's file too) */
         put(t, "builtin %s code %s\n", ks->impl->name,
             ks->impl->code_hash ? ks->impl->code_hash : (t->bad = 1, "?"));

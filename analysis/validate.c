@@ -808,7 +808,7 @@ static int probe_all16(const struct gl_sweep *s, const struct gl_kernel_src *k, 
 int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
                        int region_all, struct gl_validation *v)
 {
-    int rc = k->abi != GL_ABI_F32
+    int rc = gl_kernel_abi_is16(k->abi)
                  ? probe_specials(s, k, ch, v) || probe_all16(s, k, ch, region_all, v) ||
                        probe_layout(s, k, ch, v)
              : k->backward

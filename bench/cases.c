@@ -64,14 +64,11 @@ static void add_registry(int pass)
     static const char *const kinds[] = {"gelulab", "gelulab-bwd", "gelulab16"};
     for (size_t i = 0; i < gl_impl_count(); i++) {
         const struct gl_impl *k = gl_impl_get(i);
-        if (!of_pass(pass, gl_defn_is_grad(k->defn), k->abi != GL_ABI_F32)) continue;
+        if (!of_pass(pass, gl_defn_is_grad(k->defn), gl_kernel_abi_is16(k->abi))) continue;
         const char *skip = k->isa == GL_ISA_NEON   ? "NEON: runs only under emulation here"
                            : !gl_impl_available(k) ? "ISA not supported by this CPU"
                                                    : NULL;
-        enum gl_kernel_abi abi = pass == BACKWARD        ? GL_KERNEL_BWD
-                                 : pass == FORWARD       ? GL_KERNEL_F32
-                                 : k->abi == GL_ABI_BF16 ? GL_KERNEL_BF16
-                                                         : GL_KERNEL_F16;
+        enum gl_kernel_abi abi = pass == BACKWARD ? GL_KERNEL_BWD : k->abi;
         union gl_kernel_fn fn = skip                   ? none
                                 : abi == GL_KERNEL_BWD ? bwd(k->bwd)
                                 : abi == GL_KERNEL_F32 ? fwd(k->f32)
@@ -126,9 +123,7 @@ static void add_peers(int pass)
     const struct gl_peer *p = t.peers(&n);
     if (!why && !(why = calloc(n, sizeof *why))) abort();
     for (size_t i = 0; i < n; i++) {
-        if (!of_pass(pass, p[i].abi == GL_KERNEL_BWD,
-                     p[i].abi == GL_KERNEL_BF16 || p[i].abi == GL_KERNEL_F16))
-            continue;
+        if (!of_pass(pass, p[i].abi == GL_KERNEL_BWD, gl_kernel_abi_is16(p[i].abi))) continue;
         const char *skip = t.skip(&p[i], why[i], sizeof why[i]);
         if (skip && peers_of && !p[i].compare)
             continue;                 /* a run of one library's peers: the others are not listed */
@@ -157,8 +152,7 @@ static void add_library(void)
 #define LIB_BWD(api, algo, what)                                                                   \
     add("lib/" #api, "lib-bwd", LIB_DEFN(algo), isa, GL_KERNEL_BWD, bwd(gl_gelu_##api), NULL, NULL);
 #define LIB_U16(api, algo, what)                                                                   \
-    add("lib/" #api, "lib16", LIB_DEFN(algo), isa16,                                               \
-        gl_impl_find(#algo "/scalar")->abi == GL_ABI_BF16 ? GL_KERNEL_BF16 : GL_KERNEL_F16,        \
+    add("lib/" #api, "lib16", LIB_DEFN(algo), isa16, gl_impl_find(#algo "/scalar")->abi,           \
         bits16(gl_gelu_##api), NULL, NULL);
     GL_LIB_FORWARD(LIB_FWD)
     GL_LIB_BACKWARD(LIB_BWD)
@@ -198,9 +192,9 @@ int gl_bench_add_user(const char *path, const char *symbol, const char *name, in
     void *sym = dlsym(h, symbol);
     if (!sym) return snprintf(err, errlen, "--lib %s: symbol '%s' not found", path, symbol), -1;
     users[n_users].name = name, users[n_users].path = path, users[n_users].sym = sym;
-    users[n_users].abi = !fmt                  ? (backward ? GL_KERNEL_BWD : GL_KERNEL_F32)
-                         : !strcmp(fmt, "f16") ? GL_KERNEL_F16
-                                               : GL_KERNEL_BF16;
+    users[n_users].abi = backward ? GL_KERNEL_BWD : GL_KERNEL_F32;
+    if (fmt && (gl_kernel_abi_parse(fmt, &users[n_users].abi) || !strcmp(fmt, "f32")))
+        return snprintf(err, errlen, "--abi %s: bf16 or f16", fmt), -1;
     users[n_users++].pass = fmt ? BITS16 : backward ? BACKWARD : FORWARD;
     return 0;
 }

@@ -195,7 +195,7 @@ bool backward(const gl_bench_case *c)
 }
 bool sixteen(const gl_bench_case *c)
 {
-    return c->abi == GL_KERNEL_BF16 || c->abi == GL_KERNEL_F16;
+    return gl_kernel_abi_is16(c->abi);
 }
 
 // One call of the case on the buffers

@@ -18,12 +18,12 @@ static int eval_lib_serve_shm(int argc, char **argv)
     struct gl_lib_kernel *ks = calloc(nk, sizeof *ks);
     for (size_t i = 0; ks && i < nk; i++) {
         const char *spec = argv[3 + i], *sym = strchr(spec, ':');
-        enum gl_abi abi = GL_ABI_F32;
+        enum gl_kernel_abi abi = GL_KERNEL_F32;
         char kind[8] = "";
         if (sym && sym - spec < (ptrdiff_t)sizeof kind)
             memcpy(kind, spec, (size_t)(sym - spec)), kind[sym - spec] = 0;
         int bwd = !strcmp(kind, "bwd");
-        if (!sym || (!bwd && gl_abi_parse(kind, &abi) != 0))
+        if (!sym || (!bwd && gl_kernel_abi_parse(kind, &abi) != 0))
             return free(ks), gl_cli_error("__eval-lib",
                                           "'%s': not KIND:SYMBOL (KIND: f32, bwd, "
                                           "bf16 or f16)",
@@ -41,9 +41,9 @@ int gl_cmd_eval_lib(int argc, char **argv)
     if (argc > 1 && !strcmp(argv[1], "--serve-shm")) return eval_lib_serve_shm(argc, argv);
     int backward = argc > 1 && !strcmp(argv[1], "--backward");
     argc -= backward, argv += backward;
-    enum gl_abi abi = GL_ABI_F32;
+    enum gl_kernel_abi abi = GL_KERNEL_F32;
     if (!backward && argc > 2 && !strcmp(argv[1], "--abi")) {
-        if (gl_abi_parse(argv[2], &abi) != 0)
+        if (gl_kernel_abi_parse(argv[2], &abi) != 0)
             return gl_cli_error("__eval-lib", "unknown --abi '%s' (f32, bf16, f16)", argv[2]);
         argc -= 2, argv += 2;
     }

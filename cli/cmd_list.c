@@ -68,9 +68,7 @@ typedef const char *(*skip_fn)(const struct gl_peer *p, char *buf, size_t len);
  * with --format fmt, else the binary32 forward ones */
 static int listed(const struct gl_peer *p, int backward, const char *fmt)
 {
-    if (fmt)
-        return (p->abi == GL_KERNEL_BF16 || p->abi == GL_KERNEL_F16) &&
-               !strcmp(gl_kernel_abi_name(p->abi), fmt);
+    if (fmt) return gl_kernel_abi_is16(p->abi) && !strcmp(gl_kernel_abi_name(p->abi), fmt);
     return p->abi == (backward ? GL_KERNEL_BWD : GL_KERNEL_F32);
 }
 
@@ -106,8 +104,7 @@ static void peer_lines(const struct gl_peer *p, size_t n, skip_fn skip, const ch
         else
             printf("--lib\t%s/libgelulab-peer-%s.so\t--symbol\t%s", dir, p[i].lib->module,
                    p[i].symbol);
-        if (p[i].abi == GL_KERNEL_BF16 || p[i].abi == GL_KERNEL_F16)
-            printf("\t--abi\t%s", gl_kernel_abi_name(p[i].abi));
+        if (gl_kernel_abi_is16(p[i].abi)) printf("\t--abi\t%s", gl_kernel_abi_name(p[i].abi));
         printf("\t--defn\t%s\t--name\t%s\n", gl_defn_name(p[i].defn), p[i].name);
     }
 }
@@ -195,11 +192,11 @@ static int list_library(const char *lib, int sweep_args, int backward, const cha
         const struct gl_impl *im = gl_impl_find(k);
         if (!sweep_args) {
             printf("%-24s %-16s %-10s %-5s %12.4g  %s\n", rows[i].symbol, rows[i].algo,
-                   gl_defn_name(im->defn), gl_abi_name(im->abi), im->ulp_core, im->note);
+                   gl_defn_name(im->defn), gl_kernel_abi_name(im->abi), im->ulp_core, im->note);
             continue;
         }
         int want = fmt ? 2 : backward ? 1 : 0;
-        if (rows[i].kind != want || (fmt && strcmp(gl_abi_name(im->abi), fmt))) continue;
+        if (rows[i].kind != want || (fmt && strcmp(gl_kernel_abi_name(im->abi), fmt))) continue;
         printf("--lib\t%s\t--symbol\t%s", lib, rows[i].symbol);
         if (fmt) printf("\t--abi\t%s", fmt);
         printf("\t--defn\t%s\t--name\t%s\n", gl_defn_name(im->defn), rows[i].name);
@@ -275,8 +272,8 @@ int gl_cmd_list(int argc, char **argv)
                                                    : "no";
         printf("%-16s %-8s %-8s %-7s %-9s %12.4g %10.3g  %s%s%s\n", k->name, gl_defn_name(k->defn),
                k->family, gl_isa_name(k->isa), avail, k->ulp_core, k->abs_all,
-               k->abi != GL_ABI_F32 ? gl_abi_name(k->abi) : "",
-               k->abi != GL_ABI_F32 ? " in and out (ULP of that format): " : "", k->note);
+               gl_kernel_abi_is16(k->abi) ? gl_kernel_abi_name(k->abi) : "",
+               gl_kernel_abi_is16(k->abi) ? " in and out (ULP of that format): " : "", k->note);
     }
     return 0;
 }

@@ -240,7 +240,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
                                     v);
         } else if (!strcmp(o, "--abi")) {
             if (!ext) return gl_cli_error("sweep", "--abi must follow --lib, --exec or --serve");
-            if (gl_abi_parse(v, &ext->abi) != 0)
+            if (gl_kernel_abi_parse(v, &ext->abi) != 0)
                 return gl_cli_error("sweep", "unknown --abi '%s' (f32, bf16, f16)", v);
         } else if (!strcmp(o, "--name")) {
             if (!ext) return gl_cli_error("sweep", "--name must follow --lib, --exec or --serve");
@@ -278,9 +278,10 @@ static int finish_kernels(struct sweep_args *a)
     s->nk = 0;
     for (int i = 0; i < n; i++) {
         const struct gl_impl *im = given[i].impl;
-        if (im && im->abi != GL_ABI_F32 && gl_abi_format(im->abi) != s->fmt.id)
-            return free(given), gl_cli_error("sweep", "%s is a %s kernel: it needs --format %s",
-                                             im->name, gl_abi_name(im->abi), gl_abi_name(im->abi));
+        if (im && gl_kernel_abi_is16(im->abi) && gl_kernel_abi_format(im->abi) != s->fmt.id)
+            return free(given),
+                   gl_cli_error("sweep", "%s is a %s kernel: it needs --format %s", im->name,
+                                gl_kernel_abi_name(im->abi), gl_kernel_abi_name(im->abi));
         if (im) {
             gl_cli_add_builtin(s, im, 0);
             continue;

@@ -145,7 +145,7 @@ static int parse(int argc, char **argv, struct vargs *a)
                 return verr(a, "unknown format '%s' (f32, bf16, f16)", v);
             a->format_given = 1;
         } else if (!strcmp(o, "--abi")) {
-            if (gl_abi_parse(v, &k->abi) != 0)
+            if (gl_kernel_abi_parse(v, &k->abi) != 0)
                 return verr(a, "unknown --abi '%s' (f32, bf16, f16)", v);
         } else if (!strcmp(o, "--max-ulp") || !strcmp(o, "--max-abs")) {
             char *e;
@@ -189,17 +189,17 @@ static int parse(int argc, char **argv, struct vargs *a)
     if (k->kind == GL_SRC_BUILTIN && a->backward && !gl_defn_is_grad(k->impl->defn))
         return verr(a, "%s is a forward kernel: not with --backward", k->name);
     if (k->kind == GL_SRC_BUILTIN) a->backward = gl_defn_is_grad(k->impl->defn);
-    if (k->kind == GL_SRC_BUILTIN && k->impl->abi != GL_ABI_F32 && k->abi != k->impl->abi)
-        return verr(a, "%s is a %s kernel: --abi %s", k->name, gl_abi_name(k->impl->abi),
-                    gl_abi_name(k->impl->abi));
-    if (k->abi != GL_ABI_F32 && !a->format_given) /* a 16-bit kernel: its own format */
-        gl_format_parse(gl_abi_name(k->abi), &a->s.fmt);
+    if (k->kind == GL_SRC_BUILTIN && gl_kernel_abi_is16(k->impl->abi) && k->abi != k->impl->abi)
+        return verr(a, "%s is a %s kernel: --abi %s", k->name, gl_kernel_abi_name(k->impl->abi),
+                    gl_kernel_abi_name(k->impl->abi));
+    if (gl_kernel_abi_is16(k->abi) && !a->format_given) /* a 16-bit kernel: its own format */
+        gl_format_parse(gl_kernel_abi_name(k->abi), &a->s.fmt);
     if (gl_cli_set_backward("validate", k, a->backward) != 0 ||
         gl_cli_check_abi("validate", k, &a->s.fmt) != 0 ||
         gl_cli_python_command("validate", k) != 0)
         return snprintf(a->error, sizeof a->error, "usage error (the message on stderr)"), 2;
     if (a->fresh && !a->store) return verr(a, "--fresh goes with --store DIR");
-    if (a->probes_only && a->s.fmt.id != gl_abi_format(k->abi))
+    if (a->probes_only && a->s.fmt.id != gl_kernel_abi_format(k->abi))
         return verr(a, "--probes-only checks the kernel's own calls: not with "
                        "--format (a 16-bit kernel: --abi)");
     return 0;
@@ -265,9 +265,9 @@ static void write_json(const struct vargs *a, const struct gl_validation *v, int
             "\"max_abs_bound\": %.17g,\n"
             " \"verdict\": \"%s\",\n",
             k->name, gl_defn_name(k->defn),
-            k->backward            ? "backward"
-            : k->abi != GL_ABI_F32 ? gl_abi_name(k->abi)
-                                   : "forward",
+            k->backward                  ? "backward"
+            : gl_kernel_abi_is16(k->abi) ? gl_kernel_abi_name(k->abi)
+                                         : "forward",
             a->s.fmt.name,
             a->probes_only                     ? "probes"
             : a->s.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive"

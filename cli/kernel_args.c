@@ -24,7 +24,7 @@ int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet)
     char cmd[1024];
     int f64 = s->fmt.id == GL_FMT_F64;
     const char *why = /* a built-in of another 16-bit format: --all's (--impl is refused before) */
-        im->abi != GL_ABI_F32 && gl_abi_format(im->abi) != s->fmt.id
+        gl_kernel_abi_is16(im->abi) && gl_kernel_abi_format(im->abi) != s->fmt.id
             ? "a 16-bit kernel of another format"
         : f64 && !im->f64 ? "no binary64 version"
         : im->isa == GL_ISA_NEON && (f64 || !gl_impl_neon_command(im, cmd, sizeof cmd))
@@ -59,14 +59,14 @@ int gl_cli_set_backward(const char *cmdname, struct gl_kernel_src *k, int backwa
 
 int gl_cli_check_abi(const char *cmdname, const struct gl_kernel_src *k, const struct gl_format *f)
 {
-    if (k->abi == GL_ABI_F32) return 0;
+    if (!gl_kernel_abi_is16(k->abi)) return 0;
     if (k->backward)
         return gl_cli_error(cmdname, "--abi %s: 16-bit kernels are forward kernels (no --backward)",
-                            gl_abi_name(k->abi));
-    if (gl_abi_format(k->abi) != f->id)
+                            gl_kernel_abi_name(k->abi));
+    if (gl_kernel_abi_format(k->abi) != f->id)
         return gl_cli_error(cmdname, "%s takes %s numbers (--abi %s): it needs --format %s, not %s",
-                            k->name, gl_abi_name(k->abi), gl_abi_name(k->abi), gl_abi_name(k->abi),
-                            f->name);
+                            k->name, gl_kernel_abi_name(k->abi), gl_kernel_abi_name(k->abi),
+                            gl_kernel_abi_name(k->abi), f->name);
     return 0;
 }
 
@@ -115,8 +115,9 @@ int gl_cli_python_command(const char *cmdname, struct gl_kernel_src *k)
     if (sh_quote(py && *py ? py : "python3", qpy, sizeof qpy) ||
         sh_quote(eval, qeval, sizeof qeval) || sh_quote(spec, qspec, sizeof qspec) ||
         snprintf(k->cmd, sizeof k->cmd, "exec %s %s --serve%s%s%s --callable %s", qpy, qeval,
-                 k->backward ? " --backward" : "", k->abi != GL_ABI_F32 ? " --abi " : "",
-                 k->abi != GL_ABI_F32 ? gl_abi_name(k->abi) : "", qspec) >= (int)sizeof k->cmd)
+                 k->backward ? " --backward" : "", gl_kernel_abi_is16(k->abi) ? " --abi " : "",
+                 gl_kernel_abi_is16(k->abi) ? gl_kernel_abi_name(k->abi) : "",
+                 qspec) >= (int)sizeof k->cmd)
         return gl_cli_error(cmdname, "--python %s: the paths are too long", spec);
     return 0;
 }

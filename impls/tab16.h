@@ -28,16 +28,16 @@ GL_TAB16_KERNELS(GL_TAB16_DECL)
     .family = "cr", .note = "65536-entry table of correctly rounded results (MPFR, build time)",   \
     .tail = "correctly rounded", .specials = "nan inf -0 0 -0"
 #define GL_CONTRACT_cr_bf16                                                                        \
-    .defn = GL_DEFN_EXACT, .abi = GL_ABI_BF16, GL_TAB16_CONTRACT_COMMON, .ulp_core = 0.5,          \
+    .defn = GL_DEFN_EXACT, .abi = GL_KERNEL_BF16, GL_TAB16_CONTRACT_COMMON, .ulp_core = 0.5,       \
     .abs_all = 0.007769, .witness = {0x1p-133, 0x1p-133, 0x1p-134}
 #define GL_CONTRACT_cr_f16                                                                         \
-    .defn = GL_DEFN_EXACT, .abi = GL_ABI_F16, GL_TAB16_CONTRACT_COMMON, .ulp_core = 0.5,           \
+    .defn = GL_DEFN_EXACT, .abi = GL_KERNEL_F16, GL_TAB16_CONTRACT_COMMON, .ulp_core = 0.5,        \
     .abs_all = 0.0009763, .witness = {0x1p-24, 0x1p-24, 0x1.000000cc4229ap-25}
 #define GL_CONTRACT_tanhcr_bf16                                                                    \
-    .defn = GL_DEFN_TANH, .abi = GL_ABI_BF16, GL_TAB16_CONTRACT_COMMON, .ulp_core = 0.5,           \
+    .defn = GL_DEFN_TANH, .abi = GL_KERNEL_BF16, GL_TAB16_CONTRACT_COMMON, .ulp_core = 0.5,        \
     .abs_all = 0.007755, .witness = {0x1p-133, 0x1p-133, 0x1p-134}
 #define GL_CONTRACT_tanhcr_f16                                                                     \
-    .defn = GL_DEFN_TANH, .abi = GL_ABI_F16, GL_TAB16_CONTRACT_COMMON, .ulp_core = 0.5,            \
+    .defn = GL_DEFN_TANH, .abi = GL_KERNEL_F16, GL_TAB16_CONTRACT_COMMON, .ulp_core = 0.5,         \
     .abs_all = 0.0009735, .witness = {0x1p-24, 0x1p-24, 0x1.000000cc4229ap-25}
 
 #endif

@@ -42,7 +42,7 @@ static int entry(FILE *f, const char *api, const char *algo, const char *what, c
 {
     const struct gl_impl *k = contract(algo);
     if (!k) return -1;
-    int grad = gl_defn_is_grad(k->defn), h16 = k->abi != GL_ABI_F32;
+    int grad = gl_defn_is_grad(k->defn), h16 = gl_kernel_abi_is16(k->abi);
     char t[600];
     fprintf(f, "/* gl_gelu_%s: %s.\n", api, what);
     snprintf(t, sizeof t, "%s (kernel %s)", k->note, algo);
@@ -50,7 +50,7 @@ static int entry(FILE *f, const char *api, const char *algo, const char *what, c
     snprintf(t, sizeof t,
              "%.4g ULP of %s on [-5, 5]%s against the correctly rounded %s; at most %.4g absolute "
              "over all finite x (exhaustive over the %s inputs)",
-             k->ulp_core, h16 ? gl_abi_name(k->abi) : "binary32",
+             k->ulp_core, h16 ? gl_kernel_abi_name(k->abi) : "binary32",
              grad ? " (outside |x - x0| <= 1/32, x0 the zero of f')" : "", gl_defn_name(k->defn),
              k->abs_all, h16 ? "65 536" : "2^32");
     wrap(f, "bound: ", t);

@@ -15,7 +15,7 @@ static double best_f32(const struct gl_sweep *s, enum gl_defn d, const char **na
     for (int i = 0; i < s->nk; i++) {
         const struct gl_stats *a = &s->k[i].acc[0]->all;
         double p = rep_pct(a->correctly_rounded, a->n);
-        if (s->k[i].abi == GL_ABI_F32 && s->k[i].defn == d && p > best)
+        if (!gl_kernel_abi_is16(s->k[i].abi) && s->k[i].defn == d && p > best)
             best = p, *name = s->k[i].name;
     }
     return best;
@@ -26,7 +26,7 @@ static void rows(FILE *f, const struct rep *r, const struct gl_sweep *s)
 {
     for (int i = 0; i < s->nk; i++) {
         const struct gl_kernel_src *k = &s->k[i];
-        if (k->abi == GL_ABI_F32) continue;
+        if (!gl_kernel_abi_is16(k->abi)) continue;
         const struct gl_acc *o = k->acc[0], *e = k->acc[1];
         double x = rep_eps(r, k->name, r->pareto_size), m = rep_eps(r, "memcpy16", r->pareto_size);
         double c = rep_cyc(r, k->name, r->pareto_size);
@@ -67,8 +67,8 @@ static void peers(FILE *f, const struct rep *r)
 void rep_native16_md(FILE *f, const struct rep *r)
 {
     int n = 0;
-    for (int i = 0; i < r->bf16.nk; i++) n += r->bf16.k[i].abi != GL_ABI_F32;
-    for (int i = 0; i < r->f16.nk; i++) n += r->f16.k[i].abi != GL_ABI_F32;
+    for (int i = 0; i < r->bf16.nk; i++) n += gl_kernel_abi_is16(r->bf16.k[i].abi);
+    for (int i = 0; i < r->f16.nk; i++) n += gl_kernel_abi_is16(r->f16.k[i].abi);
     if (!n) return; /* result files from before the 16-bit kernel ABI */
     char sz[16];
     gl_bench_size_name(r->pareto_size, sz, sizeof sz);

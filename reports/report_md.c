@@ -264,7 +264,7 @@ static void md_formats(FILE *f, const struct rep *r)
         const struct gl_kernel_src *kb = &r->bf16.k[i], *kh = NULL;
         for (int j = 0; j < r->f16.nk && !kh; j++)
             if (!strcmp(r->f16.k[j].name, kb->name)) kh = &r->f16.k[j];
-        if (kb->abi != GL_ABI_F32 || !kh || kh->abi != GL_ABI_F32) continue;
+        if (gl_kernel_abi_is16(kb->abi) || !kh || gl_kernel_abi_is16(kh->abi)) continue;
         const struct gl_acc *b = kb->acc[0], *be = kb->acc[1], *h = kh->acc[0], *he = kh->acc[1];
         fprintf(f, "| %s%s%s | %.3g | %.3g | %.2f | %.3g | %.3g | %.2f |\n", kb->name,
                 mark(&r->bf16), mark(&r->f16), b->all.max_ulp, be->all.max_ulp,

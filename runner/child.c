@@ -389,7 +389,7 @@ int gl_lib_kernel_layout(const struct gl_lib_kernel *k, const float *x, const fl
                          char *why, size_t whylen)
 {
     static _Thread_local struct gl_guard g; /* the guarded arrays, kept from call to call */
-    enum gl_format_id f = gl_abi_format(k->abi);
+    enum gl_format_id f = gl_kernel_abi_format(k->abi);
     size_t es = k->u16 ? 2 : 4, off = lay ? lay->offset : 0,
            split = lay && lay->split ? lay->split
                    : n               ? n

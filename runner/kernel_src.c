@@ -92,7 +92,7 @@ static int shm_command(const struct gl_runner *r, const struct gl_kernel_src *k,
         if (o == k) *which = (uint64_t)i, found = 1;
         i++;
         used += (size_t)snprintf(buf + used, len - used, " '%s:%s'",
-                                 o->backward ? "bwd" : gl_abi_name(o->abi), o->lib_symbol);
+                                 o->backward ? "bwd" : gl_kernel_abi_name(o->abi), o->lib_symbol);
     }
     return found && used < len ? 0 : -1;
 }
@@ -104,8 +104,8 @@ static void lib_command(const struct gl_runner *r, const struct gl_kernel_src *k
 {
     char bwd[32]; /* the worker's kind of kernel: backward, 16-bit or (none) binary32 forward */
     snprintf(bwd, sizeof bwd, "%s%s%s", k->backward ? " --backward" : "",
-             k->abi != GL_ABI_F32 ? " --abi " : "",
-             k->abi != GL_ABI_F32 ? gl_abi_name(k->abi) : "");
+             gl_kernel_abi_is16(k->abi) ? " --abi " : "",
+             gl_kernel_abi_is16(k->abi) ? gl_kernel_abi_name(k->abi) : "");
     if (!lay)
         snprintf(buf, len, "exec env %s'%s' __eval-lib%s --serve-layouts '%s' '%s'", WORKER_ENV,
                  r->self_exe, bwd, k->lib_path, k->lib_symbol);
@@ -176,10 +176,10 @@ static int pipe_open(struct pipe_io *p, const struct gl_kernel_src *k, const flo
 {
     memset(p, 0, sizeof *p);
     p->in = x, p->out = y, p->in_w = (dy ? 2 : 1) * sizeof *x, p->out_w = sizeof *y;
-    if (k->abi != GL_ABI_F32) {
+    if (gl_kernel_abi_is16(k->abi)) {
         uint16_t *h = malloc((2 * n + 1) * sizeof *h);
         if (!h) return -1;
-        for (size_t i = 0; i < n; i++) h[i] = gl_f32_to_bits16(gl_abi_format(k->abi), x[i]);
+        for (size_t i = 0; i < n; i++) h[i] = gl_f32_to_bits16(gl_kernel_abi_format(k->abi), x[i]);
         p->in = p->own_in = h, p->out = p->own_out = h + n, p->in_w = p->out_w = sizeof *h;
     } else if (dy) {
         float *pairs = malloc((2 * n + 1) * sizeof *pairs);
@@ -194,7 +194,7 @@ static int pipe_open(struct pipe_io *p, const struct gl_kernel_src *k, const flo
 static void pipe_close(struct pipe_io *p, const struct gl_kernel_src *k, float *y, size_t n)
 {
     const uint16_t *h = p->own_out;
-    for (size_t i = 0; h && i < n; i++) y[i] = gl_bits16_to_f32(gl_abi_format(k->abi), h[i]);
+    for (size_t i = 0; h && i < n; i++) y[i] = gl_bits16_to_f32(gl_kernel_abi_format(k->abi), h[i]);
     free(p->own_in);
 }
 
@@ -286,7 +286,7 @@ int gl_kernel_call(const struct gl_runner *r, const struct gl_kernel_src *k, str
     }
     lib_command(r, k, lay ? lay : &none, cmd, sizeof cmd); /* one worker for this call */
     struct gl_kernel_src worker = *k; /* it speaks float32: it converts for a 16-bit kernel */
-    worker.abi = GL_ABI_F32;
+    worker.abi = GL_KERNEL_F32;
     return call_exec(r, &worker, cmd, x, dy, y, n, NULL, why, whylen);
 }
 

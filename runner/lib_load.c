@@ -116,7 +116,7 @@ done:
 }
 
 int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *symbol, int backward,
-                       enum gl_abi abi)
+                       enum gl_kernel_abi abi)
 {
     k->fwd = NULL, k->bwd = NULL, k->u16 = NULL, k->f64 = NULL, k->abi = abi;
     if (strchr(path, '/') && access(path, F_OK) != 0) {
@@ -154,7 +154,7 @@ int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *sy
     }
     if (backward)
         *(void **)&k->bwd = sym;
-    else if (abi != GL_ABI_F32)
+    else if (gl_kernel_abi_is16(abi))
         *(void **)&k->u16 = sym;
     else
         *(void **)&k->fwd = sym;

@@ -54,7 +54,7 @@ static const char *run(gl_kernel_f32 f, gl_kernel_u16 h, size_t n, const struct 
     static char why[600];
     static float x[64], y[64];
     memset(&im, 0, sizeof im), memset(&k, 0, sizeof k);
-    im.name = "planted", im.f32 = f, im.u16 = h, im.abi = h ? GL_ABI_BF16 : GL_ABI_F32;
+    im.name = "planted", im.f32 = f, im.u16 = h, im.abi = h ? GL_KERNEL_BF16 : GL_KERNEL_F32;
     k.kind = GL_SRC_BUILTIN, k.impl = &im, k.abi = im.abi;
     snprintf(k.name, sizeof k.name, "planted");
     for (size_t i = 0; i < n; i++) x[i] = (float)i - 3.0f;

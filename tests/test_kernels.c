@@ -400,7 +400,7 @@ int main(int argc, char **argv)
     float *y = malloc(in.n * sizeof *y), *y_model = malloc(in.n * sizeof *y_model);
     printf("%zu inputs per kernel\n", in.n);
     for (size_t i = 0; i < gl_impl_count(); i++) /* 16-bit kernels: tests/test_abi16.sh */
-        if (gl_impl_get(i)->abi == GL_ABI_F32) test_kernel(gl_impl_get(i), &in, y, y_model);
+        if (!gl_kernel_abi_is16(gl_impl_get(i)->abi)) test_kernel(gl_impl_get(i), &in, y, y_model);
     free(y);
     free(y_model);
     free(in.x);

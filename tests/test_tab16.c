@@ -42,7 +42,7 @@ static const struct known tanh_f16[] = {{0x3c00, 0x3abb}, {0xbc00, 0xb115}, {0x4
 
 static const struct known *known_of(const struct gl_impl *k)
 {
-    int bf = k->abi == GL_ABI_BF16;
+    int bf = k->abi == GL_KERNEL_BF16;
     return k->defn == GL_DEFN_EXACT ? (bf ? exact_bf16 : exact_f16) : (bf ? tanh_bf16 : tanh_f16);
 }
 
@@ -72,7 +72,7 @@ static void check_known(const struct gl_impl *k)
 /* every input against the reference; the contract's abs_all and witness */
 static void check_all(const struct gl_impl *k, const struct gl_format *f, uint16_t *x, uint16_t *y)
 {
-    unsigned quiet = k->abi == GL_ABI_BF16 ? 0x40 : 0x200;
+    unsigned quiet = k->abi == GL_KERNEL_BF16 ? 0x40 : 0x200;
     double max_abs = 0;
     int wrong = 0;
     for (unsigned i = 0; i < 65536; i++) x[i] = (uint16_t)i;
@@ -154,13 +154,13 @@ int main(void)
     int tested = 0;
     for (size_t i = 0; i < gl_impl_count(); i++) {
         const struct gl_impl *k = gl_impl_get(i);
-        if (k->abi == GL_ABI_F32 || !k->u16) continue;
+        if (!gl_kernel_abi_is16(k->abi) || !k->u16) continue;
         if (!gl_impl_available(k)) {
             printf("skip %-20s (ISA missing)\n", k->name);
             continue;
         }
         struct gl_format f;
-        gl_format_parse(gl_abi_name(k->abi), &f);
+        gl_format_parse(gl_kernel_abi_name(k->abi), &f);
         check_known(k);
         check_all(k, &f, x, y);
         check_specials(k, &f);

@@ -17,23 +17,10 @@
 #include "gelulab/format.h"
 #include "gelulab/kernel.h" /* the kernel ABIs' function types, the ISAs, the CPU check */
 
-/* which numbers a kernel takes: binary32, or bfloat16 or binary16 bits (the 16-bit ABI) */
-enum gl_abi { GL_ABI_F32, GL_ABI_BF16, GL_ABI_F16 };
-
-static inline const char *gl_abi_name(enum gl_abi a)
+/* the format of a kernel's numbers (GL_FMT_F32 for the binary32 ABI) */
+static inline enum gl_format_id gl_kernel_abi_format(enum gl_kernel_abi a)
 {
-    return a == GL_ABI_BF16 ? "bf16" : a == GL_ABI_F16 ? "f16" : "f32";
-}
-/* "f32", "bf16" or "f16": 0, or -1 for another name */
-static inline int gl_abi_parse(const char *name, enum gl_abi *a)
-{
-    *a = !strcmp(name, "bf16") ? GL_ABI_BF16 : !strcmp(name, "f16") ? GL_ABI_F16 : GL_ABI_F32;
-    return *a != GL_ABI_F32 || !strcmp(name, "f32") ? 0 : -1;
-}
-/* the format of a 16-bit ABI's numbers (GL_FMT_F32 for the binary32 ABI) */
-static inline enum gl_format_id gl_abi_format(enum gl_abi a)
-{
-    return a == GL_ABI_BF16 ? GL_FMT_BF16 : a == GL_ABI_F16 ? GL_FMT_F16 : GL_FMT_F32;
+    return a == GL_KERNEL_BF16 ? GL_FMT_BF16 : a == GL_KERNEL_F16 ? GL_FMT_F16 : GL_FMT_F32;
 }
 
 /* The input that attains a documented maximum, as x: got/want (Arm Optimized Routines' habit):
@@ -52,12 +39,12 @@ struct gl_impl {
     enum gl_defn defn;  /* the definition it implements */
     const char *family; /* erf, tanh, sigmoid, silu, poly, lut, relu, accurate, fast, cr */
     enum gl_isa isa;
-    gl_kernel_f32 f32;     /* NULL for NEON kernels, run out of process (impls/neon/) */
-    gl_kernel_f64 f64;     /* NULL where there is no binary64 version */
-    gl_kernel_bwd_f32 bwd; /* a backward kernel (defn is a derivative): f32 and f64 are NULL */
-    gl_kernel_u16 u16;     /* a 16-bit kernel (abi bf16 or f16): f32, f64 and bwd are NULL */
-    enum gl_abi abi;       /* the numbers it takes: GL_ABI_F32 but for 16-bit kernels */
-    const char *note;      /* the method, in one line */
+    gl_kernel_f32 f32;      /* NULL for NEON kernels, run out of process (impls/neon/) */
+    gl_kernel_f64 f64;      /* NULL where there is no binary64 version */
+    gl_kernel_bwd_f32 bwd;  /* a backward kernel (defn is a derivative): f32 and f64 are NULL */
+    gl_kernel_u16 u16;      /* a 16-bit kernel (abi bf16 or f16): f32, f64 and bwd are NULL */
+    enum gl_kernel_abi abi; /* the numbers it takes: GL_KERNEL_F32 but for 16-bit kernels */
+    const char *note;       /* the method, in one line */
     /* SHA-256 of the sources this build of the kernel was compiled from, with the toolchain
      * (cmake/code_hash.cmake; generated): the sweep store's key of a built-in kernel */
     const char *code_hash;

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,14 +23,29 @@ typedef void (*gl_kernel_bwd_f32)(const float *x, const float *dy, float *dx, si
 /* the 16-bit ABI: y[i] = f(x[i]) on bfloat16 or binary16 bits, any n, unaligned, x == y allowed */
 typedef void (*gl_kernel_u16)(const uint16_t *x, uint16_t *y, size_t n);
 
-/* A kernel's ABI: which of the function types above it has (and, for the 16-bit one, the
- * numbers its bits are) */
-enum gl_kernel_abi { GL_KERNEL_F32, GL_KERNEL_F64, GL_KERNEL_BWD, GL_KERNEL_BF16, GL_KERNEL_F16 };
+/* A kernel's ABI: which of the function types above it has, and for the 16-bit one which
+ * numbers its bits are. The numbers a kernel takes (a registry entry's or a kernel source's
+ * `abi`, `--abi`) are GL_KERNEL_F32, _BF16 or _F16; a binary32 kernel may have a binary64
+ * version (f64) or be a backward one beside that. */
+enum gl_kernel_abi { GL_KERNEL_F32, GL_KERNEL_BF16, GL_KERNEL_F16, GL_KERNEL_F64, GL_KERNEL_BWD };
 
 static inline const char *gl_kernel_abi_name(enum gl_kernel_abi a)
 {
-    static const char *const names[] = {"f32", "f64", "bwd", "bf16", "f16"};
-    return (unsigned)a <= GL_KERNEL_F16 ? names[a] : "?";
+    static const char *const names[] = {"f32", "bf16", "f16", "f64", "bwd"};
+    return (unsigned)a < sizeof names / sizeof *names ? names[a] : "?";
+}
+/* 1 for the 16-bit ABI (bfloat16 or binary16 bits) */
+static inline int gl_kernel_abi_is16(enum gl_kernel_abi a)
+{
+    return a == GL_KERNEL_BF16 || a == GL_KERNEL_F16;
+}
+/* the numbers "f32", "bf16" or "f16" (`--abi`): 0, or -1 for another name */
+static inline int gl_kernel_abi_parse(const char *name, enum gl_kernel_abi *a)
+{
+    static const char *const names[] = {"f32", "bf16", "f16"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(name, names[i])) return *a = (enum gl_kernel_abi)i, 0;
+    return -1;
 }
 
 /* A kernel function of any ABI: the member its ABI names is the one set */

@@ -55,7 +55,7 @@ struct gl_kernel_src {
     char lib_symbol[160];       /* GL_SRC_LIB: the kernel's symbol in it ("" not given yet) */
     int f64;                    /* binary64 sweeps: use impl->f64 */
     int backward;               /* a backward kernel (gl_kernel_bwd_f32; defn a derivative) */
-    enum gl_abi abi;            /* a 16-bit kernel (gl_kernel_u16: the sweep's format only) */
+    enum gl_kernel_abi abi;     /* a 16-bit kernel (gl_kernel_u16: the sweep's format only) */
     int python; /* a Python callable (gelulab sweep/validate --python): cmd holds FILE.py:FUNC
                  * until the command line is read, then its serving command (py_eval.py) */
     int reused; /* its results come from the sweep store (analysis/sweep_store.c): the sweep
@@ -176,11 +176,11 @@ struct gl_lib_kernel {
     gl_kernel_f32 fwd;
     gl_kernel_bwd_f32 bwd;
     gl_kernel_u16 u16; /* a 16-bit kernel (abi): called on the bits of the floats given */
-    enum gl_abi abi;
+    enum gl_kernel_abi abi;
     gl_kernel_f64 f64; /* built-in binary64 kernels only */
 };
 int gl_lib_kernel_load(struct gl_lib_kernel *k, const char *path, const char *symbol, int backward,
-                       enum gl_abi abi);
+                       enum gl_kernel_abi abi);
 /* k on x[i * stride] (and dy[i * stride] for a backward kernel), i < n, called as layout lay says
  * (NULL: one plain call; see struct gl_call_layout), the results into y; the library worker's
  * calls and gelulab validate's calls of built-in kernels alike, on arrays against guard pages
