@@ -4,7 +4,8 @@
 #   usage: pipeline/make_report.sh BUILD_DIR OUT_DIR [QUICK]
 #   QUICK=1: binary32 sampled (every 61st pattern), NEON left out, binary64 quick, shorter
 #            benchmarks (1 Ki, 4 Ki and 1 Mi floats, 3 repetitions of 3 ms), two moons with 5 seeds:
-#            116 s on 2 cores from an empty store, 44 s rerun (2026-12-05, Zen 4, 3bfb962)
+#            123 s on 2 cores from an empty store (median of 3), 44 s rerun (2026-12-05,
+#            Zen 4, e0208fb)
 #   otherwise: exhaustive binary32 (all 2^32 inputs), the full benchmark (the longest stages)
 #   GL_STORE=DIR: the sweeps keep each kernel's results there and take what it holds (gelulab
 #   sweep --store; default BUILD_DIR/store; "" none), and so do the peers' diagnoses and two
