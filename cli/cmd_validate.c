@@ -412,7 +412,8 @@ static int validate_run(struct vargs *a, struct gl_validation *v)
     /* memory first: a kernel that touches memory outside its arrays is judged on that alone */
     struct gl_child ch = gl_child_idle(1); /* the memory check's and the probes' worker */
     int mem = gl_validate_memory(s, a->k, &ch, v);
-    if (mem || !a->probes_only) gl_child_stop(&ch); /* not kept idle through a sweep */
+    /* not kept idle through a sweep (a failed memory check has stopped it already) */
+    if (!a->probes_only) gl_child_stop(&ch);
     if (mem < 0) {
         verr(a, "%s: %s", v->n ? v->c[v->n - 1].name : "memory", v->n ? v->c[v->n - 1].text : "?");
         return end_error(a, v);

@@ -531,10 +531,8 @@ int gl_child_call_layout(struct gl_child *c, const float *x, const float *dy, fl
     free(req);
     uint64_t ack = 0;
     if (!rc) memcpy(&ack, out + n, sizeof ack);
-    if (!rc && ack != n) { /* an answer for another request: not trusted */
-        gl_child_stop(c);
-        snprintf(why, whylen, "answered a request of %zu inputs with %llu", n,
-                 (unsigned long long)ack);
+    if (!rc && ack != n) { /* an answer for another request: not trusted (as over shm) */
+        child_failed(c, 0, sizeof ack, gl_monotonic_s() + timeout_s, timeout_s, why, whylen);
         rc = -1;
     }
     if (!rc) memcpy(y, out, n * sizeof *y);

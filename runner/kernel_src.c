@@ -161,6 +161,12 @@ static int call_builtin(const struct gl_kernel_src *k, const float *x, const flo
     return rc ? -1 : 0;
 }
 
+/* a call's timeout in a child process: the runner's, 60 s without one */
+static double timeout_of(const struct gl_runner *r)
+{
+    return r ? r->timeout_s : 60;
+}
+
 /* The pipe protocol's numbers (docs/exec-protocol.md): float32 (per input: 1, or 2 for the
  * pairs x, dy of a backward kernel), or for a 16-bit kernel its format's bits (2 bytes) */
 struct pipe_io {
@@ -203,7 +209,7 @@ static int call_serving(const struct gl_runner *r, const struct gl_kernel_src *k
                         struct gl_child *child, const float *x, const float *dy, float *y, size_t n,
                         const struct gl_call_layout *lay, char *why, size_t whylen)
 {
-    double timeout = r ? r->timeout_s : 60;
+    double timeout = timeout_of(r);
     struct gl_child own = gl_child_idle(0), *c = child && (!lay || child->layouts) ? child : &own;
     size_t split = lay && lay->split ? lay->split : n ? n : 1;
     struct pipe_io p;
@@ -235,7 +241,7 @@ static int call_exec(const struct gl_runner *r, const struct gl_kernel_src *k, c
                      const float *x, const float *dy, float *y, size_t n,
                      const struct gl_call_layout *lay, char *why, size_t whylen)
 {
-    double timeout = r ? r->timeout_s : 60;
+    double timeout = timeout_of(r);
     size_t split = lay && lay->split ? lay->split : n ? n : 1;
     struct pipe_io p;
     if (pipe_open(&p, k, x, dy, y, n) != 0) return snprintf(why, whylen, "out of memory"), -1;
@@ -254,7 +260,7 @@ int gl_kernel_call(const struct gl_runner *r, const struct gl_kernel_src *k, str
                    const struct gl_call_layout *lay, char *why, size_t whylen)
 {
     static const struct gl_call_layout none = {0, 0, 0, 0, 0};
-    double timeout = r ? r->timeout_s : 60;
+    double timeout = timeout_of(r);
     char cmd[2600];
     if (!k->backward) dy = NULL;
     if (k->backward && !dy) { /* dy = 1: dx = f'(x) */

@@ -42,9 +42,9 @@ static inline int gl_kernel_abi_is16(enum gl_kernel_abi a)
 /* the numbers "f32", "bf16" or "f16" (`--abi`): 0, or -1 for another name */
 static inline int gl_kernel_abi_parse(const char *name, enum gl_kernel_abi *a)
 {
-    static const char *const names[] = {"f32", "bf16", "f16"};
-    for (int i = 0; i < 3; i++)
-        if (!strcmp(name, names[i])) return *a = (enum gl_kernel_abi)i, 0;
+    for (int i = GL_KERNEL_F32; i <= GL_KERNEL_F16; i++)
+        if (!strcmp(name, gl_kernel_abi_name((enum gl_kernel_abi)i)))
+            return *a = (enum gl_kernel_abi)i, 0;
     return -1;
 }
 
