@@ -29,7 +29,8 @@ static double cv(const double *v, int n)
     return n > 1 && mean > 0 ? sqrt(var / (n - 1)) / mean : 0;
 }
 
-/* "erf/avx2/4096" or "erf/avx2/4096/real_time" -> case "erf/avx2", n 4096 */
+/* "gelu-erfc-fast/avx2/4096" or "gelu-erfc-fast/avx2/4096/real_time" -> case "gelu-erfc-fast/avx2",
+ * n 4096 */
 static int split_name(const char *run_name, char *name, size_t len, size_t *n)
 {
     char run[160];

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "gelulab/lib_api.h"
+#include "gl_algos.h" /* generated: GL_NAME_ID */
 #include "cases.h"
 #include "gelulab.h"
 #include "gelulab/impl.h"
@@ -142,18 +143,20 @@ static void add_peers(int pass)
 }
 
 /* libgelulab's entry points as users call them, dispatch included (gelulab/lib_api.h:
- * lib/API runs the kernel ALGO's build that gl_gelu_isa() names) */
+ * lib/NAME runs the build of the kernel NAME that gl_gelu_isa() names) */
 static void add_library(void)
 {
     const char *isa = gl_gelu_isa(), *isa16 = gl_gelu_isa_16(); /* static strings */
-#define LIB_DEFN(algo) gl_defn_name(gl_impl_find(#algo "/scalar")->defn)
-#define LIB_FWD(api, algo, what)                                                                   \
-    add("lib/" #api, "lib", LIB_DEFN(algo), isa, GL_KERNEL_F32, fwd(gl_gelu_##api), NULL, NULL);
-#define LIB_BWD(api, algo, what)                                                                   \
-    add("lib/" #api, "lib-bwd", LIB_DEFN(algo), isa, GL_KERNEL_BWD, bwd(gl_gelu_##api), NULL, NULL);
-#define LIB_U16(api, algo, what)                                                                   \
-    add("lib/" #api, "lib16", LIB_DEFN(algo), isa16, gl_impl_find(#algo "/scalar")->abi,           \
-        bits16(gl_gelu_##api), NULL, NULL);
+#define LIB_IMPL(algo) gl_impl_find(GL_NAME_##algo "/scalar")
+#define LIB_FWD(algo, what)                                                                        \
+    add("lib/" GL_NAME_##algo, "lib", gl_defn_name(LIB_IMPL(algo)->defn), isa, GL_KERNEL_F32,      \
+        fwd(gl_##algo), NULL, NULL);
+#define LIB_BWD(algo, what)                                                                        \
+    add("lib/" GL_NAME_##algo, "lib-bwd", gl_defn_name(LIB_IMPL(algo)->defn), isa, GL_KERNEL_BWD,  \
+        bwd(gl_##algo), NULL, NULL);
+#define LIB_U16(algo, what)                                                                        \
+    add("lib/" GL_NAME_##algo, "lib16", gl_defn_name(LIB_IMPL(algo)->defn), isa16,                 \
+        LIB_IMPL(algo)->abi, bits16(gl_##algo), NULL, NULL);
     GL_LIB_FORWARD(LIB_FWD)
     GL_LIB_BACKWARD(LIB_BWD)
     GL_LIB_16(LIB_U16)

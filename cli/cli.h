@@ -21,6 +21,9 @@ struct gl_kernel_src;
 /* cli/kernel_args.c, the kernel arguments sweep, validate and facts share: */
 /* A new kernel source at the end of s->k (zeroed; its definition still to be given) */
 struct gl_kernel_src *gl_cli_add_kernel(struct gl_sweep *s);
+/* The built-in kernel NAME (gl_impl_find), with a note on stderr when NAME is its name before
+ * gelulab 0.2; NULL if none */
+const struct gl_impl *gl_cli_find_impl(const char *cmdname, const char *name);
 /* Adds built-in kernel im to s as a sweep source (NEON through qemu); 0 added, 1 skipped (not
  * runnable here; said on stderr unless quiet). */
 int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet);

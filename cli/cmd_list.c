@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "gelulab/peers.h"
 #include "gelulab/lib_api.h"
+#include "gl_algos.h" /* generated: GL_NAME_ID */
 #include "cli.h"
 #include "gelulab/impl.h"
 
@@ -163,8 +164,9 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward, co
 }
 
 /* libgelulab's entry points (gelulab/lib_api.h) and the kernels they run, or with sweep_args the
- * sweep arguments that measure them as a user calls them (--lib LIB --symbol gl_gelu_API ... --name
- * lib/API): the binary32 forward ones, the backward ones, or the 16-bit ones of format fmt */
+ * sweep arguments that measure them as a user calls them (--lib LIB --symbol gl_ALGO ... --name
+ * lib/NAME, NAME the kernel's name): the binary32 forward ones, the backward ones, or the 16-bit
+ * ones of format fmt */
 static int list_library(const char *lib, int sweep_args, int backward, const char *fmt)
 {
     char path[4200], where[8500];
@@ -174,24 +176,24 @@ static int list_library(const char *lib, int sweep_args, int backward, const cha
     }
     if (sweep_args && access(lib, R_OK) != 0)
         return gl_cli_error("list", "no library %s (--lib PATH: libgelulab.so)", lib);
-#define LIB_ROW(api, algo, what, kind) {"gl_gelu_" #api, "lib/" #api, #algo, kind},
+#define LIB_ROW(algo, kind) {"gl_" #algo, "lib/" GL_NAME_##algo, GL_NAME_##algo, kind},
     static const struct {
         const char *symbol, *name, *algo;
         int kind; /* 0 forward, 1 backward, 2 16-bit */
     } rows[] = {
-#define F(a, b, c) LIB_ROW(a, b, c, 0)
-#define B(a, b, c) LIB_ROW(a, b, c, 1)
-#define H(a, b, c) LIB_ROW(a, b, c, 2)
+#define F(algo, what) LIB_ROW(algo, 0)
+#define B(algo, what) LIB_ROW(algo, 1)
+#define H(algo, what) LIB_ROW(algo, 2)
         GL_LIB_FORWARD(F) GL_LIB_BACKWARD(B) GL_LIB_16(H)};
     if (!sweep_args)
-        printf("%-24s %-16s %-10s %-5s %12s  %s\n", "function", "kernel", "defn", "abi",
+        printf("%-26s %-24s %-10s %-5s %12s  %s\n", "function", "kernel", "defn", "abi",
                "ulp[-5,5]", "method");
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         char k[64];
         snprintf(k, sizeof k, "%s/scalar", rows[i].algo);
         const struct gl_impl *im = gl_impl_find(k);
         if (!sweep_args) {
-            printf("%-24s %-16s %-10s %-5s %12.4g  %s\n", rows[i].symbol, rows[i].algo,
+            printf("%-26s %-24s %-10s %-5s %12.4g  %s\n", rows[i].symbol, rows[i].algo,
                    gl_defn_name(im->defn), gl_kernel_abi_name(im->abi), im->ulp_core, im->note);
             continue;
         }
@@ -261,7 +263,7 @@ int gl_cmd_list(int argc, char **argv)
         return gl_cli_error("list", "--all-kinds lists every kind: not with %s",
                             backward ? "--backward" : "--format");
     if (peers) return list_peers(lib, sweep_args, tsv, backward, fmt, all_kinds);
-    printf("%-16s %-8s %-8s %-7s %-9s %12s %10s  %s\n", "name", "defn", "family", "isa",
+    printf("%-30s %-10s %-23s %-6s %-9s %12s %10s  %s\n", "name", "defn", "family", "isa",
            "available", "ulp[-5,5]", "abs(all)", "method");
     for (size_t i = 0; i < gl_impl_count(); i++) {
         const struct gl_impl *k = gl_impl_get(i);
@@ -270,9 +272,9 @@ int gl_cmd_list(int argc, char **argv)
                                 ? (gl_impl_neon_command(k, cmd, sizeof cmd) ? "qemu" : "no-qemu")
                             : gl_impl_available(k) ? "yes"
                                                    : "no";
-        printf("%-16s %-8s %-8s %-7s %-9s %12.4g %10.3g  %s%s%s\n", k->name, gl_defn_name(k->defn),
-               k->family, gl_isa_name(k->isa), avail, k->ulp_core, k->abs_all,
-               gl_kernel_abi_is16(k->abi) ? gl_kernel_abi_name(k->abi) : "",
+        printf("%-30s %-10s %-23s %-6s %-9s %12.4g %10.3g  %s%s%s\n", k->name,
+               gl_defn_name(k->defn), k->family, gl_isa_name(k->isa), avail, k->ulp_core,
+               k->abs_all, gl_kernel_abi_is16(k->abi) ? gl_kernel_abi_name(k->abi) : "",
                gl_kernel_abi_is16(k->abi) ? " in and out (ULP of that format): " : "", k->note);
     }
     return 0;

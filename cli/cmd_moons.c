@@ -30,7 +30,7 @@ static const char help[] =
     "  --first-seed S   seeds S, S+1, ... (default 1)\n"
     "  --act LIST       activations: relu, gelu-exact, gelu-tanh, gelu-sigmoid, silu, or kernels\n"
     "                   from 'gelulab list' (default: the five definitions and the fastest\n"
-    "                   build of each gelulab kernel family runnable here, and lut-f16)\n"
+    "                   build of each gelulab kernel family runnable here, and gelu-tanh-lut-f16)\n"
     "  --samples N      points (default 2000)        --noise X    noise sd (default 0.2)\n"
     "  --test-frac F    test share (default 0.2)     --hidden W   hidden widths (default 16,16)\n"
     "  --epochs N       epochs (default 100)         --batch N    mini-batch (default 32)\n"

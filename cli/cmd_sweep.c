@@ -206,12 +206,12 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
                 return gl_cli_error("sweep",
                                     "bad --exponents '%s' (LO:HI, -1023 <= LO <= HI <= 1023)", v);
         } else if (!strcmp(o, "--impl")) {
-            if (!gl_impl_find(v))
-                return gl_cli_error("sweep", "no built-in kernel '%s' (see gelulab list)", v);
+            const struct gl_impl *im = gl_cli_find_impl("sweep", v);
+            if (!im) return gl_cli_error("sweep", "no built-in kernel '%s' (see gelulab list)", v);
             ext = NULL;
             struct gl_kernel_src *k = gl_cli_add_kernel(s);
-            snprintf(k->name, sizeof k->name, "%s", v); /* resolved after --format is known */
-            k->impl = gl_impl_find(v);
+            snprintf(k->name, sizeof k->name, "%s", im->name); /* resolved after --format */
+            k->impl = im;
         } else if (!strcmp(o, "--lib") || !strcmp(o, "--exec") || !strcmp(o, "--serve") ||
                    !strcmp(o, "--python")) {
             ext = gl_cli_add_kernel(s);

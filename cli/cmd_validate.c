@@ -124,11 +124,11 @@ static int parse(int argc, char **argv, struct vargs *a)
                           : gl_kernel_src_serve(k, v);
             snprintf(k->name, sizeof k->name, "%s", v), nsrc++;
         } else if (!strcmp(o, "--impl")) {
-            if (!(k->impl = gl_impl_find(v)))
+            if (!(k->impl = gl_cli_find_impl("validate", v)))
                 return verr(a, "no built-in kernel '%s' (see gelulab list)", v);
             if (!gl_impl_available(k->impl)) return verr(a, "%s cannot run on this machine", v);
             k->kind = GL_SRC_BUILTIN, k->defn = k->impl->defn, k->abi = k->impl->abi, nsrc++;
-            snprintf(k->name, sizeof k->name, "%s", v);
+            snprintf(k->name, sizeof k->name, "%s", k->impl->name);
         } else if (!strcmp(o, "--serve-lib")) {
             if (k->kind != GL_SRC_SERVE || k->python)
                 return verr(a, "--serve-lib goes with --serve ARGS");

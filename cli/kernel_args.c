@@ -18,6 +18,17 @@ struct gl_kernel_src *gl_cli_add_kernel(struct gl_sweep *s)
     return k;
 }
 
+const struct gl_impl *gl_cli_find_impl(const char *cmdname, const char *name)
+{
+    const struct gl_impl *k = gl_impl_find(name);
+    if (k && strcmp(k->name, name))
+        fprintf(stderr,
+                "gelulab %s: note: '%s' is now named '%s' (the names before gelulab 0.2 are "
+                "accepted until 0.3)\n",
+                cmdname, name, k->name);
+    return k;
+}
+
 /* Adds a built-in kernel; returns 0, 1 when skipped (not runnable here), -1 if unknown */
 int gl_cli_add_builtin(struct gl_sweep *s, const struct gl_impl *im, int quiet)
 {

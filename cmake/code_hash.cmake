@@ -63,7 +63,7 @@ if(WHAT STREQUAL "kernels")
     endforeach()
   endforeach()
   hash_of(x ${common} ${ROOT}/impls/libm_kernels.c ${ROOT}/impls/libm_kernels.h ${ROOT}/impls/lut_f16.c
-          ${ROOT}/impls/tab16.h ${ROOT}/impls/gen_tab16.c) # lut-f16 reads a generated table
+          ${ROOT}/impls/tab16.h ${ROOT}/impls/gen_tab16.c) # gelu-tanh-lut-f16 reads a generated table
   string(APPEND text "#define GL_CODE_HASH_LIBM \"${x}\"\n")
   hash_of(x ${common} ${ROOT}/impls/tab16.c ${ROOT}/impls/tab16.h ${ROOT}/impls/gen_tab16.c)
   string(APPEND text "#define GL_CODE_HASH_TAB16 \"${x}\"\n")

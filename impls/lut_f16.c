@@ -1,7 +1,7 @@
 /* fp16 lookup-table GELU, as ggml computes GELU for f32 tensors (ggml_vec_gelu_f32 with
  * GGML_GELU_FP16): x <= -10 gives +0 (sic: ggml's 0.0f, a positive zero), x >= 10 gives x,
  * otherwise x is rounded to binary16 and looked up in a 65 536-entry table of the tanh
- * definition (here correctly rounded to binary16: tanhcr_f16's table, impls/tab16.c).
+ * definition (here correctly rounded to binary16: gelu-tanh-cr-f16's table, impls/tab16.c).
  * Its error is dominated by the two binary16 roundings (of x and of the result): about 2^-11
  * relative, i.e. ~4 000 binary32 ULPs. */
 #include <stdint.h>
@@ -21,7 +21,7 @@ static float f16_bits_to_f32(uint16_t h)
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
 __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
-void gl_k_lut_f16_f32(const float *x, float *y, size_t n)
+void gl_k_gelu_tanh_lut_f16_f32(const float *x, float *y, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         float v = x[i];

@@ -18,31 +18,31 @@
 
 #define VEC(algo, sfx, ISA)                                                                        \
     {                                                                                              \
-        .name = #algo "/" #sfx, .isa = GL_ISA_##ISA, .f32 = gl_k_##algo##_##sfx,                   \
+        .name = GL_NAME_##algo "/" #sfx, .isa = GL_ISA_##ISA, .f32 = gl_k_##algo##_##sfx,          \
         .code_hash = GL_CODE_HASH_##algo, GL_CONTRACT_##algo                                       \
     }
 #define NEON(algo)                                                                                 \
     {                                                                                              \
-        .name = #algo "/neon", .isa = GL_ISA_NEON, .code_hash = GL_CODE_HASH_##algo,               \
+        .name = GL_NAME_##algo "/neon", .isa = GL_ISA_NEON, .code_hash = GL_CODE_HASH_##algo,      \
         GL_CONTRACT_##algo                                                                         \
     }
 #define VEC4(algo, unused)                                                                         \
     VEC(algo, scalar, SCALAR), VEC(algo, avx2, AVX2), VEC(algo, avx512, AVX512), NEON(algo),
 #define BWD(algo, sfx, ISA)                                                                        \
     {                                                                                              \
-        .name = #algo "/" #sfx, .isa = GL_ISA_##ISA, .bwd = gl_k_##algo##_##sfx,                   \
+        .name = GL_NAME_##algo "/" #sfx, .isa = GL_ISA_##ISA, .bwd = gl_k_##algo##_##sfx,          \
         .code_hash = GL_CODE_HASH_##algo, GL_CONTRACT_##algo                                       \
     }
 #define BWD4(algo, unused)                                                                         \
     BWD(algo, scalar, SCALAR), BWD(algo, avx2, AVX2), BWD(algo, avx512, AVX512), NEON(algo),
 #define TAB16(algo, sfx, ISA)                                                                      \
     {                                                                                              \
-        .name = #algo "/" #sfx, .isa = GL_ISA_##ISA, .u16 = gl_k_##algo##_##sfx,                   \
+        .name = GL_NAME_##algo "/" #sfx, .isa = GL_ISA_##ISA, .u16 = gl_k_##algo##_##sfx,          \
         .code_hash = GL_CODE_HASH_TAB16, GL_CONTRACT_##algo                                        \
     }
 #define TAB16_4(algo, table)                                                                       \
     TAB16(algo, scalar, SCALAR), TAB16(algo, avx2, AVX2), TAB16(algo, avx512, AVX512),             \
-        {.name = #algo "/neon",                                                                    \
+        {.name = GL_NAME_##algo "/neon",                                                           \
          .isa = GL_ISA_NEON,                                                                       \
          .code_hash = GL_CODE_HASH_TAB16,                                                          \
          GL_CONTRACT_##algo},
@@ -54,13 +54,17 @@
 
 static const struct gl_impl impls[] = {
     /* C library formulas (impls/libm_kernels.c), the fp16 table (lut_f16.c) and ReLU */
-    LIBM("erf-naive", gl_k_erf_naive_f32, gl_k_erf_naive_f64, GL_CONTRACT_erf_naive),
-    LIBM("erfc-stable", gl_k_erfc_stable_f32, gl_k_erfc_stable_f64, GL_CONTRACT_erfc_stable),
-    LIBM("erfc-double", gl_k_erfc_double_f32, NULL, GL_CONTRACT_erfc_double),
-    LIBM("tanh-libm", gl_k_tanh_libm_f32, gl_k_tanh_libm_f64, GL_CONTRACT_tanh_libm),
-    LIBM("sigmoid-libm", gl_k_sigmoid_libm_f32, gl_k_sigmoid_libm_f64, GL_CONTRACT_sigmoid_libm),
+    LIBM("gelu-erf-naive", gl_k_gelu_erf_naive_f32, gl_k_gelu_erf_naive_f64,
+         GL_CONTRACT_gelu_erf_naive),
+    LIBM("gelu-erfc-stable", gl_k_gelu_erfc_stable_f32, gl_k_gelu_erfc_stable_f64,
+         GL_CONTRACT_gelu_erfc_stable),
+    LIBM("gelu-erfc-double", gl_k_gelu_erfc_double_f32, NULL, GL_CONTRACT_gelu_erfc_double),
+    LIBM("gelu-tanh-libm", gl_k_gelu_tanh_libm_f32, gl_k_gelu_tanh_libm_f64,
+         GL_CONTRACT_gelu_tanh_libm),
+    LIBM("gelu-sigmoid-libm", gl_k_gelu_sigmoid_libm_f32, gl_k_gelu_sigmoid_libm_f64,
+         GL_CONTRACT_gelu_sigmoid_libm),
     LIBM("silu-libm", gl_k_silu_libm_f32, gl_k_silu_libm_f64, GL_CONTRACT_silu_libm),
-    LIBM("lut-f16", gl_k_lut_f16_f32, NULL, GL_CONTRACT_lut_f16),
+    LIBM("gelu-tanh-lut-f16", gl_k_gelu_tanh_lut_f16_f32, NULL, GL_CONTRACT_gelu_tanh_lut_f16),
     LIBM("relu", gl_k_relu_f32, gl_k_relu_f64, GL_CONTRACT_relu),
     /* the generic vector kernels (impls/vec/), four ISAs each */
     GL_VEC_ALGOS(VEC4, unused)
@@ -80,11 +84,63 @@ const struct gl_impl *gl_impl_get(size_t i)
     return i < N_IMPLS ? &impls[i] : NULL;
 }
 
-const struct gl_impl *gl_impl_find(const char *name)
+/* The names of gelulab 0.1 that 0.2 changed (docs/design.md, "Names"): an algorithm's (the part
+ * before the '/') or a whole name, and its name now; accepted until 0.3 */
+static const struct {
+    const char *old, *now;
+} renamed[] = {
+    {"erf", "gelu-erfc-fast"},
+    {"tanh", "gelu-tanh-fast"},
+    {"sigmoid", "gelu-sigmoid-fast"},
+    {"silu", "silu-fast"},
+    {"poly3", "gelu-poly3"},
+    {"poly5", "gelu-poly5"},
+    {"poly7", "gelu-poly7"},
+    {"accurate", "gelu-accurate"},
+    {"fast", "gelu-fast"},
+    {"tanhfast", "gelu-tanh-accurate"},
+    {"sigmoidfast", "gelu-sigmoid-accurate"},
+    {"cr", "gelu-cr"},
+    {"grad_accurate", "gelu-grad-accurate"},
+    {"grad_fast", "gelu-grad-fast"},
+    {"grad_tanh", "gelu-tanh-grad-accurate"},
+    {"grad_tanhfast", "gelu-tanh-grad-fast"},
+    {"cr_bf16", "gelu-cr-bf16"},
+    {"cr_f16", "gelu-cr-f16"},
+    {"tanhcr_bf16", "gelu-tanh-cr-bf16"},
+    {"tanhcr_f16", "gelu-tanh-cr-f16"},
+    {"erf-naive", "gelu-erf-naive"},
+    {"erfc-stable", "gelu-erfc-stable"},
+    {"erfc-double", "gelu-erfc-double"},
+    {"tanh-libm", "gelu-tanh-libm"},
+    {"sigmoid-libm", "gelu-sigmoid-libm"},
+    {"lut-f16", "gelu-tanh-lut-f16"},
+};
+
+const char *gl_impl_renamed(const char *name, char *buf, size_t len)
+{
+    size_t algo = strcspn(name, "/");
+    for (size_t i = 0; i < sizeof renamed / sizeof renamed[0]; i++)
+        if (strlen(renamed[i].old) == algo && !strncmp(name, renamed[i].old, algo)) {
+            int w = snprintf(buf, len, "%s%s", renamed[i].now, name + algo);
+            return w >= 0 && (size_t)w < len ? buf : NULL;
+        }
+    return NULL;
+}
+
+static const struct gl_impl *find_exact(const char *name)
 {
     for (size_t i = 0; i < N_IMPLS; i++)
         if (!strcmp(impls[i].name, name)) return &impls[i];
     return NULL;
+}
+
+const struct gl_impl *gl_impl_find(const char *name)
+{
+    char now[96];
+    const struct gl_impl *k = find_exact(name);
+    if (!k && gl_impl_renamed(name, now, sizeof now)) k = find_exact(now);
+    return k;
 }
 
 int gl_impl_available(const struct gl_impl *k)

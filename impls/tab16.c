@@ -1,6 +1,6 @@
-/* cr_bf16, cr_f16, tanhcr_bf16, tanhcr_f16: exact and tanh-form GELU of bfloat16 and binary16
- * numbers, correctly rounded to their format for every input: the 16-bit kernel ABI
- * (void k(const uint16_t *x, uint16_t *y, size_t n), include/gelulab/impl.h).
+/* gelu-cr-bf16, gelu-cr-f16, gelu-tanh-cr-bf16, gelu-tanh-cr-f16: exact and tanh-form GELU of
+ * bfloat16 and binary16 numbers, correctly rounded to their format for every input: the 16-bit
+ * kernel ABI (void k(const uint16_t *x, uint16_t *y, size_t n), include/gelulab/impl.h).
  *
  * Method: a table of all 65 536 results, y = T[x], exact by construction: impls/gen_tab16.c
  * writes it at build time from the pure MPFR reference (each entry the definition correctly
@@ -12,14 +12,14 @@
  * Why a table and not arithmetic (measured with make bench on a 2-vCPU AMD EPYC, Zen 3, medians
  * at 64Ki elements, TSC cycles per element): the scalar table loop runs at 0.89 (2 560 Melem/s,
  * a tenth of a 16-bit memcpy), while the cheapest binary32 arithmetic that could be rounded to 16
- * bits costs more before any conversion (fast/avx2 2.70, cr/avx2 9.9) and is not correctly
- * rounded once rounded again (double rounding: cr/avx2 rounded to bfloat16 misses 128 of the
- * 65 536 inputs). An arithmetic kernel would need binary32 results within a fraction of a
- * binary32 ULP plus a list of hard cases to be correct: more work per element than one load.
+ * bits costs more before any conversion (gelu-fast/avx2 2.70, gelu-cr/avx2 9.9) and is not
+ * correctly rounded once rounded again (double rounding: gelu-cr/avx2 rounded to bfloat16 misses
+ * 128 of the 65 536 inputs). An arithmetic kernel would need binary32 results within a fraction
+ * of a binary32 ULP plus a list of hard cases to be correct: more work per element than one load.
  * With no arithmetic and no conversion, the AVX512-BF16 and AVX512-FP16 instructions have
  * nothing to do here; the builds differ only in how the table is read:
- *   scalar  one load per element (any ISA; the AArch64 build, run as cr_bf16/neon and so on, is
- *           this loop: NEON has no gather, and TBL reaches 64 bytes, not 128 KiB)
+ *   scalar  one load per element (any ISA; the AArch64 build, run as gelu-cr-bf16/neon and so on,
+ *           is this loop: NEON has no gather, and TBL reaches 64 bytes, not 128 KiB)
  *   avx2    16 elements per step: widened to 32-bit indices, two 8-lane VPGATHERDD of 4 bytes
  *           at T + 2x (hence the table's extra entry), the low halves packed back
  *   avx512  32 elements per step, two 16-lane VPGATHERDD, VPMOVDW

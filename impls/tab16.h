@@ -11,11 +11,13 @@
 extern const uint16_t gl_tab16_exact_bf16[65537], gl_tab16_exact_f16[65537],
     gl_tab16_tanh_bf16[65537], gl_tab16_tanh_f16[65537];
 
-/* X(name, table): the kernels, in report order */
+/* X(NAME, TABLE): the kernels, in report order, one a line (impls/CMakeLists.txt reads the names
+ * from here: GL_NAME_NAME, the kernel's name, is NAME with '-' for '_') */
 #define GL_TAB16_KERNELS(X)                                                                        \
-    X(cr_bf16, gl_tab16_exact_bf16)                                                                \
-    X(cr_f16, gl_tab16_exact_f16)                                                                  \
-    X(tanhcr_bf16, gl_tab16_tanh_bf16) X(tanhcr_f16, gl_tab16_tanh_f16)
+    X(gelu_cr_bf16, gl_tab16_exact_bf16)                                                           \
+    X(gelu_cr_f16, gl_tab16_exact_f16)                                                             \
+    X(gelu_tanh_cr_bf16, gl_tab16_tanh_bf16)                                                       \
+    X(gelu_tanh_cr_f16, gl_tab16_tanh_f16)
 
 #define GL_TAB16_DECL(algo, table)                                                                 \
     void gl_k_##algo##_scalar(const uint16_t *x, uint16_t *y, size_t n);                           \
@@ -27,16 +29,16 @@ GL_TAB16_KERNELS(GL_TAB16_DECL)
 #define GL_TAB16_CONTRACT_COMMON                                                                   \
     .family = "cr", .note = "65536-entry table of correctly rounded results (MPFR, build time)",   \
     .tail = "correctly rounded", .specials = "nan inf -0 0 -0"
-#define GL_CONTRACT_cr_bf16                                                                        \
+#define GL_CONTRACT_gelu_cr_bf16                                                                   \
     .defn = GL_DEFN_EXACT, .abi = GL_KERNEL_BF16, GL_TAB16_CONTRACT_COMMON, .ulp_core = 0.5,       \
     .abs_all = 0.007769, .witness = {0x1p-133, 0x1p-133, 0x1p-134}
-#define GL_CONTRACT_cr_f16                                                                         \
+#define GL_CONTRACT_gelu_cr_f16                                                                    \
     .defn = GL_DEFN_EXACT, .abi = GL_KERNEL_F16, GL_TAB16_CONTRACT_COMMON, .ulp_core = 0.5,        \
     .abs_all = 0.0009763, .witness = {0x1p-24, 0x1p-24, 0x1.000000cc4229ap-25}
-#define GL_CONTRACT_tanhcr_bf16                                                                    \
+#define GL_CONTRACT_gelu_tanh_cr_bf16                                                              \
     .defn = GL_DEFN_TANH, .abi = GL_KERNEL_BF16, GL_TAB16_CONTRACT_COMMON, .ulp_core = 0.5,        \
     .abs_all = 0.007755, .witness = {0x1p-133, 0x1p-133, 0x1p-134}
-#define GL_CONTRACT_tanhcr_f16                                                                     \
+#define GL_CONTRACT_gelu_tanh_cr_f16                                                               \
     .defn = GL_DEFN_TANH, .abi = GL_KERNEL_F16, GL_TAB16_CONTRACT_COMMON, .ulp_core = 0.5,         \
     .abs_all = 0.0009735, .witness = {0x1p-24, 0x1p-24, 0x1.000000cc4229ap-25}
 

@@ -33,8 +33,8 @@
         NULL, NULL, NULL, gl_k_##algo##_neon                                                       \
     }
 #endif
-#define ENUM(api, algo, what)    API_##api,
-#define FWD_ROW(api, algo, what) [API_##api] = BUILDS(algo),
+#define ENUM(algo, what)    API_##algo,
+#define FWD_ROW(algo, what) [API_##algo] = BUILDS(algo),
 enum { GL_LIB_FORWARD(ENUM) N_FWD };
 enum { GL_LIB_BACKWARD(ENUM) N_BWD };
 enum { GL_LIB_16(ENUM) N_U16 };
@@ -85,24 +85,32 @@ GL_API const char *gl_gelu_isa_16(void)
     return gl_isa_name(isa16);
 }
 
-#define FWD_DEF(api, algo, what)                                                                   \
-    GL_API void gl_gelu_##api(const float *x, float *y, size_t n)                                  \
+#define FWD_DEF(algo, what)                                                                        \
+    GL_API void gl_##algo(const float *x, float *y, size_t n)                                      \
     {                                                                                              \
         pthread_once(&once, choose);                                                               \
-        fwd[API_##api][isa](x, y, n);                                                              \
+        fwd[API_##algo][isa](x, y, n);                                                             \
     }
-#define BWD_DEF(api, algo, what)                                                                   \
-    GL_API void gl_gelu_##api(const float *x, const float *dy, float *dx, size_t n)                \
+#define BWD_DEF(algo, what)                                                                        \
+    GL_API void gl_##algo(const float *x, const float *dy, float *dx, size_t n)                    \
     {                                                                                              \
         pthread_once(&once, choose);                                                               \
-        bwd[API_##api][isa](x, dy, dx, n);                                                         \
+        bwd[API_##algo][isa](x, dy, dx, n);                                                        \
     }
-#define U16_DEF(api, algo, what)                                                                   \
-    GL_API void gl_gelu_##api(const uint16_t *x, uint16_t *y, size_t n)                            \
+#define U16_DEF(algo, what)                                                                        \
+    GL_API void gl_##algo(const uint16_t *x, uint16_t *y, size_t n)                                \
     {                                                                                              \
         pthread_once(&once, choose);                                                               \
-        u16[API_##api][isa16](x, y, n);                                                            \
+        u16[API_##algo][isa16](x, y, n);                                                           \
     }
 GL_LIB_FORWARD(FWD_DEF)
 GL_LIB_BACKWARD(BWD_DEF)
 GL_LIB_16(U16_DEF)
+
+/* the names 0.2 renamed: the same functions under their 0.1 names, until 0.3 */
+#define PROTO_FWD const float *x, float *y, size_t n
+#define PROTO_BWD const float *x, const float *dy, float *dx, size_t n
+#define PROTO_U16 const uint16_t *x, uint16_t *y, size_t n
+#define OLD_DEF(old, algo, abi)                                                                    \
+    GL_API void gl_##old(PROTO_##abi) __attribute__((alias("gl_" #algo)));
+GL_LIB_RENAMED(OLD_DEF)

@@ -7,12 +7,14 @@
 #include <string.h>
 #include "gelulab/impl.h"
 #include "gelulab/lib_api.h"
+#include "gl_algos.h" /* generated: GL_NAME_ALGO, the kernels' names */
 
-/* the contract of ALGO: the registry entry of its scalar build (every build shares it) */
-static const struct gl_impl *contract(const char *algo)
+/* the contract of the kernel NAME: the registry entry of its scalar build (every build shares it)
+ */
+static const struct gl_impl *contract(const char *name_)
 {
     char name[64];
-    snprintf(name, sizeof name, "%s/scalar", algo);
+    snprintf(name, sizeof name, "%s/scalar", name_);
     const struct gl_impl *k = gl_impl_find(name);
     if (!k) fprintf(stderr, "gen_header: no kernel %s in the registry\n", name);
     return k;
@@ -37,15 +39,15 @@ static void wrap(FILE *f, const char *lead, const char *text)
     fputc('\n', f);
 }
 
-/* the comment and prototype of gl_gelu_API */
-static int entry(FILE *f, const char *api, const char *algo, const char *what, const char *proto)
+/* the comment and prototype of gl_ALGO, the kernel NAME */
+static int entry(FILE *f, const char *algo, const char *name, const char *what, const char *proto)
 {
-    const struct gl_impl *k = contract(algo);
+    const struct gl_impl *k = contract(name);
     if (!k) return -1;
     int grad = gl_defn_is_grad(k->defn), h16 = gl_kernel_abi_is16(k->abi);
     char t[600];
-    fprintf(f, "/* gl_gelu_%s: %s.\n", api, what);
-    snprintf(t, sizeof t, "%s (kernel %s)", k->note, algo);
+    fprintf(f, "/* gl_%s: %s.\n", algo, what);
+    snprintf(t, sizeof t, "%s (kernel %s)", k->note, name);
     wrap(f, "method: ", t);
     snprintf(t, sizeof t,
              "%.4g ULP of %s on [-5, 5]%s against the correctly rounded %s; at most %.4g absolute "
@@ -59,7 +61,7 @@ static int entry(FILE *f, const char *api, const char *algo, const char *what, c
     wrap(f, "outside [-5, 5]: ", k->tail);
     snprintf(t, sizeof t, "%s%s */", k->specials, grad ? " (dy = 1)" : "");
     wrap(f, "NaN, +inf, -inf, +0, -0 give: ", t);
-    fprintf(f, "void gl_gelu_%s(%s);\n\n", api, proto);
+    fprintf(f, "void gl_%s(%s);\n\n", algo, proto);
     return 0;
 }
 
@@ -104,17 +106,26 @@ int main(int argc, char **argv)
     fprintf(f, head, argv[2], argv[2]);
     int rc = 0;
     fprintf(f, "/* ---- forward, binary32 ---- */\n\n");
-#define FWD(api, algo, what)                                                                       \
-    rc |= entry(f, #api, #algo, what, "const float *x, float *y, size_t n");
+#define PROTO_FWD       "const float *x, float *y, size_t n"
+#define PROTO_BWD       "const float *x, const float *dy, float *dx, size_t n"
+#define PROTO_U16       "const uint16_t *x, uint16_t *y, size_t n"
+#define FWD(algo, what) rc |= entry(f, #algo, GL_NAME_##algo, what, PROTO_FWD);
     GL_LIB_FORWARD(FWD)
     fprintf(f, "/* ---- backward, binary32: dx = dy f'(x) ---- */\n\n");
-#define BWD(api, algo, what)                                                                       \
-    rc |= entry(f, #api, #algo, what, "const float *x, const float *dy, float *dx, size_t n");
+#define BWD(algo, what) rc |= entry(f, #algo, GL_NAME_##algo, what, PROTO_BWD);
     GL_LIB_BACKWARD(BWD)
     fprintf(f, "/* ---- 16 bits: bfloat16 or binary16 bits in and out ---- */\n\n");
-#define U16(api, algo, what)                                                                       \
-    rc |= entry(f, #api, #algo, what, "const uint16_t *x, uint16_t *y, size_t n");
+#define U16(algo, what) rc |= entry(f, #algo, GL_NAME_##algo, what, PROTO_U16);
     GL_LIB_16(U16)
+    fprintf(f, "/* ---- the names of libgelulab 0.1 that 0.2 renamed: the same functions, "
+               "deprecated,\n * removed in 0.3 ---- */\n\n");
+#define OLD(old, algo, abi)                                                                        \
+    fprintf(f,                                                                                     \
+            "void gl_%s(%s)\n    __attribute__((deprecated(\"renamed gl_%s in libgelulab "         \
+            "0.2\")));\n",                                                                         \
+            #old, PROTO_##abi, #algo);
+    GL_LIB_RENAMED(OLD)
+    fputc('\n', f);
     fprintf(f, "#ifdef __cplusplus\n}\n#endif\n#endif\n");
     return fclose(f) == 0 && !rc ? 0 : 2;
 }

@@ -115,9 +115,9 @@ static double sigma(double z)
  * (impls/libm_kernels.c), no rounding to binary32. */
 static gl_kernel_f64 defn64(const struct gl_act *a)
 {
-    static const char *const name[GL_DEFN_COUNT] = {[GL_DEFN_EXACT] = "erfc-stable",
-                                                    [GL_DEFN_TANH] = "tanh-libm",
-                                                    [GL_DEFN_SIGMOID] = "sigmoid-libm",
+    static const char *const name[GL_DEFN_COUNT] = {[GL_DEFN_EXACT] = "gelu-erfc-stable",
+                                                    [GL_DEFN_TANH] = "gelu-tanh-libm",
+                                                    [GL_DEFN_SIGMOID] = "gelu-sigmoid-libm",
                                                     [GL_DEFN_SILU] = "silu-libm"};
     return gl_impl_find(act_is_relu(a) ? "relu" : name[a->defn])->f64;
 }
@@ -194,7 +194,8 @@ int gl_act_default_list(const char **names, int max)
 {
     int n = 0;
     for (size_t i = 0; i < N_ACT_DEFNS && n < max; i++) names[n++] = act_defns[i].name;
-    /* per algorithm ("erf" of "erf/avx2"), its build for the widest ISA this process runs */
+    /* per algorithm ("gelu-erfc-fast" of "gelu-erfc-fast/avx2"), its build for the widest ISA this
+     * process runs */
     for (size_t i = 0; i < gl_impl_count() && n < max; i++) {
         const char *name = gl_impl_get(i)->name, *slash = strchr(name, '/');
         size_t len = slash ? (size_t)(slash - name) : 0, j;
@@ -210,10 +211,11 @@ int gl_act_default_list(const char **names, int max)
         }
         if (best) names[n++] = best->name;
     }
-    if (n < max && gl_impl_find("lut-f16")) names[n++] = "lut-f16";
+    if (n < max && gl_impl_find("gelu-tanh-lut-f16")) names[n++] = "gelu-tanh-lut-f16";
     /* trained with an approximate gradient: our binary32 backward kernels (widest build) */
-    if (n < max && grad_available("grad_fast")) names[n++] = "gelu-exact+grad_fast";
-    if (n < max && grad_available("grad_tanhfast")) names[n++] = "gelu-tanh+grad_tanhfast";
+    if (n < max && grad_available("gelu-grad-fast")) names[n++] = "gelu-exact+gelu-grad-fast";
+    if (n < max && grad_available("gelu-tanh-grad-fast"))
+        names[n++] = "gelu-tanh+gelu-tanh-grad-fast";
     return n;
 }
 

@@ -2,17 +2,18 @@
  * program linked with the library calls it (the benchmark's kinds lib, lib-bwd, lib16, whose
  * isa is the build it dispatched to), against that build of its kernel in the same run, and
  * whether the sweeps found their results bit-identical (the library swept through --lib as
- * lib/API). Written from the result files only. */
+ * lib/NAME, NAME the kernel's name). Written from the result files only. */
 #include <string.h>
 #include "gelulab/lib_api.h"
+#include "gl_algos.h" /* generated: GL_NAME_ID */
 #include "report_int.h"
 
-/* the kernel lib/API runs (gelulab/lib_api.h) */
-static const char *algo_of(const char *api)
+/* 1 if NAME is the kernel of an entry point (gelulab/lib_api.h: gl_ID runs the kernel ID) */
+static int is_lib_kernel(const char *name)
 {
-#define MAP(a, b, c)                                                                               \
-    if (!strcmp(api, #a)) return #b;
-    GL_LIB_FORWARD(MAP) GL_LIB_BACKWARD(MAP) GL_LIB_16(MAP) return NULL;
+#define MAP(algo, what)                                                                            \
+    if (!strcmp(name, GL_NAME_##algo)) return 1;
+    GL_LIB_FORWARD(MAP) GL_LIB_BACKWARD(MAP) GL_LIB_16(MAP) return 0;
 }
 
 /* the kernel named `name` in sweep s, or NULL */
@@ -38,10 +39,13 @@ void rep_library_md(FILE *f, const struct rep *r)
     for (size_t i = 0; i < r->bench.nrows; i++) {
         const struct gl_bench_row *row = &r->bench.rows[i];
         if (strncmp(row->kind, "lib", 3) || row->n != r->pareto_size) continue;
-        const char *algo = algo_of(row->name + 4);
-        if (!algo) continue;
-        char build[64];
+        const char *algo = row->name + 4; /* lib/NAME */
+        if (!is_lib_kernel(algo)) continue;
+        char build[64], fn[64];
         snprintf(build, sizeof build, "%s/%s", algo, row->isa);
+        snprintf(fn, sizeof fn, "gl_%s", algo); /* the function: gl_ and NAME, '_' for '-' */
+        for (char *p = fn; *p; p++)
+            if (*p == '-') *p = '_';
         double b = rep_eps(r, build, r->pareto_size);
         const struct gl_sweep *s = !strcmp(row->kind, "lib-bwd")                       ? &r->bwd
                                    : !strcmp(row->kind, "lib16") && row->fmt[0] == 'b' ? &r->bf16
@@ -58,8 +62,8 @@ void rep_library_md(FILE *f, const struct rep *r)
                     "| function | runs | Melem/s | the build, Melem/s | ratio | same bits |\n"
                     "|---|---|---|---|---|---|\n",
                     sz);
-        fprintf(f, "| gl_gelu_%s | %s | %.0f | %.0f | %.3f | %s |\n", row->name + 4, build,
-                row->eps_median * 1e-6, b * 1e-6, b > 0 ? row->eps_median / b : 0,
+        fprintf(f, "| %s | %s | %.0f | %.0f | %.3f | %s |\n", fn, build, row->eps_median * 1e-6,
+                b * 1e-6, b > 0 ? row->eps_median / b : 0,
                 r->have_bwd || s != &r->bwd ? same(s, row->name, build) : "-");
     }
 }

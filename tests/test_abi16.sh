@@ -67,17 +67,17 @@ v h_tail_bf16 bf16 1 tail FAIL "cancellation in the negative tail" --region all
 # the built-in 16-bit kernels: every input of their format correctly rounded, every ISA here
 for f in bf16 f16; do
   "$G" sweep --format $f --all --out "$T/all_$f.json" >"$T/out" 2>&1; rc=$?
-  n=$(grep -Ec "^(tanh)?cr_$f/(scalar|avx2|avx512|neon) " "$T/out")
-  bad=$(grep -E "^(tanh)?cr_$f/" "$T/out" | grep -Evc ' 0.5 +0.5 +[0-9.e+]+ +[0-9.]+ +[0-9.e+-]+ +100.000 +0$')
-  other=$(grep -Ec "^(tanh)?cr_(b?f16)/" "$T/out")
+  n=$(grep -Ec "^gelu-(tanh-)?cr-$f/(scalar|avx2|avx512|neon) " "$T/out")
+  bad=$(grep -E "^gelu-(tanh-)?cr-$f/" "$T/out" | grep -Evc ' 0.5 +0.5 +[0-9.e+]+ +[0-9.]+ +[0-9.e+-]+ +100.000 +0$')
+  other=$(grep -Ec "^gelu-(tanh-)?cr-(b?f16)/" "$T/out")
   if [ $rc -eq 0 ] && [ "$n" -ge 4 ] && [ "$bad" -eq 0 ] && [ "$other" -eq "$n" ]; then
     echo "ok   --format $f --all: $n 16-bit builds, each correctly rounded on all 65536 inputs"
   else
     echo "FAIL --format $f --all (exit $rc, $n builds, $bad wrong, $other 16-bit rows)"; cat "$T/out"; fail=1
   fi
 done
-"$G" validate --impl cr_f16/scalar >"$T/out" 2>&1 && grep -q '^verdict: PASS (0 of 12' "$T/out" &&
-  echo "ok   validate --impl cr_f16/scalar passes" || { echo "FAIL validate --impl cr_f16/scalar"; cat "$T/out"; fail=1; }
+"$G" validate --impl gelu-cr-f16/scalar >"$T/out" 2>&1 && grep -q '^verdict: PASS (0 of 12' "$T/out" &&
+  echo "ok   validate --impl gelu-cr-f16/scalar passes" || { echo "FAIL validate --impl gelu-cr-f16/scalar"; cat "$T/out"; fail=1; }
 
 # usage errors: one line, exit 2
 u() {
@@ -94,6 +94,6 @@ u "needs --format bf16, not f32" sweep --lib "$L" --symbol h_good_bf16 --defn ex
 u "unknown --abi 'f8'" validate --lib "$L" --symbol h_good_bf16 --abi f8
 u "16-bit kernels are forward kernels" validate --lib "$L" --symbol h_good_bf16 --abi bf16 --backward
 u "needs --format f16, not bf16" validate --lib "$L" --symbol h_good_f16 --abi f16 --format bf16
-u "cr_bf16/scalar is a bf16 kernel" validate --impl cr_bf16/scalar --abi f16
-u "cr_bf16/scalar is a bf16 kernel: it needs --format bf16" sweep --impl cr_bf16/scalar
+u "gelu-cr-bf16/scalar is a bf16 kernel" validate --impl gelu-cr-bf16/scalar --abi f16
+u "gelu-cr-bf16/scalar is a bf16 kernel: it needs --format bf16" sweep --impl gelu-cr-bf16/scalar
 exit $fail

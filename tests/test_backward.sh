@@ -67,15 +67,15 @@ done
 # 1c. our backward kernels' NEON builds under qemu (when built), listed first: each build's
 # statistics are the ones it has alone (a built-in twin of an external kernel that follows
 # another external one takes the first of the chain's statistics)
-if "$G" list | grep -q '^grad_fast/neon .* qemu'; then
-    N=(--impl grad_fast/neon --impl grad_fast/scalar --impl grad_accurate/neon --impl grad_accurate/scalar)
+if "$G" list | grep -q '^gelu-grad-fast/neon .* qemu'; then
+    N=(--impl gelu-grad-fast/neon --impl gelu-grad-fast/scalar --impl gelu-grad-accurate/neon --impl gelu-grad-accurate/scalar)
     "$G" sweep --backward --format bf16 "${N[@]}" --out "$T/n.json" >/dev/null 2>&1 || bad "NEON backward sweep"
-    "$G" sweep --backward --format bf16 --impl grad_accurate/scalar --out "$T/n1.json" >/dev/null 2>&1
+    "$G" sweep --backward --format bf16 --impl gelu-grad-accurate/scalar --out "$T/n1.json" >/dev/null 2>&1
     python3 - "$T/n.json" "$T/n1.json" <<'PY' && ok || bad "a NEON-first backward sweep changed a statistic"
 import json, sys
 k = {x["name"]: x for x in json.load(open(sys.argv[1]))["kernels"]}
 alone = json.load(open(sys.argv[2]))["kernels"][0]
-for name in ("grad_accurate/neon", "grad_accurate/scalar"):
+for name in ("gelu-grad-accurate/neon", "gelu-grad-accurate/scalar"):
     assert k[name]["own"]["all"] == alone["own"]["all"], name
     assert k[name]["own"]["traits"]["out_hash"] == alone["own"]["traits"]["out_hash"], name
 PY
@@ -142,21 +142,21 @@ EOF
 
 # 2b. our backward kernels (scalar builds: every machine runs them): the accurate ones pass at
 # 1 ULP, the binary32 one fails the ULP bound next to the root region and holds the scaled one
-for k in grad_accurate grad_tanh; do
+for k in gelu-grad-accurate gelu-tanh-grad-accurate; do
     "$G" validate --impl $k/scalar --max-ulp 1 >"$T/out" 2>&1
     [[ $? == 0 ]] && grep -q '^verdict: PASS (0 of 12 checks failed)' "$T/out" && ok ||
         bad "validate --impl $k/scalar --max-ulp 1: $(cat "$T/out")"
 done
-"$G" validate --impl grad_fast/scalar >"$T/out" 2>&1
+"$G" validate --impl gelu-grad-fast/scalar >"$T/out" 2>&1
 [[ $? == 1 ]] && grep -Eq '^FAIL  max-ulp +max ULP on \[-5, 5\] outside the root: 2[0-9.]+ > 4' "$T/out" &&
     grep -Eq '^PASS  max-scaled' "$T/out" && grep -Eq '^PASS  dy ' "$T/out" && ok ||
-    bad "validate --impl grad_fast/scalar: $(cat "$T/out")"
+    bad "validate --impl gelu-grad-fast/scalar: $(cat "$T/out")"
 
 # 3. usage errors
 "$G" sweep --mode quick --lib "$L" --symbol b_good --defn exact_grad >/dev/null 2>"$T/err"
 [[ $? == 2 && $(wc -l <"$T/err") == 1 ]] && grep -q "needs --backward" "$T/err" && ok ||
     bad "a derivative without --backward: $(cat "$T/err")"
-"$G" validate --backward --impl erf/scalar >/dev/null 2>"$T/err"
+"$G" validate --backward --impl gelu-erfc-fast/scalar >/dev/null 2>"$T/err"
 [[ $? == 2 && $(wc -l <"$T/err") == 1 ]] && grep -q "is a forward kernel" "$T/err" && ok ||
     bad "a forward built-in with --backward: $(cat "$T/err")"
 

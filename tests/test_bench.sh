@@ -148,7 +148,7 @@ check "bench --list --lib: the three user cases run, with their kinds" \
        grep -q '^my-gelu-bf16  *user16  *-  *-  *runs\$' '$T/ulist'"
 line() { grep -n "^$1 " "$T/ulist" | cut -d: -f1; }
 check "each beside the cases of its ABI: forward before relu-bwd-vec, backward before memcpy16" \
-      "[ \$(line my-gelu) -gt \$(line accurate/scalar) ] && [ \$(line my-gelu) -lt \$(line relu-bwd-vec) ] &&
+      "[ \$(line my-gelu) -gt \$(line gelu-accurate/scalar) ] && [ \$(line my-gelu) -lt \$(line relu-bwd-vec) ] &&
        [ \$(line user_gelu_bwd) -gt \$(line relu-bwd-vec) ] && [ \$(line user_gelu_bwd) -lt \$(line memcpy16) ] &&
        [ \$(line my-gelu-bf16) -gt \$(line memcpy16) ]"
 check "the rest of the list is unchanged" "[ \"\$(grep -v ' user' '$T/ulist')\" = \"\$(cat '$T/list')\" ]"
@@ -156,10 +156,10 @@ onednn=0
 grep -q '^onednn-2.6-gelu_erf .* runs$' "$T/list" && onednn=1
 "$G" bench $U --sizes=64 --benchmark_repetitions=1 --benchmark_min_time=0.0001 \
      --benchmark_min_warmup_time=0 --benchmark_out="$T/u.json" --benchmark_out_format=json \
-     --benchmark_filter='^(memcpy|accurate/scalar|onednn-2.6-gelu_erf|my-gelu|relu-bwd-vec|user_gelu_bwd|memcpy16|my-gelu-bf16)/' \
+     --benchmark_filter='^(memcpy|gelu-accurate/scalar|onednn-2.6-gelu_erf|my-gelu|relu-bwd-vec|user_gelu_bwd|memcpy16|my-gelu-bf16)/' \
      >"$T/uconsole" 2>"$T/uerr"
 check "gelulab bench --lib ... exits 0" "[ $? -eq 0 ]" || cat "$T/uerr"
-for c in memcpy accurate/scalar my-gelu relu-bwd-vec user_gelu_bwd memcpy16 my-gelu-bf16; do
+for c in memcpy gelu-accurate/scalar my-gelu relu-bwd-vec user_gelu_bwd memcpy16 my-gelu-bf16; do
   grep -q "^$c/64/real_time " "$T/uconsole" || { echo "FAIL $c/64 missing from the console output"; fail=1; }
 done
 if [ $onednn = 1 ]; then
@@ -175,11 +175,11 @@ check "the JSON labels say a user kernel and its library" \
        grep -q '\"label\": \"kind=user16 defn=- isa=- lib=$T/libuser.so fmt=bf16\"' '$T/u.json'"
 "$G" bench-table "$T/u.json" >"$T/utable" 2>"$T/uterr"
 check "bench-table reads it" "[ $? -eq 0 ]" || cat "$T/uterr"
-check "bench-table: the user cases with their kinds, beside memcpy and accurate/scalar" \
+check "bench-table: the user cases with their kinds, beside memcpy and gelu-accurate/scalar" \
       "grep -q '^my-gelu  *user  *-  *-  *process  *[0-9.]*  *|.*| 1\$' '$T/utable' &&
        grep -q '^user_gelu_bwd  *user-bwd  *-  *-  *process  *[0-9.]*  *|' '$T/utable' &&
        grep -q '^my-gelu-bf16  *user16  *-  *-  *process  *[0-9.]*  *|' '$T/utable' &&
-       grep -q '^accurate/scalar  *gelulab ' '$T/utable' && grep -q '^memcpy  *baseline ' '$T/utable'"
+       grep -q '^gelu-accurate/scalar  *gelulab ' '$T/utable' && grep -q '^memcpy  *baseline ' '$T/utable'"
 check "bench-table: the user cases' ratios to memcpy (bf16: to memcpy16)" \
       "grep -A12 'ratio to memcpy' '$T/utable' | grep -q '^my-gelu  *[0-9][0-9.]*\$' &&
        grep -A12 'ratio to memcpy' '$T/utable' | grep -q '^my-gelu-bf16  *[0-9][0-9.]*\$'"

@@ -50,15 +50,15 @@ expect "self-check" 0 "self-check: ok" "$G" ref --self-check
 
 # gelulab list: every algorithm on every ISA, NEON run under qemu when the cross build exists
 list=$("$G" list)
-for algo in erf tanh poly3 poly5 poly7 sigmoid silu; do
+for algo in gelu-erfc-fast gelu-tanh-fast gelu-poly3 gelu-poly5 gelu-poly7 gelu-sigmoid-fast silu-fast; do
     for isa in scalar avx2 avx512 neon; do
         if grep -q "^$algo/$isa " <<<"$list"; then pass=$((pass + 1)); else
             echo "FAIL list: no $algo/$isa"; fail=$((fail + 1)); fi
     done
 done
 if command -v qemu-aarch64 >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/null; then
-    if grep -q "^erf/neon .* qemu " <<<"$list"; then pass=$((pass + 1)); else
-        echo "FAIL list: erf/neon not marked qemu"; fail=$((fail + 1)); fi
+    if grep -q "^gelu-erfc-fast/neon .* qemu " <<<"$list"; then pass=$((pass + 1)); else
+        echo "FAIL list: gelu-erfc-fast/neon not marked qemu"; fail=$((fail + 1)); fi
 fi
 expect "list help" 0 '*' "$G" list --help
 expect "list bad arg" 2 "" "$G" list --frob
@@ -84,6 +84,31 @@ for c in ref list sweep merge validate facts report moons bench bench-table; do
     if [[ $? == 0 && $help == *usage:* && $help != *%%* ]]; then pass=$((pass + 1)); else
         echo "FAIL $c --help: exit status, no usage line, or a literal %%"; fail=$((fail + 1)); fi
 done
+
+# the names before 0.2 (impls/registry.c: renamed) are accepted until 0.3, with a note, and the
+# results carry the name now: tanhfast was renamed gelu-tanh-accurate, erf-naive gelu-erf-naive
+T=$(mktemp -d)
+for pair in tanhfast/scalar=gelu-tanh-accurate/scalar erf-naive=gelu-erf-naive \
+    grad_tanh/scalar=gelu-tanh-grad-accurate/scalar tanhcr_bf16/scalar=gelu-tanh-cr-bf16/scalar; do
+    old=${pair%=*} now=${pair#*=}
+    fmt=f32
+    [[ $old == tanhcr_bf16* ]] && fmt=bf16
+    bwd=()
+    [[ $old == grad_* ]] && bwd=(--backward)
+    expect "old name $old" 0 "*" "$G" sweep --impl "$old" "${bwd[@]}" --format $fmt --mode quick \
+        --shard 1/4096 --out "$T/r.json"
+    stderr_is "old name $old: the note" "note: '$old' is now named '$now' (the names before gelulab 0.2 are accepted until 0.3)"
+    if grep -q "\"name\": \"$now\"" "$T/r.json" && ! grep -q "\"$old\"" "$T/r.json"; then
+        pass=$((pass + 1))
+    else
+        echo "FAIL old name $old: the result file does not name $now"; fail=$((fail + 1))
+    fi
+done
+expect "new names: no note" 0 "*" "$G" sweep --impl gelu-tanh-accurate/scalar --mode quick \
+    --shard 1/4096 --out "$T/r.json"
+if [[ ! -s /tmp/gl_cli_err.$$ ]]; then pass=$((pass + 1)); else
+    echo "FAIL new names: stderr=[$(cat /tmp/gl_cli_err.$$)]"; fail=$((fail + 1)); fi
+rm -rf "$T"
 
 rm -f /tmp/gl_cli_err.$$
 echo "$pass passed, $fail failed"

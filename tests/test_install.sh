@@ -58,10 +58,10 @@ if [ -x "$B/gelulab-bench" ]; then
   printf 'void tiny(const float *x, float *y, unsigned long n)\n{ for (unsigned long i = 0; i < n; i++) y[i] = x[i] > 0 ? x[i] : 0; }\n' >"$T/tiny.c"
   ${CC:-cc} -O2 -shared -fPIC -o "$T/libtiny.so" "$T/tiny.c"
   "$P/bin/gelulab" bench --sizes=64 --benchmark_repetitions=1 --benchmark_min_time=0.0001 \
-    --benchmark_min_warmup_time=0 --benchmark_filter='^(memcpy|accurate/scalar|onednn-2.6-gelu_erf|tiny)/' \
+    --benchmark_min_warmup_time=0 --benchmark_filter='^(memcpy|gelu-accurate/scalar|onednn-2.6-gelu_erf|tiny)/' \
     --lib "$T/libtiny.so" --symbol tiny >"$T/brun" 2>"$T/brerr"
   check "installed gelulab bench: a tiny filtered run with a user's kernel exits 0" \
-        "[ $? -eq 0 ] && grep -q '^memcpy/64/real_time ' '$T/brun' && grep -q '^accurate/scalar/64/real_time ' '$T/brun' &&
+        "[ $? -eq 0 ] && grep -q '^memcpy/64/real_time ' '$T/brun' && grep -q '^gelu-accurate/scalar/64/real_time ' '$T/brun' &&
          grep -q '^tiny/64/real_time .*kind=user ' '$T/brun'" || cat "$T/brerr"
   if grep -q '^onednn-2.6-gelu_erf .* runs$' "$T/blist"; then
     check "installed gelulab bench: the user's kernel beside oneDNN" "grep -q '^onednn-2.6-gelu_erf/64/real_time ' '$T/brun'"

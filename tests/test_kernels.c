@@ -236,7 +236,8 @@ static void check_correct_rounding(const struct gl_impl *k, const struct inputs 
               (double)got[i], (double)tie_y[i]);
 }
 
-/* The scalar build of a generic vector kernel ("erf/avx2" -> "erf/scalar"), or NULL. */
+/* The scalar build of a generic vector kernel ("gelu-erfc-fast/avx2" -> "gelu-erfc-fast/scalar"),
+ * or NULL. */
 static const struct gl_impl *scalar_model(const struct gl_impl *k)
 {
     if (k->isa == GL_ISA_SCALAR) return NULL;
@@ -309,7 +310,7 @@ static void check_lengths(const struct gl_impl *k, const float *src)
 static void check_backward(const struct gl_impl *k, const float *src)
 {
     float g[256], dy[256], want[256], buf[300], over[300];
-    int wide = strcmp(k->family, "grad-fast") && strcmp(k->family, "grad-tanhfast");
+    int wide = strcmp(k->family, "gelu-grad-fast") && strcmp(k->family, "gelu-tanh-grad-fast");
     for (int i = 0; i < 256; i++)
         dy[i] = ldexpf(i % 2 ? -1.0f - i / 256.0f : 1.0f + i / 512.0f, i % 41 - 20);
     run_kernel(k, src, g, 256);

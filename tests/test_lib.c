@@ -2,8 +2,8 @@
  * build the environment asks for (GELULAB_ISA; ctest runs this once per ISA, and the ISA this CPU
  * lacks reports itself skipped; NaN results compare as NaN): on every bfloat16 value as a float,
  * 10^6 random binary32 bit patterns and the specials (forward and backward with dy varied), and on
- * all 65 536 inputs of the 16-bit functions. Also: gl_gelu_isa() names the build that runs, and
- * lengths 0..40 at offsets 0..3, in place, agree. */
+ * all 65 536 inputs of the 16-bit functions; the names 0.2 renamed (GL_LIB_RENAMED) likewise. Also:
+ * gl_gelu_isa() names the build that runs, and lengths 0..40 at offsets 0..3, in place, agree. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,14 +11,15 @@
 #include "gelulab.h"
 #include "gelulab/impl.h"
 #include "gelulab/lib_api.h"
+#include "gl_algos.h" /* generated: GL_NAME_ID */
 
 #define NX (65536 + 1000000)
 static float *x, *dy, *y_lib, *y_ref;
 
-static const struct gl_impl *kernel(const char *algo)
+static const struct gl_impl *kernel(const char *algo_name)
 {
     char name[64];
-    snprintf(name, sizeof name, "%s/scalar", algo); /* every build gives the same bits */
+    snprintf(name, sizeof name, "%s/scalar", algo_name); /* every build gives the same bits */
     return gl_impl_find(name);
 }
 
@@ -38,15 +39,15 @@ static void forward(const char *api, void (*f)(const float *, float *, size_t), 
     f(x, y_lib, NX);
     k->f32(x, y_ref, NX);
     size_t d = differ(y_lib, y_ref, NX);
-    CHECK(d == 0, "gl_gelu_%s differs from %s on %zu of %d inputs", api, k->name, d, NX);
+    CHECK(d == 0, "%s differs from %s on %zu of %d inputs", api, k->name, d, NX);
     float buf[64], want[64]; /* lengths and offsets, in place */
     for (size_t n = 0; n <= 40; n++)
         for (size_t off = 0; off < 4; off++) {
             memcpy(buf + off, x + 70000, n * sizeof *buf);
             f(buf + off, buf + off, n);
             k->f32(x + 70000, want, n);
-            CHECK(differ(buf + off, want, n) == 0, "gl_gelu_%s: n = %zu, offset %zu, in place", api,
-                  n, off);
+            CHECK(differ(buf + off, want, n) == 0, "%s: n = %zu, offset %zu, in place", api, n,
+                  off);
         }
 }
 
@@ -57,7 +58,7 @@ static void backward(const char *api, void (*f)(const float *, const float *, fl
     f(x, dy, y_lib, NX);
     k->bwd(x, dy, y_ref, NX);
     size_t d = differ(y_lib, y_ref, NX);
-    CHECK(d == 0, "gl_gelu_%s differs from %s on %zu of %d inputs", api, k->name, d, NX);
+    CHECK(d == 0, "%s differs from %s on %zu of %d inputs", api, k->name, d, NX);
 }
 
 static void bits16(const char *api, void (*f)(const uint16_t *, uint16_t *, size_t),
@@ -68,7 +69,7 @@ static void bits16(const char *api, void (*f)(const uint16_t *, uint16_t *, size
     for (unsigned i = 0; i < 65536; i++) h[i] = (uint16_t)i;
     f(h, a, 65536);
     k->u16(h, b, 65536);
-    CHECK(!memcmp(a, b, sizeof a), "gl_gelu_%s differs from %s", api, k->name);
+    CHECK(!memcmp(a, b, sizeof a), "%s differs from %s", api, k->name);
 }
 
 int main(void)
@@ -88,12 +89,21 @@ int main(void)
         memcpy(&x[i], &u, sizeof u);
         dy[i] = (float)(int)(gl_test_rng(&s) % 2001 - 1000) / 64.0f;
     }
-#define FWD(api, algo, what) forward(#api, gl_gelu_##api, #algo);
-#define BWD(api, algo, what) backward(#api, gl_gelu_##api, #algo);
-#define U16(api, algo, what) bits16(#api, gl_gelu_##api, #algo);
+#define FWD(algo, what) forward("gl_" #algo, gl_##algo, GL_NAME_##algo);
+#define BWD(algo, what) backward("gl_" #algo, gl_##algo, GL_NAME_##algo);
+#define U16(algo, what) bits16("gl_" #algo, gl_##algo, GL_NAME_##algo);
     GL_LIB_FORWARD(FWD)
     GL_LIB_BACKWARD(BWD)
     GL_LIB_16(U16)
+    /* the 0.1 names, deprecated in 0.2: the same functions */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#define OLD_FWD(old, algo)  forward("gl_" #old, gl_##old, GL_NAME_##algo);
+#define OLD_BWD(old, algo)  backward("gl_" #old, gl_##old, GL_NAME_##algo);
+#define OLD_U16(old, algo)  bits16("gl_" #old, gl_##old, GL_NAME_##algo);
+#define OLD(old, algo, abi) OLD_##abi(old, algo)
+    GL_LIB_RENAMED(OLD)
+#pragma GCC diagnostic pop
     free(x), free(dy), free(y_lib), free(y_ref);
     return gl_check_summary("test_lib");
 }

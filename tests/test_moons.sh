@@ -9,7 +9,7 @@ trap 'rm -rf "$T"' EXIT
 fail=0
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
 SMALL="--samples 200 --epochs 3 --hidden 8 --seeds 4"
-ACTS="--act relu,gelu-exact,gelu-tanh --act erf/scalar,poly3/scalar"
+ACTS="--act relu,gelu-exact,gelu-tanh --act gelu-erfc-fast/scalar,gelu-poly3/scalar"
 
 "$G" moons $SMALL $ACTS --threads 1 --out "$T/a.json" >"$T/a.txt" 2>"$T/a.err"
 check "small run exits 0" "[ $? -eq 0 ]"
@@ -21,16 +21,16 @@ check "comparisons against gelu-exact and relu" \
       "grep -q '\"a\": \"relu\", \"b\": \"gelu-exact\", \"metric\": \"test_acc\"' '$T/a.json' &&
        grep -q '\"a\": \"gelu-exact\", \"b\": \"relu\", \"metric\": \"train_loss\"' '$T/a.json'"
 check "table: a row per activation and the GELU-vs-ReLU line" \
-      "[ \$(grep -cE '^(relu|gelu-exact|gelu-tanh|erf/scalar|poly3/scalar) +[0-9]' '$T/a.txt') -eq 5 ] &&
+      "[ \$(grep -cE '^(relu|gelu-exact|gelu-tanh|gelu-erfc-fast/scalar|gelu-poly3/scalar) +[0-9]' '$T/a.txt') -eq 5 ] &&
        grep -q '^gelu-exact - relu, test accuracy' '$T/a.txt'"
 check "--help" "'$G' moons --help | grep -q 'usage: gelulab moons'"
 # a backward kernel for the backward pass: its f' (binary32) instead of the exact derivative;
-# grad_accurate's is the exact derivative correctly rounded almost everywhere
-"$G" moons $SMALL --act gelu-exact,gelu-exact+grad_accurate/scalar,gelu-tanh+grad_tanhfast/scalar \
+# gelu-grad-accurate's is the exact derivative correctly rounded almost everywhere
+"$G" moons $SMALL --act gelu-exact,gelu-exact+gelu-grad-accurate/scalar,gelu-tanh+gelu-tanh-grad-fast/scalar \
     --out "$T/g.json" >"$T/g.txt" 2>/dev/null
 check "NAME+GRAD: runs, names its gradient" \
-      "[ $? -eq 0 ] && grep -q '\"name\": \"gelu-exact+grad_accurate/scalar\", \"kind\": \"definition\", \"defn\": \"exact\"' '$T/g.json' &&
-       grep -q '\"gradient\": \"grad_tanhfast/scalar\"' '$T/g.json'"
+      "[ $? -eq 0 ] && grep -q '\"name\": \"gelu-exact+gelu-grad-accurate/scalar\", \"kind\": \"definition\", \"defn\": \"exact\"' '$T/g.json' &&
+       grep -q '\"gradient\": \"gelu-tanh-grad-fast/scalar\"' '$T/g.json'"
 
 bad() { # NAME PATTERN ARGS...: exit 2 and one line on stderr matching PATTERN
     n=$1 p=$2
@@ -40,16 +40,16 @@ bad() { # NAME PATTERN ARGS...: exit 2 and one line on stderr matching PATTERN
     check "$n" "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e') -eq 1 ] && grep -q -- '$p' '$T/e'"
 }
 bad "unknown activation" "unknown activation .gelu-fancy." --act gelu-fancy
-bad "NEON kernel" "cannot run in this process" --act erf/neon
+bad "NEON kernel" "cannot run in this process" --act gelu-erfc-fast/neon
 bad "bad seeds" "bad value for --seeds" --seeds 0
 bad "bad hidden" "bad value for --hidden" --hidden 8,x
 bad "unknown option" "unknown option .--frobnicate." --frobnicate 1
 bad "missing value" "missing value" --seeds
 bad "unwritable --out" "cannot write /nonexistent/m.json" $SMALL --out /nonexistent/m.json
 bad "twice" "activation .relu. twice" --act relu,relu
-bad "relu with a backward kernel" "relu takes no backward kernel" --act relu+grad_fast
-bad "unknown backward kernel" "no backward kernel .grad_nope." --act gelu-exact+grad_nope
-bad "a forward kernel as the gradient" "no backward kernel .erf/scalar." --act gelu-exact+erf/scalar
+bad "relu with a backward kernel" "relu takes no backward kernel" --act relu+gelu-grad-fast
+bad "unknown backward kernel" "no backward kernel .gelu-grad-nope." --act gelu-exact+gelu-grad-nope
+bad "a forward kernel as the gradient" "no backward kernel .gelu-erfc-fast/scalar." --act gelu-exact+gelu-erfc-fast/scalar
 
 # Ctrl-C: stops after the running runs; the file keeps whole seeds and says it was interrupted
 "$G" moons --samples 2000 --epochs 100 --seeds 50 --act relu,gelu-exact --threads 1 \

@@ -51,10 +51,10 @@ v 2 '^gelulab validate: --python .*: no file .*/none\.py$' --python "$S/none.py:
 v 2 '^gelulab validate: --python .*: give FILE\.py:FUNCTION$' --python "$K"
 
 # a sweep keeps the other kernels' results when a Python kernel fails
-"$G" sweep --python "$K:crash" --defn exact --impl erf/scalar --format bf16 --out "$T/s.json" >"$T/out" 2>&1
-if grep -q 'crashed (signal 11' "$T/out" && grep -E '^erf/scalar +exact +0\.5 ' "$T/out" >/dev/null &&
+"$G" sweep --python "$K:crash" --defn exact --impl gelu-erfc-fast/scalar --format bf16 --out "$T/s.json" >"$T/out" 2>&1
+if grep -q 'crashed (signal 11' "$T/out" && grep -E '^gelu-erfc-fast/scalar +exact +0\.5 ' "$T/out" >/dev/null &&
    grep -E 'python:.*crash.*FAILED' "$T/out" >/dev/null; then
-  echo "ok   sweep: the crashing Python kernel failed, erf/scalar measured beside it"
+  echo "ok   sweep: the crashing Python kernel failed, gelu-erfc-fast/scalar measured beside it"
 else
   echo "FAIL sweep with a crashing Python kernel:"; cat "$T/out"; fail=1
 fi

@@ -11,7 +11,7 @@ fail=0
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fail=1; fi; }
 D=$T/in O=$T/out
 mkdir -p "$D"
-K="--impl erf/scalar --impl tanh/scalar --impl relu --impl poly5/scalar"
+K="--impl gelu-erfc-fast/scalar --impl gelu-tanh-fast/scalar --impl relu --impl gelu-poly5/scalar"
 P=$(dirname "$B")/libgelulab-peers.so # a peer swept through --lib, as make report does
 PEER=""
 if "$G" list --peers --lib "$P" 2>/dev/null | grep -q '^onednn-2.6-gelu_erf .* yes  *gl_peer_onednn_gelu_erf '; then
@@ -22,26 +22,26 @@ if "$G" list --peers --lib "$P" 2>/dev/null | grep -q '^onednn-2.6-gelu_erf .* y
 fi
 LIBSO=$(dirname "$B")/libgelulab.so # the library's entry point, swept as make report does
 LIBK=""
-[ -f "$LIBSO" ] && LIBK="--impl fast/scalar --lib $LIBSO --symbol gl_gelu_fast --defn exact --name lib/fast"
+[ -f "$LIBSO" ] && LIBK="--impl gelu-fast/scalar --lib $LIBSO --symbol gl_gelu_fast --defn exact --name lib/gelu-fast"
 OMP_NUM_THREADS=1 GELULAB_ISA=scalar "$G" sweep $K $PEER $LIBK --format f32 --mode quick --shard 1/64 --out "$D/f32.json" >/dev/null 2>&1
-"$G" sweep $K --impl cr_bf16/scalar --format bf16 --out "$D/bf16.json" >/dev/null 2>&1
-"$G" sweep $K --impl cr_f16/scalar --format f16 --out "$D/f16.json" >/dev/null 2>&1
+"$G" sweep $K --impl gelu-cr-bf16/scalar --format bf16 --out "$D/bf16.json" >/dev/null 2>&1
+"$G" sweep $K --impl gelu-cr-f16/scalar --format f16 --out "$D/f16.json" >/dev/null 2>&1
 if [ -n "$PEER" ]; then # the 16-bit peer table, as make report keeps it
   { "$G" list --peers --lib "$P" --tsv --format bf16; "$G" list --peers --lib "$P" --tsv --format f16 | tail -n +2; } >"$D/peers16.tsv"
 fi
-"$G" sweep --impl erfc-stable --impl relu --format f64 --mode quick --shard 1/16 --out "$D/f64.json" >/dev/null 2>&1
+"$G" sweep --impl gelu-erfc-stable --impl relu --format f64 --mode quick --shard 1/16 --out "$D/f64.json" >/dev/null 2>&1
 "$G" facts --out "$D" --meta commit=test --meta date=today >/dev/null 2>"$T/ferr"
 check "facts exits 0" "[ $? -eq 0 ]"
-GELULAB_ISA=scalar "$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-2.6-gelu_erf|memcpy16|relu16|cr_bf16/scalar|cr_f16/scalar|fast/scalar|lib/fast)/' \
+GELULAB_ISA=scalar "$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|gelu-erfc-fast/scalar|gelu-tanh-fast/scalar|relu|gelu-poly5/scalar|onednn-2.6-gelu_erf|memcpy16|relu16|gelu-cr-bf16/scalar|gelu-cr-f16/scalar|gelu-fast/scalar|lib/gelu-fast)/' \
      --benchmark_repetitions=2 --benchmark_min_time=0.0001 --benchmark_min_warmup_time=0 \
      --benchmark_out="$D/bench.json" --benchmark_out_format=json >/dev/null 2>&1
 # the speed per distribution: N(0, 1) timed, MiniLM skipped with its reason, uniform not run
-GELULAB_ISA=scalar "$B" --dist=normal --sizes=4096,65536 --benchmark_filter='^(memcpy|fast/scalar|onednn-2.6-gelu_erf)/' \
+GELULAB_ISA=scalar "$B" --dist=normal --sizes=4096,65536 --benchmark_filter='^(memcpy|gelu-fast/scalar|onednn-2.6-gelu_erf)/' \
      --benchmark_repetitions=2 --benchmark_min_time=0.0001 --benchmark_min_warmup_time=0 \
      --benchmark_out="$D/dist-normal.json" --benchmark_out_format=json >/dev/null 2>&1
 echo '--dist minilm: cannot open /nowhere/minilm.f32: No such file or directory' >"$D/dist-minilm.skipped"
 
-"$G" moons --samples 200 --epochs 3 --hidden 8 --seeds 3 --act relu,gelu-exact,erf/scalar \
+"$G" moons --samples 200 --epochs 3 --hidden 8 --seeds 3 --act relu,gelu-exact,gelu-erfc-fast/scalar \
      --out "$D/moons.json" >/dev/null 2>&1
 check "moons exits 0" "[ $? -eq 0 ]"
 
@@ -69,16 +69,16 @@ for s in '## Summary' '## Pareto front' '## Definitions and errors' '## Special 
   check "section $s" "grep -q '^$s' '$O/REPORT.md'"
 done
 check "summary has a row per kernel, marked as from an incomplete sweep (a 1/64 shard)" \
-      "[ \$(grep -cE '^\| (erf/scalar|tanh/scalar|relu|poly5/scalar)( \*)? † \|' '$O/REPORT.md') -ge 4 ]"
+      "[ \$(grep -cE '^\| (gelu-erfc-fast/scalar|gelu-tanh-fast/scalar|relu|gelu-poly5/scalar)( \*)? † \|' '$O/REPORT.md') -ge 4 ]"
 check "the incomplete sweeps named: f32.json (1 of 64 shards), f64.json" \
       "grep -q '^\*\*Incomplete sweep\*\*: .f32.json. covers 1 of 68 chunks (missing: chunks \[1, 68))' '$O/REPORT.md' &&
        grep -q '^\*\*Incomplete sweep\*\*: .f64.json. covers' '$O/REPORT.md' && ! grep -q 'Incomplete sweep.*bf16' '$O/REPORT.md'"
 check "native 16-bit section: a row per 16-bit kernel, correctly rounded, throughput beside memcpy16" \
       "grep -q '^### Native 16-bit kernels' '$O/REPORT.md' &&
-       grep -qE '^\| cr_bf16/scalar \| bf16 \| exact \| 0.5 \| 0.5 \| 100.00 \| 0 \| 254 of 254 \| 0 \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \|$' '$O/REPORT.md' &&
-       grep -qE '^\| cr_f16/scalar \| f16 \| exact \| 0.5 \| 0.5 \| 100.00 \| 0 \| 2046 of 2046 \| 0 \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \|$' '$O/REPORT.md'"
+       grep -qE '^\| gelu-cr-bf16/scalar \| bf16 \| exact \| 0.5 \| 0.5 \| 100.00 \| 0 \| 254 of 254 \| 0 \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \|$' '$O/REPORT.md' &&
+       grep -qE '^\| gelu-cr-f16/scalar \| f16 \| exact \| 0.5 \| 0.5 \| 100.00 \| 0 \| 2046 of 2046 \| 0 \| [0-9]+ \| [0-9.]+ \| [0-9.]+ \|$' '$O/REPORT.md'"
 check "the binary32 table of the 16-bit sweeps leaves the 16-bit kernels out" \
-      "! grep -qE '^\| cr_(b)?f16/scalar \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| ' '$O/REPORT.md' && grep -qE '^\| erf/scalar \| 0.5 \| 0.5 \| ' '$O/REPORT.md'"
+      "! grep -qE '^\| cr_(b)?f16/scalar \| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \| ' '$O/REPORT.md' && grep -qE '^\| gelu-erfc-fast/scalar \| 0.5 \| 0.5 \| ' '$O/REPORT.md'"
 if [ -n "$PEER" ]; then
   check "16-bit peers that do not run here are named with the reason" \
         "! grep -q ' no ' '$D/peers16.tsv' || grep -q '^Not measured here: ' '$O/REPORT.md'"
@@ -86,14 +86,14 @@ fi
 if [ -n "$LIBK" ]; then
   check "libgelulab section: gl_gelu_fast against the build it runs, the same bits" \
         "grep -q '^## libgelulab: the kernels as a library' '$O/REPORT.md' &&
-         grep -qE '^\| gl_gelu_fast \| fast/scalar \| [0-9]+ \| [0-9]+ \| [0-9.]+ \| yes \|$' '$O/REPORT.md'"
+         grep -qE '^\| gl_gelu_fast \| gelu-fast/scalar \| [0-9]+ \| [0-9]+ \| [0-9.]+ \| yes \|$' '$O/REPORT.md'"
 fi
 check "speed by distribution: N(0, 1) columns, the skipped ones with their reason" \
       "sed -n '/^## Speed by input distribution/,/^## /p' '$O/REPORT.md' >'$T/dist' &&
        grep -q '^uniform \[−8, 8\] inputs: skipped: not measured for this data' '$T/dist' &&
        grep -q '^MiniLM inputs: skipped: --dist minilm: cannot open /nowhere/minilm.f32: No such file or directory\.$' '$T/dist' &&
        grep -q '^| case (Melem/s, × the fastest exact peer) | N(0, 1), 4Ki | N(0, 1), 64Ki |$' '$T/dist' &&
-       grep -qE '^\| fast/scalar \| [0-9]+( \([0-9.]+×\))? \| [0-9]+( \([0-9.]+×\))? \|$' '$T/dist'"
+       grep -qE '^\| gelu-fast/scalar \| [0-9]+( \([0-9.]+×\))? \| [0-9]+( \([0-9.]+×\))? \|$' '$T/dist'"
 if [ -n "$PEER" ]; then
   check "speed by distribution: ratios to the fastest exact peer, named in the last row" \
         "grep -qE '^\| onednn-2.6-gelu_erf \| [0-9]+ \(1.00×\) \| [0-9]+ \(1.00×\) \|$' '$T/dist' &&
@@ -103,7 +103,7 @@ check "the worst-input table says what it leaves out, and why" \
   "grep -q '^Left out, each with the results of the kernel it follows' '$O/REPORT.md'"
 if [ -n "$LIBK" ]; then
   check "the worst-input table: libgelulab's entry point named where it is left out" \
-    "grep '^Left out' '$O/REPORT.md' | grep -q '\`lib/fast\`'"
+    "grep '^Left out' '$O/REPORT.md' | grep -q '\`lib/gelu-fast\`'"
 fi
 if [ -n "$PEER" ]; then
   check "the worst-input table: a bit-identical peer named where it is left out" \
@@ -120,7 +120,7 @@ check "throughput: one panel per group, memcpy in each" \
 check "claims: GELU(-1) from the reference" "grep -q '| GELU(−1) ≈ −0.159 | -0.15865525393145' '$O/REPORT.md'"
 check "claims: the minimum of GELU" "grep -q 'minimum -0.169971' '$O/REPORT.md'"
 check "special values: relu(NaN) is flagged" "grep -E '^\| relu \|' '$O/REPORT.md' | head -n 3 | grep -q '\*\*0\*\*'"
-check "moons: a row per activation" "[ \$(grep -cE '^\| (relu|gelu-exact|erf/scalar) \| (relu|definition, exact|kernel, exact) ' '$O/REPORT.md') -eq 3 ]"
+check "moons: a row per activation" "[ \$(grep -cE '^\| (relu|gelu-exact|gelu-erfc-fast/scalar) \| (relu|definition, exact|kernel, exact) ' '$O/REPORT.md') -eq 3 ]"
 check "moons: the GELU-vs-ReLU answer" "grep -q '^\*\*Does GELU beat ReLU here?\*\* Test accuracy of gelu-exact minus relu' '$O/REPORT.md'"
 if [ -n "$PEER" ]; then
   # on the chart as itself, or counted in the label of a cheaper kernel with its bits (+N)
@@ -133,13 +133,13 @@ check "backward pass without bwd.json: said, not dropped" \
 
 # the backward pass: a shard of a quick backward sweep (two of our kernels; oneDNN's when built;
 # shard 48/64: x in [-2, -2^-7], the zero of f' included), and their benchmark beside relu-bwd-vec
-BK="--impl grad_accurate/scalar --impl grad_fast/scalar"
+BK="--impl gelu-grad-accurate/scalar --impl gelu-grad-fast/scalar"
 BPEER=""
 if [ -n "$PEER" ]; then
   BPEER="--lib $(dirname "$B")/libgelulab-peer-onednn.so --symbol gl_peer_onednn_gelu_erf_bwd --defn exact --name onednn-2.6-gelu_erf-bwd"
 fi
 OMP_NUM_THREADS=1 "$G" sweep --backward $BK $BPEER --mode quick --shard 48/64 --out "$D/bwd.json" >/dev/null 2>&1
-"$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|erf/scalar|tanh/scalar|relu|poly5/scalar|onednn-2.6-gelu_erf|memcpy16|relu16|cr_bf16/scalar|cr_f16/scalar|relu-bwd-vec|grad_accurate/scalar|grad_fast/scalar|onednn-2.6-gelu_erf-bwd)/' \
+"$B" --sizes=64,1024 --benchmark_filter='^(memcpy|relu-vec|gelu-erfc-fast/scalar|gelu-tanh-fast/scalar|relu|gelu-poly5/scalar|onednn-2.6-gelu_erf|memcpy16|relu16|gelu-cr-bf16/scalar|gelu-cr-f16/scalar|relu-bwd-vec|gelu-grad-accurate/scalar|gelu-grad-fast/scalar|onednn-2.6-gelu_erf-bwd)/' \
      --benchmark_repetitions=2 --benchmark_min_time=0.0001 --benchmark_min_warmup_time=0 \
      --benchmark_out="$D/bench.json" --benchmark_out_format=json >/dev/null 2>&1
 "$G" report --in "$D" --out "$O" 2>"$T/err"
@@ -148,11 +148,11 @@ for c in backward_pareto backward_binades; do
   check "chart $c.png and $c.svg" "[ -s '$O/$c.png' ] && [ -s '$O/$c.svg' ] && grep -q '<svg' '$O/$c.svg'"
 done
 check "backward table: a row per kernel, throughput beside relu-bwd-vec" \
-      "[ \$(grep -cE '^\| grad_(accurate|fast)/scalar \| exact_grad \| .* \| [0-9]+ \([0-9.]+×\) \|$' '$O/REPORT.md') -eq 2 ]"
-check "backward table: grad_accurate within 1 ULP outside the root" \
-      "grep -qE '^\| grad_accurate/scalar \| exact_grad \| 0\.5[0-9]* \| ' '$O/REPORT.md'"
+      "[ \$(grep -cE '^\| gelu-grad-(accurate|fast)/scalar \| exact_grad \| .* \| [0-9]+ \([0-9.]+×\) \|$' '$O/REPORT.md') -eq 2 ]"
+check "backward table: gelu-grad-accurate within 1 ULP outside the root" \
+      "grep -qE '^\| gelu-grad-accurate/scalar \| exact_grad \| 0\.5[0-9]* \| ' '$O/REPORT.md'"
 check "the forward sections do not list backward kernels" \
-      "! sed -n '/^## Summary/,/^## Backward pass/p' '$O/REPORT.md' | grep -q 'grad_'"
+      "! sed -n '/^## Summary/,/^## Backward pass/p' '$O/REPORT.md' | grep -q -- '-grad-'"
 if [ -n "$BPEER" ]; then
   check "the backward peer: its row and the Pareto chart" \
         "grep -qE '^\| onednn-2.6-gelu_erf-bwd \| exact_grad ' '$O/REPORT.md' && grep -q ',onednn-2.6-gelu_erf-bwd,1' '$O/charts/backward_pareto.dat'"

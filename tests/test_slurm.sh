@@ -36,7 +36,7 @@ esac
 export SLURM_CONF=$T/slurm/slurm.conf
 
 # the run: 3 shards of three sweeps of a few kernels
-K="--impl erfc-stable --impl tanh-libm --impl erf/scalar"
+K="--impl gelu-erfc-stable --impl gelu-tanh-libm --impl gelu-erfc-fast/scalar"
 H="--per-stratum 256 --exponents -3:3"
 run=(--shards 3 --quick --build "$BUILD" --formats f32,bf16,hunt --kernels "$K" --hunt-args "$H")
 timeout 600 "$C/submit.sh" "${run[@]}" --out "$T/job" --wait >/dev/null 2>"$T/submit.err" ||

@@ -1,8 +1,8 @@
 /* The sweep store (analysis/sweep_store.c) and SHA-256 (analysis/sha256.c).
  *
  * SHA-256 gives FIPS 180-4's example digests, whole and fed in pieces. A bfloat16 sweep of two
- * built-in kernels (fast/scalar, erf-naive: every 65 536 input) through an empty store saves
- * both; the same sweep again takes both from it and writes a result file byte-identical to a
+ * built-in kernels (gelu-fast/scalar, gelu-erf-naive: every 65 536 input) through an empty store
+ * saves both; the same sweep again takes both from it and writes a result file byte-identical to a
  * sweep without the store (and to the first). Then each thing a key holds is changed in turn,
  * and the store must give nothing that no longer matches: another engine (the reference and
  * the engine's code), other MPFR/GMP/C-library versions, another CPU model, other CPU flags,
@@ -137,12 +137,13 @@ int main(void)
     dir = mkdtemp(tmpl);
     CHECK(dir != NULL, "temporary folder");
     if (!dir) return gl_check_summary("test_store");
-    const struct gl_impl *fast = gl_impl_find("fast/scalar"), *erf = gl_impl_find("erf-naive");
+    const struct gl_impl *fast = gl_impl_find("gelu-fast/scalar"),
+                         *erf = gl_impl_find("gelu-erf-naive");
     CHECK(fast && erf && fast->code_hash && strlen(fast->code_hash) == 64,
-          "the registry has fast/scalar and erf-naive with their code hashes");
+          "the registry has gelu-fast/scalar and gelu-erf-naive with their code hashes");
     CHECK(strcmp(fast->code_hash, erf->code_hash) != 0,
           "two kernels of different code: two hashes");
-    CHECK(!strcmp(fast->code_hash, gl_impl_find("fast/avx2")->code_hash),
+    CHECK(!strcmp(fast->code_hash, gl_impl_find("gelu-fast/avx2")->code_hash),
           "the builds of one algorithm share its sources' hash");
     struct gl_store_env here, e;
     gl_store_env_here(&here);
@@ -156,11 +157,11 @@ int main(void)
     same_results("plain", "first"), same_results("plain", "again");
 
     /* a build taken from the store, its twin (another build of the algorithm) swept */
-    const struct gl_impl *fast2 = gl_impl_find("fast/avx2");
+    const struct gl_impl *fast2 = gl_impl_find("gelu-fast/avx2");
     if (gl_impl_available(fast2)) {
         sweep(fast, fast2, bf16, NULL, NULL, path("twins.json"));
         CHECK(sweep(fast, fast2, bf16, st, &here, path("twins2.json")) == 1,
-              "fast/scalar taken, fast/avx2 swept");
+              "gelu-fast/scalar taken, gelu-fast/avx2 swept");
         same_results("twins", "twins2");
     }
 
@@ -203,7 +204,7 @@ int main(void)
     gl_sha256_hex(&c, hex);
     snprintf(rec, sizeof rec, "%s/%.2s/%s.json", st, hex, hex);
     struct stat sb;
-    CHECK(stat(rec, &sb) == 0 && sb.st_size > 1000, "erf-naive's record is %s", rec);
+    CHECK(stat(rec, &sb) == 0 && sb.st_size > 1000, "gelu-erf-naive's record is %s", rec);
     CHECK(truncate(rec, sb.st_size / 2) == 0, "cut the record short");
     CHECK(sweep(fast, erf, bf16, st, &here, path("cut.json")) == 1, "a cut record is not used");
     same_results("plain", "cut");
@@ -214,7 +215,7 @@ int main(void)
     same_results("plain", "edited");
     rec[strlen(rec) - 5] = '\0';
     strcat(rec, ".key");
-    CHECK(replace_in(rec, "kernel erf-naive", "kernel erf-naivE"), "edit the key's text");
+    CHECK(replace_in(rec, "kernel gelu-erf-naive", "kernel erf-naivE"), "edit the key's text");
     CHECK(sweep(fast, erf, bf16, st, &here, path("edited2.json")) == 1,
           "a record whose key text differs is not used");
     same_results("plain", "edited");
@@ -246,7 +247,7 @@ int main(void)
         h.fmt = gl_format_f64, h.mode = GL_SWEEP_HUNT, h.shard_k = h.shard_n = 1;
         h.hunt_per = 4096, h.hunt_lo = -10, h.hunt_hi = 10, h.use_fast_ref = 1;
         h.k = calloc(2, sizeof *h.k);
-        add_builtin(&h, erf), add_builtin(&h, gl_impl_find("tanh-libm"));
+        add_builtin(&h, erf), add_builtin(&h, gl_impl_find("gelu-tanh-libm"));
         gl_sweep_layout(&h);
         gl_sweep_find_roots(&h);
         CHECK(gl_store_key_text(&h, 1, &here, text, sizeof text) == 0 &&

@@ -34,11 +34,11 @@ hashes() { # WHAT OUT
         -P "$T/src/cmake/code_hash.cmake" 2>"$T/hash.err"
 }
 hashes kernels "$T/k1.h" && hashes engine "$T/e1.h" || bad "code_hash.cmake on the sources: $(cat "$T/hash.err")"
-grep -q '^#define GL_CODE_HASH_fast "[0-9a-f]\{64\}"$' "$T/k1.h" && ok || bad "no hash of fast: $(head -3 "$T/k1.h")"
-echo "/* edited */" >>"$T/src/impls/vec/algo/fast.h"
+grep -q '^#define GL_CODE_HASH_gelu_fast "[0-9a-f]\{64\}"$' "$T/k1.h" && ok || bad "no hash of fast: $(head -3 "$T/k1.h")"
+echo "/* edited */" >>"$T/src/impls/vec/algo/gelu_fast.h"
 hashes kernels "$T/k2.h"
 changed=$(diff "$T/k1.h" "$T/k2.h" | grep '^>' | sed 's/^> #define \([A-Za-z0-9_]*\) .*/\1/' | paste -s -d ' ')
-[ "$changed" = GL_CODE_HASH_fast ] && ok || bad "editing fast.h changed '$changed', not GL_CODE_HASH_fast alone"
+[ "$changed" = GL_CODE_HASH_gelu_fast ] && ok || bad "editing fast.h changed '$changed', not GL_CODE_HASH_gelu_fast alone"
 hashes engine "$T/e2.h"
 cmp -s "$T/e1.h" "$T/e2.h" && ok || bad "editing a kernel changed the engine's hash"
 echo "/* edited */" >>"$T/src/reference/ref_fast.c"
@@ -73,7 +73,7 @@ hashes engine "$T/e8.h"
     [ "$(macro GL_PROBES_HASH "$T/e7.h")" != "$(macro GL_PROBES_HASH "$T/e8.h")" ] && ok ||
     bad "editing validate's kernel arguments changed the engine's hash, or not validate's"
 cp "$T/e8.h" "$T/e5.h" # the engine's lines below compare with this
-echo "/* edited */" >>"$T/src/impls/gen_tab16.c" # the 16-bit tables, lut-f16's too
+echo "/* edited */" >>"$T/src/impls/gen_tab16.c" # the 16-bit tables, gelu-tanh-lut-f16's too
 hashes kernels "$T/k5.h"
 changed=$(diff "$T/k3.h" "$T/k5.h" | grep '^>' | sed 's/^> #define \([A-Za-z0-9_]*\) .*/\1/' | paste -s -d ' ')
 [ "$changed" = "GL_CODE_HASH_LIBM GL_CODE_HASH_TAB16" ] && ok || bad "editing gen_tab16.c changed '$changed'"
@@ -82,13 +82,13 @@ hashes kernels "$T/k6.h" && hashes engine "$T/e6.h"
 [ "$(diff "$T/k5.h" "$T/k6.h" | grep -c '^>')" = "$(grep -c '^#define' "$T/k5.h")" ] && ok ||
     bad "other compiler flags left a kernel's hash as it was"
 cmp -s "$T/e5.h" "$T/e6.h" && bad "other compiler flags left the engine's hash as it was" || ok
-echo '#include "../blocks.h"' >>"$T/src/impls/vec/algo/cr.h"
+echo '#include "../blocks.h"' >>"$T/src/impls/vec/algo/gelu_cr.h"
 hashes kernels "$T/k4.h" && bad "an algorithm header including a project file was accepted" ||
     { grep -q "cr.h includes a file" "$T/hash.err" && ok || bad "no reason given: $(cat "$T/hash.err")"; }
 
 # 2. from the command line
 cp "$LIB" "$T/lib.so"
-K=(--impl erf-naive --lib "$T/lib.so" --symbol gelu_good --defn exact --name good --format bf16)
+K=(--impl gelu-erf-naive --lib "$T/lib.so" --symbol gelu_good --defn exact --name good --format bf16)
 sweep() { # OUT ARGS...: the store's "N of M" line into $T/OUT.err
     local out=$1
     shift
@@ -134,10 +134,10 @@ sweep crash "${C[@]}"
 sweep crash2 "${C[@]}"
 [ "$(taken crash2)" = "0 of 1" ] && ok || bad "a crashing kernel was stored: $(cat "$T/crash2.err")"
 : >"$T/file"
-"$G" sweep --impl erf-naive --format bf16 --store "$T/file/st" >/dev/null 2>"$T/nodir.err"
+"$G" sweep --impl gelu-erf-naive --format bf16 --store "$T/file/st" >/dev/null 2>"$T/nodir.err"
 [ $? = 2 ] && [ "$(wc -l <"$T/nodir.err")" = 1 ] && grep -q "cannot make the store" "$T/nodir.err" && ok ||
     bad "a store that cannot be made: $(cat "$T/nodir.err")"
-"$G" sweep --impl erf-naive --format bf16 --fresh >/dev/null 2>"$T/fresh1.err"
+"$G" sweep --impl gelu-erf-naive --format bf16 --fresh >/dev/null 2>"$T/fresh1.err"
 [ $? = 2 ] && grep -q -- "--fresh goes with --store" "$T/fresh1.err" && ok || bad "--fresh alone accepted"
 
 # 3. the diagnoses and two moons (make report's validate --store and moons --store)
@@ -178,7 +178,7 @@ validate d2 --exec "'$T/dies.sh'" --defn exact --probes-only --store "$T/vs"
 [ "$(cat "$T/d2.rc")" = 2 ] && [ "$(starts)" -gt "$n5" ] && ok ||
     bad "an evaluator that cannot run: exit $(cat "$T/d2.rc") (2), stored?"
 # two moons: the same settings taken (a mark put in the record's output shows it), others not
-M=(--seeds 2 --epochs 3 --act relu,gelu-exact,erf-naive)
+M=(--seeds 2 --epochs 3 --act relu,gelu-exact,gelu-erf-naive)
 "$G" moons "${M[@]}" --out "$T/m0.json" >"$T/m0.txt" 2>/dev/null
 "$G" moons "${M[@]}" --store "$T/ms" --out "$T/m1.json" >"$T/m1.txt" 2>/dev/null
 cmp -s "$T/m0.json" "$T/m1.json" && cmp -s "$T/m0.txt" "$T/m1.txt" && ok || bad "moons --store: other results"
@@ -186,7 +186,7 @@ echo "taken from the store" >>"$T"/ms/*/*.out
 "$G" moons "${M[@]}" --threads 1 --store "$T/ms" --out "$T/m2.json" >"$T/m2.txt" 2>/dev/null
 grep -q "taken from the store" "$T/m2.txt" && cmp -s "$T/m0.json" "$T/m2.json" && ok ||
     bad "moons with the same settings (another --threads) not taken from the store"
-"$G" moons --seeds 2 --epochs 4 --act relu,gelu-exact,erf-naive --store "$T/ms" --out "$T/m3.json" \
+"$G" moons --seeds 2 --epochs 4 --act relu,gelu-exact,gelu-erf-naive --store "$T/ms" --out "$T/m3.json" \
     >"$T/m3.txt" 2>/dev/null
 grep -q "taken from the store" "$T/m3.txt" && bad "moons --epochs 4 taken from the --epochs 3 record" || ok
 "$G" moons "${M[@]}" --store "$T/ms" --fresh --out "$T/m4.json" >"$T/m4.txt" 2>/dev/null

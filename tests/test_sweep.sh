@@ -24,7 +24,7 @@ bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 json_field() { python3 -c "import json,sys; d=json.load(open('$1')); print(eval('d' + sys.argv[1]))" "$2"; }
 
 # 1. shards merged = unsharded (quick binary32, a built-in and a library kernel)
-K=(--impl erf/avx2 --impl tanh-libm --lib "$LIB" --symbol gelu_good --defn exact)
+K=(--impl gelu-erfc-fast/avx2 --impl gelu-tanh-libm --lib "$LIB" --symbol gelu_good --defn exact)
 "$G" sweep --mode quick "${K[@]}" --out "$T/all.json" >/dev/null 2>&1 || bad "unsharded quick sweep"
 for k in 1 2 3; do
     "$G" sweep --mode quick "${K[@]}" --shard $k/3 --out "$T/s$k.json" >/dev/null 2>&1 || bad "shard $k"
@@ -100,12 +100,12 @@ sys.exit(0 if ok else 1)
 PY
     then ok; else bad "fast reference and MPFR disagree: $name"; fi
 }
-V=(--impl erf/avx2 --impl tanh/avx2 --impl sigmoid-libm --impl silu/avx2 --impl poly5/avx2)
+V=(--impl gelu-erfc-fast/avx2 --impl gelu-tanh-fast/avx2 --impl gelu-sigmoid-libm --impl silu-fast/avx2 --impl gelu-poly5/avx2)
 same_verdicts "bf16, every binade" --format bf16 "${V[@]}"
 same_verdicts "f16, every binade" --format f16 "${V[@]}"
 # binary32 binades: [2^-127, 2^-126) (subnormals' neighbour), [2^-20, 2^-19), -[2^6, 2^7)
 for shard in 1/512 108/512 390/512; do
-    same_verdicts "f32 binade --shard $shard" --shard $shard --impl erf/avx2
+    same_verdicts "f32 binade --shard $shard" --shard $shard --impl gelu-erfc-fast/avx2
 done
 
 # 3. one wrong input of 2^32, found by the exhaustive sweep
@@ -121,7 +121,7 @@ python3 -c "import sys; sys.exit(0 if 999 < $ulp < 1001 and float('$second') <= 
 [[ $n == 4294967296 ]] && ok || bad "exhaustive sweep saw $n inputs"
 
 # 4. crash and hang: reported with the input range, exit 2, the other kernels kept
-"$G" sweep --format bf16 --impl erf/avx2 --lib "$LIB" --symbol gelu_crash --defn exact \
+"$G" sweep --format bf16 --impl gelu-erfc-fast/avx2 --lib "$LIB" --symbol gelu_crash --defn exact \
     --out "$T/crash.json" >"$T/out" 2>"$T/err"
 rc=$?
 [[ $rc == 2 ]] && grep -q "crashed (signal 11" "$T/err" && grep -q "on the chunk of inputs 0x1p-31 \.\. 0x1.fep+0 (chunk 3, n = 4096); narrowed to x = 0x1p+0 (n = 1): crashed (signal 11" "$T/err" &&
@@ -170,7 +170,7 @@ done
 
 # 5c. the binary64 hunt: 2 signs x 5 binades x 256 samples = 2560 inputs in 10 chunks, each
 # followed by a 13 x 16 = 208-input climb per kernel: n = 2560 + 2080; shards merge exactly
-H=(--format f64 --mode hunt --per-stratum 256 --exponents -2:2 --impl erfc-stable --impl tanh-libm)
+H=(--format f64 --mode hunt --per-stratum 256 --exponents -2:2 --impl gelu-erfc-stable --impl gelu-tanh-libm)
 "$G" sweep "${H[@]}" --out "$T/h.json" >/dev/null 2>&1 || bad "hunt"
 for k in 1 2 3; do
     "$G" sweep "${H[@]}" --shard $k/3 --out "$T/h$k.json" >/dev/null 2>&1 || bad "hunt shard $k"
@@ -181,7 +181,7 @@ cmp -s "$T/h.json" "$T/hm.json" && cmp -s "$T/h.hist.csv" "$T/hm.hist.csv" && ok
 [[ $(json_field "$T/h.json" "['kernels'][0]['own']['all']['n']") == 4640 &&
    $(json_field "$T/h.json" "['hunt']") == "{'per_stratum': 256, 'exponents': [-2, 2]}" ]] && ok ||
     bad "hunt: inputs counted or parameters written"
-for args in "--mode hunt --impl erfc-stable" "--format f64 --mode hunt --exponents 3:2 --all" \
+for args in "--mode hunt --impl gelu-erfc-stable" "--format f64 --mode hunt --exponents 3:2 --all" \
             "--format f64 --mode hunt --per-stratum 5000 --all"; do
     # shellcheck disable=SC2086
     "$G" sweep $args >/dev/null 2>"$T/err"
@@ -190,7 +190,7 @@ done
 
 # 6. Ctrl-C, and SIGTERM (a scheduler's time limit), keep what was finished
 for sig in INT TERM; do
-    "$G" sweep --impl erf/avx2 --out "$T/$sig.json" >/dev/null 2>&1 &
+    "$G" sweep --impl gelu-erfc-fast/avx2 --out "$T/$sig.json" >/dev/null 2>&1 &
     pid=$!
     sleep 3
     kill -$sig $pid

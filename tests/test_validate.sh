@@ -58,16 +58,16 @@ v v_nondet 1 layout FAIL "not deterministic.*second calls on the same arrays giv
 rc=$?
 [ $rc -eq 0 ] && grep -q '"verdict": "pass"' "$T/v.json" && grep -q '"format": "bf16"' "$T/v.json" &&
   grep -q '"mode": "exhaustive"' "$T/v.json" && echo "ok   bf16, --json" || { echo "FAIL bf16/--json (exit $rc)"; cat "$T/out"; fail=1; }
-"$G" validate --impl erfc-double --max-ulp 1 >"$T/out" 2>&1 && grep -q '^verdict: PASS' "$T/out" &&
-  echo "ok   --impl erfc-double passes at 1 ULP" || { echo "FAIL --impl erfc-double"; cat "$T/out"; fail=1; }
+"$G" validate --impl gelu-erfc-double --max-ulp 1 >"$T/out" 2>&1 && grep -q '^verdict: PASS' "$T/out" &&
+  echo "ok   --impl gelu-erfc-double passes at 1 ULP" || { echo "FAIL --impl gelu-erfc-double"; cat "$T/out"; fail=1; }
 # --max-ulp 0.5 is "correctly rounded", every result checked bit for bit: gelu-cr passes,
-# erfc-double (0.5 ULP to within binary64's resolution on most inputs, not correctly rounded) fails
-"$G" validate --impl cr/scalar --max-ulp 0.5 >"$T/out" 2>&1 &&
+# gelu-erfc-double (0.5 ULP to within binary64's resolution on most inputs, not correctly rounded) fails
+"$G" validate --impl gelu-cr/scalar --max-ulp 0.5 >"$T/out" 2>&1 &&
   grep -Eq '^PASS  max-ulp +correctly rounded \(--max-ulp 0\.5\) on \[-5, 5\]: 0 of [0-9]+ results differ' "$T/out" &&
-  echo "ok   --impl cr/scalar: correctly rounded at --max-ulp 0.5" || { echo "FAIL cr/scalar --max-ulp 0.5"; cat "$T/out"; fail=1; }
-"$G" validate --impl erfc-double --max-ulp 0.5 >"$T/out" 2>&1; rc=$?
+  echo "ok   --impl gelu-cr/scalar: correctly rounded at --max-ulp 0.5" || { echo "FAIL gelu-cr/scalar --max-ulp 0.5"; cat "$T/out"; fail=1; }
+"$G" validate --impl gelu-erfc-double --max-ulp 0.5 >"$T/out" 2>&1; rc=$?
 [ $rc -eq 1 ] && grep -Eq '^FAIL  max-ulp +not correctly rounded \(--max-ulp 0\.5\) on \[-5, 5\]: [1-9][0-9]* of [0-9]+ results differ' "$T/out" &&
-  echo "ok   --impl erfc-double: not correctly rounded at --max-ulp 0.5" || { echo "FAIL erfc-double --max-ulp 0.5 (exit $rc)"; cat "$T/out"; fail=1; }
+  echo "ok   --impl gelu-erfc-double: not correctly rounded at --max-ulp 0.5" || { echo "FAIL gelu-erfc-double --max-ulp 0.5 (exit $rc)"; cat "$T/out"; fail=1; }
 "$G" validate --exec "'$G' __eval-lib '$L' v_good" >"$T/out" 2>&1 && grep -q 'pieces of 13' "$T/out" &&
   echo "ok   --exec passes, layout checks reduced" || { echo "FAIL --exec"; cat "$T/out"; fail=1; }
 
@@ -115,7 +115,7 @@ cp "$L" "$T/libgood.so"
 (cd "$T" && "$G" validate --lib libnone.so --symbol v_good --probes-only >out 2>err); rc=$?
 [ $rc -eq 2 ] && grep -q '^gelulab validate: cannot use --lib libnone.so --symbol v_good: file not found: libnone.so (not in the current directory, nor where the loader looks: ' "$T/err" &&
   echo "ok   --lib NAME found nowhere" || { echo "FAIL bare name missing (exit $rc)"; cat "$T/err"; fail=1; }
-"$G" validate --impl erf/scalar --max-ulp -1 >/dev/null 2>"$T/err"; rc=$?
+"$G" validate --impl gelu-erfc-fast/scalar --max-ulp -1 >/dev/null 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] && echo "ok   bad bound: exit 2" || { echo "FAIL bad bound"; fail=1; }
 "$G" validate --region middle --impl relu >/dev/null 2>&1; [ $? -eq 2 ] && echo "ok   bad region: exit 2" || { echo "FAIL bad region"; fail=1; }
 "$G" validate >/dev/null 2>&1; [ $? -eq 2 ] && echo "ok   no kernel: exit 2" || { echo "FAIL no kernel"; fail=1; }

@@ -1,10 +1,10 @@
 /* External evaluator for the NEON builds of the generic vector kernels (impls/vec/kernels.h),
  * cross-compiled for AArch64 and run under qemu-aarch64 (docs/design.md, "Kernel ABI"):
  *   gelulab-neon-eval ALGO  <  raw little-endian float32  >  raw little-endian float32
- * ALGO: a name of impls/algos.list (GL_VEC_ALGOS), or of impls/grads.list (GL_VEC_GRADS: a
- * backward kernel, whose input is pairs x, dy; docs/exec-protocol.md), or of a 16-bit kernel
- * (GL_TAB16_KERNELS, impls/tab16.h: raw little-endian 16-bit values in and out). Reads until EOF,
- * in chunks. */
+ * ALGO: the name (GL_NAME_ID: the identifier with '-' for '_') of an entry of impls/algos.list
+ * (GL_VEC_ALGOS), or of impls/grads.list (GL_VEC_GRADS: a backward kernel, whose input is pairs
+ * x, dy; docs/exec-protocol.md), or of a 16-bit kernel (GL_TAB16_KERNELS, impls/tab16.h: raw
+ * little-endian 16-bit values in and out). Reads until EOF, in chunks. */
 #include <stdio.h>
 #include <string.h>
 #include "vec/isa_neon.h"
@@ -12,15 +12,15 @@
 #include "vec_decls.h"
 #include "tab16.h"
 
-#define GL_NEON_ENTRY(algo, isa) {#algo, gl_k_##algo##_##isa, NULL},
-#define GL_NEON_BWD(algo, isa)   {#algo, NULL, gl_k_##algo##_##isa},
+#define GL_NEON_ENTRY(algo, isa) {GL_NAME_##algo, gl_k_##algo##_##isa, NULL},
+#define GL_NEON_BWD(algo, isa)   {GL_NAME_##algo, NULL, gl_k_##algo##_##isa},
 static const struct {
     const char *name;
     void (*fn)(const float *, float *, size_t);
     void (*bwd)(const float *, const float *, float *, size_t);
 } algos[] = {GL_VEC_ALGOS(GL_NEON_ENTRY, neon) GL_VEC_GRADS(GL_NEON_BWD, neon)};
 
-#define GL_NEON_TAB16(algo, table) {#algo, gl_k_##algo##_neon},
+#define GL_NEON_TAB16(algo, table) {GL_NAME_##algo, gl_k_##algo##_neon},
 static const struct {
     const char *name;
     void (*fn)(const uint16_t *, uint16_t *, size_t);
@@ -67,10 +67,10 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], tab16[i].name)) return run_u16(tab16[i].fn);
     if (bwd) return run_backward(bwd);
     if (!fn) {
-        fprintf(stderr, "gelulab-neon-eval: usage: gelulab-neon-eval ALGO (" GL_VEC_ALGOS_NAMES
-                        ", or backward: " GL_VEC_GRADS_NAMES
-                        "; or 16-bit: cr_bf16, cr_f16, tanhcr_bf16, tanhcr_f16) < float32 > "
-                        "float32\n");
+        fprintf(stderr,
+                "gelulab-neon-eval: usage: gelulab-neon-eval ALGO (" GL_VEC_ALGOS_NAMES
+                ", or backward: " GL_VEC_GRADS_NAMES "; or 16-bit: " GL_TAB16_NAMES ") < float32 > "
+                "float32\n");
         return 2;
     }
     size_t n;

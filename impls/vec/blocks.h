@@ -1,8 +1,8 @@
 /* Building blocks shared by several algorithms of the generic vector kernels (algo/NAME.h), over
  * the lane model (lanes.h): exp in binary32 and binary64, x sigma(s) in binary32 and binary64,
- * x Phi(x) in binary64 (the method of gelu-accurate, algo/accurate.h, also gelu-cr's fast path)
- * and the polynomial-Phi family. Constants are hex floats; polynomials come from impls/coeffs.h
- * (impls/coeffs.sollya, make coeffs). */
+ * x Phi(x) in binary64 (the method of gelu-accurate, algo/gelu_accurate.h, also gelu-cr's fast
+ * path) and the polynomial-Phi family. Constants are hex floats; polynomials come from
+ * impls/coeffs.h (impls/coeffs.sollya, make coeffs). */
 #include "../coeffs.h"
 #include "pieces.h"
 
@@ -40,7 +40,7 @@ static inline V x_sigma(V x, V s)
     return vsel(GL_MASK(s < -104.0f), vdup(-0.0f), y);
 }
 
-/* e^(-t^2/2) = 2^n (1 + q) for binary32 t >= 0 (gelu-fast's method; algo/fast.h derives its
+/* e^(-t^2/2) = 2^n (1 + q) for binary32 t >= 0 (gelu-fast's method; algo/gelu_fast.h derives its
  * error): t^2 = h + l exactly (*h gets h); n = round(-h/(2 ln2)) by the 1.5 2^23 shift, *kd =
  * n + 1.5 2^23 (its low bits hold n); s = 2r = (-h - 2n ln2hi) + (-l + 2n ln2lo), q = e^r - 1 =
  * s Q(s/2)/2 (Horner in s with GL_EXP[i] 2^-i: each step is 2^-k times the step in r, so the
@@ -288,8 +288,8 @@ static inline __attribute__((always_inline)) VD vexpd(VD s, const double *c, int
     return p * scale;
 }
 
-/* x Phi(x) in binary64 lanes by gelu-accurate's method (algo/accurate.h says it and derives its
- * error), with the polynomials Q (the erfc form) and E (e^r): gelu-accurate and gelu-cr's fast
+/* x Phi(x) in binary64 lanes by gelu-accurate's method (algo/gelu_accurate.h says it and derives
+ * its error), with the polynomials Q (the erfc form) and E (e^r): gelu-accurate and gelu-cr's fast
  * path differ only in these. */
 static inline __attribute__((always_inline)) VD gelu_xphi_d(VD x, const double *Q, int q_degree,
                                                             const double *E, int e_degree)

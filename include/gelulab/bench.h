@@ -10,7 +10,7 @@
 #define GL_BENCH_MAXREP 64
 
 struct gl_bench_row {
-    char name[64];                    /* case: "erf/avx2", "memcpy", "onednn-2.6-gelu_erf" */
+    char name[64]; /* case: "gelu-erfc-fast/avx2", "memcpy", "onednn-2.6-gelu_erf" */
     char kind[16], defn[16], isa[16]; /* from the benchmark's label */
     char lib[32];                     /* peers: the library that provides it ("oneDNN") */
     char fmt[8];                      /* 16-bit cases: "bf16" or "f16" (their inputs); "" */

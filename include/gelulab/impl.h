@@ -35,7 +35,7 @@ struct gl_witness {
 #define GL_SPECIALS_GRAD_RIGHT "nan 0x1p+0 -0 0x1p-1 0x1p-1"
 
 struct gl_impl {
-    const char *name;   /* "tanh/avx512": algorithm/ISA */
+    const char *name;   /* "gelu-tanh-fast/avx512": algorithm/ISA */
     enum gl_defn defn;  /* the definition it implements */
     const char *family; /* erf, tanh, sigmoid, silu, poly, lut, relu, accurate, fast, cr */
     enum gl_isa isa;
@@ -62,8 +62,11 @@ struct gl_impl {
 
 size_t gl_impl_count(void);
 const struct gl_impl *gl_impl_get(size_t i);
-/* The entry with that name, or NULL. */
+/* The entry with that name, or under its name before gelulab 0.2 (gl_impl_renamed), or NULL. */
 const struct gl_impl *gl_impl_find(const char *name);
+/* A kernel's name before 0.2 ("tanhfast/avx512", "erf-naive"; accepted until 0.3): its name now
+ * in buf ("gelu-tanh-accurate/avx512"); NULL if name is not an old name (or buf is too short). */
+const char *gl_impl_renamed(const char *name, char *buf, size_t len);
 /* 1 when this process can call the kernel (its ISA is supported here; NEON: never in
  * process, see gl_impl_neon_command). */
 int gl_impl_available(const struct gl_impl *k);

@@ -57,8 +57,9 @@ struct gl_act {
     int binary64;               /* 1: forward in binary64, no rounding (gradient checks only) */
 };
 /* "relu", "gelu-exact", "gelu-tanh", "gelu-sigmoid", "silu", or a registry kernel name
- * ("erf/avx2"); any of them + a backward kernel ("gelu-exact+grad_fast/avx2", or without the
- * ISA: its widest build here) for the backward pass. Returns 0, or -1 with the reason in err. */
+ * ("gelu-erfc-fast/avx2"); any of them + a backward kernel ("gelu-exact+gelu-grad-fast/avx2", or
+ * without the ISA: its widest build here) for the backward pass. Returns 0, or -1 with the reason
+ * in err. */
 int gl_act_parse(const char *name, struct gl_act *a, char *err, size_t errlen);
 /* h[i] = act(z[i]); tmp holds n floats. */
 void gl_act_forward(const struct gl_act *a, const double *z, double *h, float *tmp, size_t n);
@@ -70,8 +71,8 @@ double gl_act_deriv(const struct gl_act *a, double z);
 void gl_act_backward(const struct gl_act *a, const double *z, double *g, float *tmp, size_t n);
 /* The default list of the experiment: the five definitions, gelulab's fastest kernel of each
  * family runnable here, and exact GELU and the tanh form trained with gelulab's binary32
- * backward kernels (gelu-exact+grad_fast, gelu-tanh+grad_tanhfast). Writes at most max names into
- * names; returns the count. */
+ * backward kernels (gelu-exact+gelu-grad-fast, gelu-tanh+gelu-tanh-grad-fast). Writes at most max
+ * names into names; returns the count. */
 int gl_act_default_list(const char **names, int max);
 
 /* ---- the network ---- */

@@ -1,4 +1,4 @@
-/* tanh/ISA: the tanh definition (x/2)(1 + tanh(sqrt(2/pi)(x + 0.044715 x^3))) in binary32
+/* gelu-tanh-fast/ISA: the tanh definition (x/2)(1 + tanh(sqrt(2/pi)(x + 0.044715 x^3))) in binary32
  * arithmetic, without the cancellation of 1 + tanh.
  *
  * Method. (x/2)(1 + tanh(u)) = x sigma(2u), 2u = x (C0 + C1 x^2), C0 = RN(2 sqrt(2/pi)),
@@ -11,7 +11,7 @@
  * -0x1.4150cp+3.
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
 /* clang-format off */
-#define GL_CONTRACT_tanh                                                                           \
+#define GL_CONTRACT_gelu_tanh_fast                                                                 \
     .defn = GL_DEFN_TANH, .family = "tanh",                                                        \
     .note = "x sigma(2u) (no cancellation), own exp",                                              \
     .tail = "relative accuracy down to underflow", .specials = GL_SPECIALS_RIGHT,                  \
@@ -23,5 +23,5 @@ static inline V gelu_tanh(V x)
 {
     return x_sigma(x, x * vfma(x * x, vdup(0x1.2444f2p-4f), vdup(0x1.988454p+0f)));
 }
-GL_DEFINE_KERNEL(tanh, gelu_tanh)
+GL_DEFINE_KERNEL(gelu_tanh_fast, gelu_tanh)
 #endif

@@ -1,4 +1,4 @@
-/* cr/ISA, gelu-cr: exact GELU x Phi(x) correctly rounded to binary32 (round to nearest, ties to
+/* gelu-cr/ISA: exact GELU x Phi(x) correctly rounded to binary32 (round to nearest, ties to
  * even) for every binary32 input. Its fast path is gelu-accurate's binary64 method
  * (gelu_xphi_d, blocks.h) with tighter polynomials.
  *
@@ -45,7 +45,7 @@
  *    x^2/sqrt(2 pi) + ...: x/2 is a midpoint when x is subnormal with an odd last bit); there the
  *    sum's rounding error (h + h erf is kept as s + err by Fast2Sum) breaks the tie.
  *    That these suffice for all 2^32 inputs is not derived: it is proven by the exhaustive
- *    sweep (`gelulab sweep --impl cr/avx2 --impl cr/avx512`: correctly rounded for every
+ *    sweep (`gelulab sweep --impl gelu-cr/avx2 --impl gelu-cr/avx512`: correctly rounded for every
  *    input, 2^32 of 2^32, the core included).
  * Maximum error (exhaustive sweep of all 2^32 inputs, against the exact definition; every
  * result equals the correctly rounded reference):
@@ -53,7 +53,7 @@
  * inputs 2.385e-07.
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
 /* clang-format off */
-#define GL_CONTRACT_cr                                                                             \
+#define GL_CONTRACT_gelu_cr                                                                        \
     .defn = GL_DEFN_EXACT, .family = "cr",                                                         \
     .note = "gelu-cr: correctly rounded; binary64 core (AVX-512) or fast path with a rounding test, long double else", \
     .tail = "correctly rounded for every binary32 input", .specials = GL_SPECIALS_RIGHT,           \
@@ -197,7 +197,7 @@ static inline __attribute__((always_inline)) void gelu_cr_block(const float *x, 
 }
 /* The kernel ABI: blocks of GL_CR_BLOCK (the last one through a zeroed copy); results are
  * written after the inputs of their block are read (in place works). */
-GL_KERNEL_ATTR void GL_KNAME(cr)(const float *x, float *y, size_t n)
+GL_KERNEL_ATTR void GL_KNAME(gelu_cr)(const float *x, float *y, size_t n)
 {
     float in[GL_CR_BLOCK], lo[GL_CR_BLOCK], hi[GL_CR_BLOCK];
     for (size_t i = 0; i < n; i += GL_CR_BLOCK) {

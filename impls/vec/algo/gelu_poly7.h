@@ -1,4 +1,4 @@
-/* poly7/ISA: exact GELU with Phi by one polynomial of degree 17 on [-5.625, 0], binary32
+/* gelu-poly7/ISA: exact GELU with Phi by one polynomial of degree 17 on [-5.625, 0], binary32
  * arithmetic: the cheap polynomial GELUs of inference code, cut at the clamp.
  *
  * Method. GL_GELU_POLY (blocks.h): Phi(a), a = max(-|x|, -5.625), by the polynomial GL_PHI_POLY7
@@ -12,7 +12,7 @@
  * -0x1.67ea4cp+2.
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
 /* clang-format off */
-#define GL_CONTRACT_poly7                                                                          \
+#define GL_CONTRACT_gelu_poly7                                                                     \
     .defn = GL_DEFN_EXACT, .family = "poly",                                                       \
     .note = "Phi by a degree-17 polynomial on [-5.625, 0]",                                        \
     .tail = "-0 for x < -5.625, x for x > 5.625", .specials = GL_SPECIALS_RIGHT,                   \
@@ -21,5 +21,5 @@
 
 #ifdef GL_ISA_SUFFIX
 GL_GELU_POLY(POLY7)
-GL_DEFINE_KERNEL(poly7, gelu_POLY7)
+GL_DEFINE_KERNEL(gelu_poly7, gelu_POLY7)
 #endif

@@ -1,4 +1,4 @@
-/* poly5/ISA: exact GELU with Phi by one polynomial of degree 11 on [-4.75, 0], binary32
+/* gelu-poly5/ISA: exact GELU with Phi by one polynomial of degree 11 on [-4.75, 0], binary32
  * arithmetic: the cheap polynomial GELUs of inference code, cut at the clamp.
  *
  * Method. GL_GELU_POLY (blocks.h): Phi(a), a = max(-|x|, -4.75), by the polynomial GL_PHI_POLY5
@@ -11,7 +11,7 @@
  * max |error| over all finite inputs 1.442e-05.
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
 /* clang-format off */
-#define GL_CONTRACT_poly5                                                                          \
+#define GL_CONTRACT_gelu_poly5                                                                     \
     .defn = GL_DEFN_EXACT, .family = "poly",                                                       \
     .note = "Phi by a degree-11 polynomial on [-4.75, 0]",                                         \
     .tail = "-0 for x < -4.75, x for x > 4.75", .specials = GL_SPECIALS_RIGHT,                     \
@@ -20,5 +20,5 @@
 
 #ifdef GL_ISA_SUFFIX
 GL_GELU_POLY(POLY5)
-GL_DEFINE_KERNEL(poly5, gelu_POLY5)
+GL_DEFINE_KERNEL(gelu_poly5, gelu_POLY5)
 #endif

@@ -1,4 +1,5 @@
-/* sigmoid/ISA: the sigmoid definition x sigma(1.702 x) ("QuickGELU") in binary32 arithmetic.
+/* gelu-sigmoid-fast/ISA: the sigmoid definition x sigma(1.702 x) ("QuickGELU") in binary32
+ * arithmetic.
  *
  * Method. s = x RN(1.702) (one rounding), then x sigma(s) by x_sigma (blocks.h: our own exp,
  * one division; x e^s/(1 + e^s) for s < 0, so no overflow and no cancellation).
@@ -9,7 +10,7 @@
  * -0x1.a9f09ep+5.
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
 /* clang-format off */
-#define GL_CONTRACT_sigmoid                                                                        \
+#define GL_CONTRACT_gelu_sigmoid_fast                                                              \
     .defn = GL_DEFN_SIGMOID, .family = "sigmoid",                                                  \
     .note = "x sigma(1.702x), own exp",                                                            \
     .tail = "relative accuracy down to underflow", .specials = GL_SPECIALS_RIGHT,                  \
@@ -21,5 +22,5 @@ static inline V gelu_sigmoid(V x)
 {
     return x_sigma(x, x * 0x1.b3b646p+0f); /* 1.702 */
 }
-GL_DEFINE_KERNEL(sigmoid, gelu_sigmoid)
+GL_DEFINE_KERNEL(gelu_sigmoid_fast, gelu_sigmoid)
 #endif

@@ -1,6 +1,6 @@
-/* grad_fast/ISA, GELU' for the backward pass in binary32 arithmetic: dx = dy (Phi(x) + x phi(x)),
- * the derivative of exact GELU, without a division where |x| <= 5.6 (gelu-fast's method,
- * algo/fast.h) and with one beyond. Every ISA performs the same roundings (the same bits).
+/* gelu-grad-fast/ISA, GELU' for the backward pass in binary32 arithmetic: dx = dy (Phi(x) + x
+ * phi(x)), the derivative of exact GELU, without a division where |x| <= 5.6 (gelu-fast's method,
+ * algo/gelu_fast.h) and with one beyond. Every ISA performs the same roundings (the same bits).
  *
  * Method. t = min(|x|, 15) (+-inf: 15), Phi(-t) = E R(t) with E = e^(-t^2/2) and R(t) =
  * erfc(t/sqrt2) e^(t^2/2)/2 as in gelu-fast: t^2 = h + l exactly, E = 2^n (1 + q) with
@@ -27,8 +27,8 @@
  * all finite inputs 8.819e-08 (scaled: 0.7398); 96.78 % correctly rounded.
  * Special values (dy = 1): NaN -> NaN, +inf -> 1, -inf -> -0, +-0 -> 1/2. */
 /* clang-format off */
-#define GL_CONTRACT_grad_fast                                                                      \
-    .defn = GL_DEFN_EXACT_GRAD, .family = "grad-fast",                                             \
+#define GL_CONTRACT_gelu_grad_fast                                                                 \
+    .defn = GL_DEFN_EXACT_GRAD, .family = "gelu-grad-fast",                                        \
     .note = "GELU' = Phi + x phi in binary32, gelu-fast's e^(-x^2/2) R(x), a continued fraction beyond 5.6", \
     .tail = "relative accuracy down to underflow", .specials = GL_SPECIALS_GRAD_RIGHT,             \
     .ulp_core = 27.46, .abs_all = 8.819e-08, .witness = {-0x1.9367c8p-1, -0x1.edf346p-7, -0x1.edf30f1848bep-7}
@@ -56,5 +56,5 @@ static inline V grad_fast_f(V x)
     V ed = (m * vfloat(vshl_u(vaddi(vbits(kd), 127 + 64), 23))) * 0x1p-64f;
     return vsel_sign(x, ed, 1.0f - ed);
 }
-GL_DEFINE_BWD_KERNEL(grad_fast, grad_fast_f)
+GL_DEFINE_BWD_KERNEL(gelu_grad_fast, grad_fast_f)
 #endif

@@ -1,4 +1,4 @@
-/* poly3/ISA: exact GELU with Phi by one polynomial of degree 6 on [-3.5, 0], binary32
+/* gelu-poly3/ISA: exact GELU with Phi by one polynomial of degree 6 on [-3.5, 0], binary32
  * arithmetic: the cheap polynomial GELUs of inference code, cut at the clamp.
  *
  * Method. GL_GELU_POLY (blocks.h): Phi(a), a = max(-|x|, -3.5), by the polynomial GL_PHI_POLY3
@@ -12,7 +12,7 @@
  * -0x1.458decp+3.
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
 /* clang-format off */
-#define GL_CONTRACT_poly3                                                                          \
+#define GL_CONTRACT_gelu_poly3                                                                     \
     .defn = GL_DEFN_EXACT, .family = "poly",                                                       \
     .note = "Phi by a degree-6 polynomial on [-3.5, 0]",                                           \
     .tail = "-0 for x < -3.5, x for x > 3.5", .specials = GL_SPECIALS_RIGHT,                       \
@@ -21,5 +21,5 @@
 
 #ifdef GL_ISA_SUFFIX
 GL_GELU_POLY(POLY3)
-GL_DEFINE_KERNEL(poly3, gelu_POLY3)
+GL_DEFINE_KERNEL(gelu_poly3, gelu_POLY3)
 #endif

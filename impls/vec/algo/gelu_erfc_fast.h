@@ -1,5 +1,5 @@
-/* erf/ISA: exact GELU x Phi(x) in binary32 arithmetic, the erfc form, relative accuracy down
- * to underflow.
+/* gelu-erfc-fast/ISA: exact GELU x Phi(x) in binary32 arithmetic, the erfc form, relative accuracy
+ * down to underflow.
  *
  * Method. Phi(x) from erfc(z), z = |x|/sqrt2, erfc(z) = t exp(-z^2 + P(w)), t = 1/(1 + z/2),
  * w = 1 - t = (z/2) t, P = GL_ERFC_W (impls/coeffs.sollya; absolute fit error = relative for
@@ -13,7 +13,7 @@
  * -0x1.a356e4p+3.
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
 /* clang-format off */
-#define GL_CONTRACT_erf                                                                            \
+#define GL_CONTRACT_gelu_erfc_fast                                                                 \
     .defn = GL_DEFN_EXACT, .family = "erf",                                                        \
     .note = "x Phi(x), erfc = t exp(-z^2 + P(t)), exact -x^2/2",                                   \
     .tail = "relative accuracy down to underflow", .specials = GL_SPECIALS_RIGHT,                  \
@@ -37,5 +37,5 @@ static inline V gelu_erf(V x)
     y = vsel(GL_MASK(x == 0.0f), x, y); /* fma(-x, h, x) would turn -0 into +0 */
     return vsel(GL_MASK(z > 11.3f), vsel(GL_MASK(x > 0.0f), x, vdup(-0.0f)), y);
 }
-GL_DEFINE_KERNEL(erf, gelu_erf)
+GL_DEFINE_KERNEL(gelu_erfc_fast, gelu_erf)
 #endif

@@ -1,4 +1,4 @@
-/* silu/ISA: SiLU (Swish) x sigma(x) in binary32 arithmetic.
+/* silu-fast/ISA: SiLU (Swish) x sigma(x) in binary32 arithmetic.
  *
  * Method. x sigma(x) by x_sigma (blocks.h: our own exp, one division; x e^x/(1 + e^x) for
  * x < 0, so no overflow and no cancellation).
@@ -9,7 +9,7 @@
  * -0x1.9fe368p+6.
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
 /* clang-format off */
-#define GL_CONTRACT_silu                                                                           \
+#define GL_CONTRACT_silu_fast                                                                      \
     .defn = GL_DEFN_SILU, .family = "silu",                                                        \
     .note = "x sigma(x), own exp",                                                                 \
     .tail = "relative accuracy down to underflow", .specials = GL_SPECIALS_RIGHT,                  \
@@ -21,5 +21,5 @@ static inline V silu(V x)
 {
     return x_sigma(x, x);
 }
-GL_DEFINE_KERNEL(silu, silu)
+GL_DEFINE_KERNEL(silu_fast, silu)
 #endif

@@ -1,9 +1,9 @@
-/* grad_accurate/ISA, GELU' for the backward pass: dx = dy (Phi(x) + x phi(x)), the derivative of
- * exact GELU, for binary32 x and dy, within 0.5 + 4e-5 ULP (derived below) of dy f'(x) with
- * dy = 1 outside the root region (|x - x0| > 1/32, x0 = -0.7517915 the zero of f'), and within
- * 0.5 + 3e-7 ulps of 1 everywhere (the scaled error: absolute, in units of ulp(max|f'|)).
- * Computed in binary64 lanes (VD, vfmad of the ISA header): every ISA performs the same
- * roundings (the same bits).
+/* gelu-grad-accurate/ISA, GELU' for the backward pass: dx = dy (Phi(x) + x phi(x)), the derivative
+ * of exact GELU, for binary32 x and dy, within 0.5 + 4e-5 ULP (derived below) of dy f'(x) with dy =
+ * 1 outside the root region (|x - x0| > 1/32, x0 = -0.7517915 the zero of f'), and within 0.5 +
+ * 3e-7 ulps of 1 everywhere (the scaled error: absolute, in units of ulp(max|f'|)). Computed in
+ * binary64 lanes (VD, vfmad of the ISA header): every ISA performs the same roundings (the same
+ * bits).
  *
  * Method. a = min(|x|, 27) (exact in binary64; +-inf: 27), E = e^(-a^2/2) (-a^2/2 exact; our
  * exp with gelu-cr's fit GL_EXP_CR, degree 9, 2^n p with n >= -526: normal) and
@@ -17,7 +17,7 @@
  * x < -27 (and -inf): f'(-27) ~ -2^-521 stands in: dy f' rounds to a zero of the right sign
  * for every binary32 dy, as the exact value does (|f'(x) dy| < 2^-150 there). dx = RN32(dy f')
  * with the product in binary64. NaN propagates (x or dy).
- * Error bound (first order; Sollya's sup norms, as gelu-cr's fast path, algo/cr.h): Phi(-a)/E
+ * Error bound (first order; Sollya's sup norms, as gelu-cr's fast path, algo/gelu_cr.h): Phi(-a)/E
  * relative 5.5e-14 (Q's fit) + 1.4e-14 (its Estrin roundings) + 2^-48 (t, w), E relative
  * 1.8e-14 + 2^-50. With E Phi(-a)/E = Phi(-a) <= 1/2 and E a k = a phi(a) <= 0.242, D's
  * subtraction and the products add below 2^-52 (1/2 + 0.242) absolutely: the absolute error of
@@ -32,8 +32,8 @@
  * |error| over all finite inputs 5.961e-08 (scaled: 0.5).
  * Special values (dy = 1): NaN -> NaN, +inf -> 1, -inf -> -0, +-0 -> 1/2. */
 /* clang-format off */
-#define GL_CONTRACT_grad_accurate                                                                  \
-    .defn = GL_DEFN_EXACT_GRAD, .family = "grad-accurate",                                         \
+#define GL_CONTRACT_gelu_grad_accurate                                                             \
+    .defn = GL_DEFN_EXACT_GRAD, .family = "gelu-grad-accurate",                                    \
     .note = "GELU' = Phi + x phi in binary64 (erfc form, Mills series beyond 15.5), dy f' rounded once", \
     .tail = "relative accuracy down to underflow, for every dy", .specials = GL_SPECIALS_GRAD_RIGHT, \
     .ulp_core = 0.5001, .abs_all = 5.961e-08, .witness = {-0x1.97c97p-1, -0x1.2f114p-6, -0x1.2f11410000898p-6}
@@ -59,5 +59,5 @@ static inline __attribute__((always_inline)) VD grad_accurate_d(VD x)
     VD y = vseld_sign(x, e * d, vfmad(-e, d, vdupd(1.0)));
     return vseld(GL_MASKD(x != x), x, y); /* NaN */
 }
-GL_DEFINE_BWD_KERNEL_D(grad_accurate, grad_accurate_d)
+GL_DEFINE_BWD_KERNEL_D(gelu_grad_accurate, grad_accurate_d)
 #endif

@@ -1,4 +1,4 @@
-/* tanhfast/ISA, gelu-tanh-fast: the tanh definition (x/2)(1 + tanh(sqrt(2/pi) (x + 0.044715
+/* gelu-tanh-accurate/ISA: the tanh definition (x/2)(1 + tanh(sqrt(2/pi) (x + 0.044715
  * x^3))) for binary32, within 0.537 ULP (derived below) of that definition for every binary32
  * input, computed in binary64 lanes (the same bits on every ISA).
  *
@@ -18,17 +18,17 @@
  * |error| over all finite inputs 2.385e-07.
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
 /* clang-format off */
-#define GL_CONTRACT_tanhfast                                                                       \
+#define GL_CONTRACT_gelu_tanh_accurate                                                             \
     .defn = GL_DEFN_TANH, .family = "tanh",                                                        \
-    .note = "gelu-tanh-fast: x sigma(2u) in binary64, own exp, rounded once",                      \
+    .note = "gelu-tanh-accurate: x sigma(2u) in binary64, own exp, rounded once",                  \
     .tail = "relative accuracy down to underflow", .specials = GL_SPECIALS_RIGHT,                  \
     .ulp_core = 0.5359, .abs_all = 2.385e-07, .witness = {-0x1.1865f6p+1, -0x1.fad8acp-6, -0x1.fad8ad1257a32p-6}
 /* clang-format on */
 
 #ifdef GL_ISA_SUFFIX
-static inline __attribute__((always_inline)) VD gelu_tanh_fast(VD x)
+static inline __attribute__((always_inline)) VD gelu_tanh_accurate_d(VD x)
 {
     return x_sigma_d(x, x * vfmad(x * x, vdupd(0x1.2444f2a4d8b4bp-4), vdupd(0x1.9884533d43651p+0)));
 }
-GL_DEFINE_KERNEL_D(tanhfast, gelu_tanh_fast)
+GL_DEFINE_KERNEL_D(gelu_tanh_accurate, gelu_tanh_accurate_d)
 #endif

@@ -1,4 +1,4 @@
-/* accurate/ISA, gelu-accurate: exact GELU x Phi(x) for binary32 inputs, within 1 ULP (0.89
+/* gelu-accurate/ISA: exact GELU x Phi(x) for binary32 inputs, within 1 ULP (0.89
  * derived, 0.813 measured) of the exact value for every binary32 input, the negative tail
  * included down to underflow. Every ISA performs the same roundings (the same bits); every
  * result depends on its input alone.
@@ -37,7 +37,7 @@
  * lane: uniform inputs on [-8, 8] (56 % such lanes) run at a quarter of N(0, 1)'s speed.
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
 /* clang-format off */
-#define GL_CONTRACT_accurate                                                                       \
+#define GL_CONTRACT_gelu_accurate                                                                  \
     .defn = GL_DEFN_EXACT, .family = "accurate",                                                   \
     .note = "gelu-accurate: x Phi(x), binary32 core with one compensated step for |x| <= 3.5, binary64 beyond", \
     .tail = "relative accuracy down to underflow (slow path: lanes with |x| > 3.5)", .specials = GL_SPECIALS_RIGHT, \
@@ -48,7 +48,7 @@
 /* |x| <= GL_CORE_B: Phi(-t) = c0 + e, c0 = hi + lo (hi a multiple of 2^-24, so 1 - hi is
  * exact), e = lo + u S(u) (GL_CORE_ACC, degree 5); y = fma(x, C, -t e), C = hi for x < 0
  * (x Phi(-t)), 1 - hi otherwise (x - x Phi(-t)): one rounding but that of the small term */
-static inline V gelu_accurate_core(V x, V t, const V *k) /* k: a_j, S's coefficients, lo, hi */
+static inline V accurate_piece_eval(V x, V t, const V *k) /* k: a_j, S's coefficients, lo, hi */
 {
     V u = t - k[0], s = vhorner(u, k + 1, GL_CORE_ACC_DEGREE - 1);
     V e = vfma(s, u, k[6]), hi = k[7];
@@ -73,5 +73,5 @@ static inline V gelu_accurate_wide(V x)
     return x;
 }
 
-GL_DEFINE_KERNEL_CORE_TAIL(accurate, CORE_ACC, gelu_accurate_core, gelu_accurate_wide)
+GL_DEFINE_KERNEL_CORE_TAIL(gelu_accurate, CORE_ACC, accurate_piece_eval, gelu_accurate_wide)
 #endif

@@ -1,9 +1,9 @@
-/* grad_tanh/ISA, the derivative of the tanh form for the backward pass: dx = dy f'(x),
- * f'(x) = sigma(s) (1 + x s' sigma(-s)), s = 2 sqrt(2/pi) (x + 0.044715 x^3), s' = 2 sqrt(2/pi)
- * (1 + 3 0.044715 x^2) (since (1 + tanh(s/2))/2 = sigma(s)), for binary32 x and dy, within
- * 0.5 + 2e-6 ULP (derived below) with dy = 1 outside the root region (|x - x0| > 1/32,
- * x0 = -0.7524614 the zero of f'), within 0.5 + 1e-8 ulps of 1 everywhere. Computed in
- * binary64 lanes: every ISA performs the same roundings (the same bits).
+/* gelu-tanh-grad-accurate/ISA, the derivative of the tanh form for the backward pass: dx = dy
+ * f'(x), f'(x) = sigma(s) (1 + x s' sigma(-s)), s = 2 sqrt(2/pi) (x + 0.044715 x^3), s' = 2
+ * sqrt(2/pi) (1 + 3 0.044715 x^2) (since (1 + tanh(s/2))/2 = sigma(s)), for binary32 x and dy,
+ * within 0.5 + 2e-6 ULP (derived below) with dy = 1 outside the root region (|x - x0| > 1/32, x0 =
+ * -0.7524614 the zero of f'), within 0.5 + 1e-8 ulps of 1 everywhere. Computed in binary64 lanes:
+ * every ISA performs the same roundings (the same bits).
  *
  * Method. xc = x clamped to [-16, 16] (+-inf too), s and s' in binary64 (three roundings
  * each), E = e^(-|s|) (our exp with GL_EXP_CR, relative 1.8e-14 + 2^-50; |s| <= 318: normal),
@@ -25,15 +25,15 @@
  * inputs; max |error| over all finite inputs 5.961e-08 (scaled: 0.5).
  * Special values (dy = 1): NaN -> NaN, +inf -> 1, -inf -> -0, +-0 -> 1/2. */
 /* clang-format off */
-#define GL_CONTRACT_grad_tanh                                                                      \
-    .defn = GL_DEFN_TANH_GRAD, .family = "grad-tanh",                                              \
+#define GL_CONTRACT_gelu_tanh_grad_accurate                                                        \
+    .defn = GL_DEFN_TANH_GRAD, .family = "gelu-tanh-grad-accurate",                                \
     .note = "tanh form's derivative sigma(s)(1 + x s' sigma(-s)) in binary64, dy f' rounded once", \
     .tail = "relative accuracy down to underflow, for every dy", .specials = GL_SPECIALS_GRAD_RIGHT, \
     .ulp_core = 0.5001, .abs_all = 5.961e-08, .witness = {-0x1.b86cbap+0, -0x1.d3c538p-4, -0x1.d3c536fffffc3p-4}
 /* clang-format on */
 
 #ifdef GL_ISA_SUFFIX
-static inline __attribute__((always_inline)) VD grad_tanh_d(VD x)
+static inline __attribute__((always_inline)) VD tanh_grad_accurate_d(VD x)
 {
     const double c = 0x1.9884533d43651p0;               /* 2 sqrt(2/pi) */
     VD xc = vmaxd(vmind(x, vdupd(16.0)), vdupd(-16.0)); /* NaN: 16, fixed below */
@@ -46,5 +46,5 @@ static inline __attribute__((always_inline)) VD grad_tanh_d(VD x)
     VD y = sig * vfmad(xc * sp, sigm, vdupd(1.0));
     return vseld(GL_MASKD(x != x), x, y);
 }
-GL_DEFINE_BWD_KERNEL_D(grad_tanh, grad_tanh_d)
+GL_DEFINE_BWD_KERNEL_D(gelu_tanh_grad_accurate, tanh_grad_accurate_d)
 #endif

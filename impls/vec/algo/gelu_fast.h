@@ -1,4 +1,4 @@
-/* fast/ISA, gelu-fast: exact GELU x Phi(x) for binary32, in binary32 arithmetic, within 4 ULP of
+/* gelu-fast/ISA: exact GELU x Phi(x) for binary32, in binary32 arithmetic, within 4 ULP of
  * the exact value for every binary32 input, the negative tail included down to underflow. Every
  * ISA performs the same roundings (the same bits); every result depends on its input alone.
  *
@@ -38,7 +38,7 @@
  * -inf -> -0, +-0 -> +-0. Variants measured and not kept, with their cost:
  * docs/kernel-notes.md. */
 /* clang-format off */
-#define GL_CONTRACT_fast                                                                           \
+#define GL_CONTRACT_gelu_fast                                                                      \
     .defn = GL_DEFN_EXACT, .family = "fast",                                                       \
     .note = "gelu-fast: x Phi(x) in binary32, Phi by 32 pieces for |x| <= 3.5, e^(-x^2/2) R(x) beyond", \
     .tail = "relative accuracy down to underflow (slow path: lanes with |x| > 3.5)", .specials = GL_SPECIALS_RIGHT, \
@@ -47,7 +47,7 @@
 
 #ifdef GL_ISA_SUFFIX
 /* |x| <= GL_CORE_B: Phi(-t) = P(u) on gelu-fast's core pieces (degree 4, GL_CORE_FAST) */
-static inline V gelu_fast_core(V x, V t, const V *c) /* c: a_j, P's coefficients */
+static inline V fast_piece_eval(V x, V t, const V *c) /* c: a_j, P's coefficients */
 {
     V p = vhorner(t - c[0], c + 1, GL_CORE_FAST_DEGREE);
     return vsel_sign(x, x * p, vfma(-x, p, x)); /* x Phi(-t), or x - x Phi(-t) */
@@ -71,5 +71,5 @@ static inline V gelu_fast_tail(V x)
     return vquiet_nan(x, vsel_sign(x, p, x - p));
 }
 
-GL_DEFINE_KERNEL_CORE_TAIL(fast, CORE_FAST, gelu_fast_core, gelu_fast_tail)
+GL_DEFINE_KERNEL_CORE_TAIL(gelu_fast, CORE_FAST, fast_piece_eval, gelu_fast_tail)
 #endif
