@@ -53,15 +53,16 @@ static int run_external(struct gl_sweep *s, struct gl_kernel_src *k, struct chun
     struct gl_runner r = gl_sweep_runner(s);
     if (!gl_kernel_call(&r, k, ch, b->cxf, b->dy1, b->ext_out[ki], n, NULL, why, sizeof why))
         return 0;
+    struct gl_kernel_result *res = &s->res[ki];
     pthread_mutex_lock(lock);
-    int first = !k->failed;
-    k->failed = 1; /* the other threads stop calling it */
+    int first = !res->failed;
+    res->failed = 1; /* the other threads stop calling it */
     pthread_mutex_unlock(lock);
     if (!first) return -1;
     char where[700]; /* narrowed to the inputs that cause it ("" when not: interrupted, ...) */
     gl_kernel_narrow(&r, k, b->cxf, k->backward ? b->dy1 : NULL, n, NULL, where, sizeof where);
     pthread_mutex_lock(lock);
-    snprintf(k->error, sizeof k->error,
+    snprintf(res->error, sizeof res->error,
              "kernel %s %s on the chunk of inputs %a .. %a (chunk %llu, n = %llu)%s%s", k->name,
              why, b->cx[0], b->cx[n - 1], (unsigned long long)c, (unsigned long long)n,
              *where ? "; narrowed to " : "", where);
@@ -130,14 +131,14 @@ static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint6
     struct gl_sweep *s = w->s;
     int ext = 0;
     for (int k = 0; k < s->nk; k++)
-        ext |= gl_sw_is_external(&s->k[k]) && !s->k[k].failed && !s->k[k].reused;
+        ext |= gl_sw_is_external(&s->k[k]) && !s->res[k].failed && !s->res[k].reused;
     if (ext) {
         gl_sweep_chunk_inputs(s, c, b->cx, b->cbits);
         for (uint64_t i = 0; i < n; i++) b->cxf[i] = gl_sw_input_f32(s, b->cbits[i], b->cx[i]);
     }
     for (int k = 0; k < s->nk; k++) {
         struct gl_kernel_src *ks = &s->k[k];
-        int ok = !ks->failed && !ks->reused &&
+        int ok = !s->res[k].failed && !s->res[k].reused &&
                  (!gl_sw_is_external(ks) || !run_external(s, ks, b, k, n, c, w->lock));
         b->role[k] = ok ? DIRECT : NOT_RUN;
         b->lead[k] = !ok ? k : gl_sw_is_external(ks) ? same_results_as(s, b, k, n) : w->twin_of[k];
@@ -203,7 +204,7 @@ static void process_chunk(struct worker *w, struct chunk_buf *b, uint64_t c)
     chunk_pass(w, b, c, n, 1 << DIRECT); /* the followers that differed from their lead */
     if (s->fmt.id == GL_FMT_F64) gl_sw_search_chunk(s, b, w->acc, c, n);
     pthread_mutex_lock(w->lock);
-    for (int k = 0; k < s->nk; k++) s->k[k].chunks_ok += b->role[k] != NOT_RUN;
+    for (int k = 0; k < s->nk; k++) s->res[k].chunks_ok += b->role[k] != NOT_RUN;
     pthread_mutex_unlock(w->lock);
     s->chunk_done[c] = 1;
 }
@@ -315,8 +316,8 @@ int gl_sweep_run(struct gl_sweep *s)
     pthread_t *th = calloc((size_t)nt, sizeof *th);
     for (int k = 0; k < s->nk; k++)
         for (int a = 0; a < 2; a++) {
-            s->k[k].acc[a] = malloc(sizeof(struct gl_acc));
-            gl_acc_init(s->k[k].acc[a]);
+            s->res[k].acc[a] = malloc(sizeof(struct gl_acc));
+            gl_acc_init(s->res[k].acc[a]);
         }
     for (int t = 0; t < nt; t++) {
         w[t] = (struct worker){s,     &next,   &done,
@@ -337,7 +338,7 @@ int gl_sweep_run(struct gl_sweep *s)
         pthread_join(th[t], NULL);
         for (int i = 0; i < 2 * s->nk; i++) {
             gl_acc_finish(w[t].acc[i]);
-            gl_acc_merge(s->k[i / 2].acc[i % 2], w[t].acc[i]);
+            gl_acc_merge(s->res[i / 2].acc[i % 2], w[t].acc[i]);
             free(w[t].acc[i]);
         }
         free(w[t].acc);
@@ -350,17 +351,33 @@ int gl_sweep_run(struct gl_sweep *s)
     s->interrupted = s->run.stop && *s->run.stop;
     int failed = 0;
     for (int k = 0; k < s->nk; k++) {
-        if (s->k[k].defn == gl_defn_exact_of(s->k[k].defn)) *s->k[k].acc[1] = *s->k[k].acc[0];
-        failed |= s->k[k].failed;
+        if (s->k[k].defn == gl_defn_exact_of(s->k[k].defn)) *s->res[k].acc[1] = *s->res[k].acc[0];
+        failed |= s->res[k].failed;
     }
     return s->interrupted ? 130 : failed ? 2 : 0;
 }
 
+struct gl_kernel_src *gl_sweep_add_kernel(struct gl_sweep *s)
+{
+    struct gl_kernel_src *k = realloc(s->k, (size_t)(s->nk + 1) * sizeof *s->k);
+    struct gl_kernel_result *res = realloc(s->res, (size_t)(s->nk + 1) * sizeof *s->res);
+    if (k) s->k = k;
+    if (res) s->res = res;
+    if (!k || !res) {
+        fprintf(stderr, "gelulab: out of memory for a sweep's kernels\n");
+        exit(2);
+    }
+    memset(&s->k[s->nk], 0, sizeof *s->k), memset(&s->res[s->nk], 0, sizeof *s->res);
+    return &s->k[s->nk++];
+}
+
 void gl_sweep_free(struct gl_sweep *s)
 {
-    for (int k = 0; k < s->nk; k++) free(s->k[k].acc[0]), free(s->k[k].acc[1]);
+    for (int k = 0; k < s->nk; k++) free(s->res[k].acc[0]), free(s->res[k].acc[1]);
     free(s->k);
+    free(s->res);
     free(s->chunk_done);
     s->k = NULL;
+    s->res = NULL;
     s->chunk_done = NULL;
 }

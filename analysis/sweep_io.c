@@ -207,7 +207,7 @@ static int write_csvs(const struct gl_sweep *s, const char *path)
     fprintf(h, "kernel,against,bin,ulp_upper,count\n");
     for (int k = 0; k < s->nk; k++)
         for (int a = 0; a < 2; a++) {
-            const struct gl_acc *acc = s->k[k].acc[a];
+            const struct gl_acc *acc = s->res[k].acc[a];
             const char *ag = a ? "exact" : "own";
             for (int sg = 0; sg < 2; sg++)
                 for (int e = 0; e < GL_BINADES; e++) {
@@ -249,6 +249,7 @@ int gl_sweep_write_json(const struct gl_sweep *s, const char *path, char *err, s
             s->use_fast_ref ? "fast certified path + MPFR fallback" : "MPFR");
     for (int k = 0; k < s->nk; k++) {
         const struct gl_kernel_src *ks = &s->k[k];
+        const struct gl_kernel_result *res = &s->res[k];
         fprintf(f, "%s\n  {\"name\": ", k ? "," : "");
         put_json_string(f, ks->name);
         fprintf(f, ", \"defn\": \"%s\", \"source\": \"%s\", \"isa\": \"%s\", \"command\": ",
@@ -264,12 +265,12 @@ int gl_sweep_write_json(const struct gl_sweep *s, const char *path, char *err, s
         if (ks->backward) fputs(", \"abi\": \"backward\"", f);
         if (gl_kernel_abi_is16(ks->abi))
             fprintf(f, ", \"abi\": \"%s\"", gl_kernel_abi_name(ks->abi));
-        fprintf(f, ", \"failed\": %s, \"error\": ", ks->failed ? "true" : "false");
-        put_json_string(f, ks->error);
-        fprintf(f, ", \"chunks_ok\": %llu,\n   \"own\": ", (unsigned long long)ks->chunks_ok);
-        put_acc(f, ks->acc[0]);
+        fprintf(f, ", \"failed\": %s, \"error\": ", res->failed ? "true" : "false");
+        put_json_string(f, res->error);
+        fprintf(f, ", \"chunks_ok\": %llu,\n   \"own\": ", (unsigned long long)res->chunks_ok);
+        put_acc(f, res->acc[0]);
         fputs(",\n   \"exact\": ", f);
-        put_acc(f, ks->acc[1]);
+        put_acc(f, res->acc[1]);
         fputc('}', f);
     }
     fputs("\n ]}\n", f);
@@ -361,7 +362,8 @@ static int get_acc(const struct gl_json *j, struct gl_acc *a)
     return 0;
 }
 
-static int read_kernel(const struct gl_json *kj, struct gl_kernel_src *k)
+static int read_kernel(const struct gl_json *kj, struct gl_kernel_src *k,
+                       struct gl_kernel_result *res)
 {
     const struct gl_json *name = gl_json_get(kj, "name"), *defn = gl_json_get(kj, "defn"),
                          *src = gl_json_get(kj, "source"), *own = gl_json_get(kj, "own"),
@@ -370,7 +372,7 @@ static int read_kernel(const struct gl_json *kj, struct gl_kernel_src *k)
     if (!name || !defn || !src || !own || !ex || gl_defn_parse(defn->text, &k->defn) != 0)
         return -1;
     snprintf(k->name, sizeof k->name, "%s", name->text);
-    snprintf(k->error, sizeof k->error, "%s", error && error->text ? error->text : "");
+    snprintf(res->error, sizeof res->error, "%s", error && error->text ? error->text : "");
     k->kind = !strcmp(src->text, "builtin") ? GL_SRC_BUILTIN
               : !strcmp(src->text, "lib")   ? GL_SRC_LIB
               : !strcmp(src->text, "serve") ? GL_SRC_SERVE
@@ -385,10 +387,10 @@ static int read_kernel(const struct gl_json *kj, struct gl_kernel_src *k)
     if (abi && abi->text && !k->backward && gl_kernel_abi_parse(abi->text, &k->abi) != 0)
         k->abi = GL_KERNEL_F32;
     const struct gl_json *failed = gl_json_get(kj, "failed");
-    k->failed = failed && failed->text && !strcmp(failed->text, "true");
-    k->chunks_ok = gl_json_u64(gl_json_get(kj, "chunks_ok"));
-    for (int a = 0; a < 2; a++) k->acc[a] = malloc(sizeof(struct gl_acc));
-    return get_acc(own, k->acc[0]) || get_acc(ex, k->acc[1]) ? -1 : 0;
+    res->failed = failed && failed->text && !strcmp(failed->text, "true");
+    res->chunks_ok = gl_json_u64(gl_json_get(kj, "chunks_ok"));
+    for (int a = 0; a < 2; a++) res->acc[a] = malloc(sizeof(struct gl_acc));
+    return get_acc(own, res->acc[0]) || get_acc(ex, res->acc[1]) ? -1 : 0;
 }
 
 /* "hunt": {"per_stratum": M, "exponents": [LO, HI]} */
@@ -433,8 +435,9 @@ static int read_doc(struct gl_sweep *s, const struct gl_json *doc, char *err, si
         s->shard_n = (long)gl_json_u64(&shard->items[1]);
     s->nk = (int)ks->n;
     s->k = calloc(ks->n ? ks->n : 1, sizeof *s->k);
+    s->res = calloc(ks->n ? ks->n : 1, sizeof *s->res);
     for (size_t i = 0; i < ks->n; i++)
-        if (read_kernel(&ks->items[i], &s->k[i]) != 0)
+        if (read_kernel(&ks->items[i], &s->k[i], &s->res[i]) != 0)
             return snprintf(err, errlen, "kernel %zu: missing or bad fields", i), -1;
     return 0;
 }
@@ -475,8 +478,8 @@ int gl_sweep_merge(struct gl_sweep *into, const struct gl_sweep *from, char *err
                    -1;
     for (uint64_t c = 0; c < into->n_chunks; c++) into->chunk_done[c] |= from->chunk_done[c];
     for (int k = 0; k < into->nk; k++) {
-        struct gl_kernel_src *a = &into->k[k];
-        const struct gl_kernel_src *b = &from->k[k];
+        struct gl_kernel_result *a = &into->res[k];
+        const struct gl_kernel_result *b = &from->res[k];
         gl_acc_merge(a->acc[0], b->acc[0]);
         gl_acc_merge(a->acc[1], b->acc[1]);
         a->chunks_ok += b->chunks_ok;
@@ -495,20 +498,20 @@ static double pct(uint64_t a, uint64_t n)
 
 void gl_sweep_print_summary(const struct gl_sweep *s)
 {
-    printf("%-16s %-8s %11s %11s %11s %11s %10s %7s %9s\n", "kernel", "defn", "ulp[-5,5]",
+    printf("%-30s %-10s %11s %11s %11s %11s %10s %7s %9s\n", "kernel", "defn", "ulp[-5,5]",
            "ulp(all)", "ulp/exact", "mean ulp", "max abs", "%CR", "nonfinite");
     for (int k = 0; k < s->nk; k++) {
         const struct gl_kernel_src *ks = &s->k[k];
-        const struct gl_acc *a = ks->acc[0];
-        printf("%-16s %-8s %11.4g %11.4g %11.4g %11.3g %10.3g %7.3f %9llu%s\n", ks->name,
+        const struct gl_acc *a = s->res[k].acc[0];
+        printf("%-30s %-10s %11.4g %11.4g %11.4g %11.3g %10.3g %7.3f %9llu%s\n", ks->name,
                gl_defn_name(ks->defn), a->region[GL_REGION_CORE].max_ulp, a->all.max_ulp,
-               ks->acc[1]->all.max_ulp, gl_stats_mean_ulp(&a->all), a->all.max_abs,
+               s->res[k].acc[1]->all.max_ulp, gl_stats_mean_ulp(&a->all), a->all.max_abs,
                pct(a->all.correctly_rounded, a->all.n), (unsigned long long)a->all.nonfinite,
-               ks->failed ? "  FAILED" : "");
+               s->res[k].failed ? "  FAILED" : "");
     }
     for (int k = 0; k < s->nk; k++) {
         const struct gl_kernel_src *ks = &s->k[k];
-        const struct gl_acc *a = ks->acc[0];
+        const struct gl_acc *a = s->res[k].acc[0];
         const struct gl_stats *root = &a->region[GL_REGION_ROOT];
         if (!ks->backward) continue;
         printf("%s (backward, dy = 1): scaled error (ulps of 1) %.4g on [-5, 5] outside the "

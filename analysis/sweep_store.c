@@ -465,7 +465,7 @@ static const char *record_mismatch(const struct gl_sweep *s, int k, const struct
     if (rec->nk != 1 || strcmp(a->name, b->name) || a->defn != b->defn || a->kind != b->kind ||
         a->backward != b->backward || a->abi != b->abi)
         return "another kernel";
-    if (b->failed || b->chunks_ok != hi - lo) return "an incomplete result";
+    if (rec->res[0].failed || rec->res[0].chunks_ok != hi - lo) return "an incomplete result";
     return "";
 }
 
@@ -529,7 +529,7 @@ int gl_store_take(struct gl_store *st, struct gl_sweep *s, const char *dir, int 
             memset(rec, 0, sizeof *rec);
             continue;
         }
-        s->k[k].reused = 1;
+        s->res[k].reused = 1;
         st->reused++;
     }
     free(text), free(old);
@@ -555,7 +555,7 @@ static int save_record(const struct gl_store *st, const struct gl_sweep *s, int 
     if (mkdir(sub, 0777) != 0 && errno != EEXIST)
         return snprintf(err, errlen, "cannot make %s: %s", sub, strerror(errno)), -1;
     struct gl_sweep one = *s;
-    one.k = &s->k[k], one.nk = 1;
+    one.k = &s->k[k], one.res = &s->res[k], one.nk = 1;
     record_path(st, k, ".json", path, sizeof path);
     snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
     if (gl_sweep_write_json(&one, tmp, err, errlen) != 0 || rename(tmp, path) != 0)
@@ -573,17 +573,17 @@ int gl_store_put(struct gl_store *st, struct gl_sweep *s, char *err, size_t errl
     int all = !s->interrupted, rc = 0;
     for (uint64_t c = lo; c < hi && all; c++) all = s->chunk_done && s->chunk_done[c];
     for (int k = 0; k < st->nk && k < s->nk; k++) {
-        struct gl_kernel_src *ks = &s->k[k];
+        struct gl_kernel_result *ks = &s->res[k];
         if (ks->reused && !all) { /* the file's chunks are part of the space: it ran on none */
             ks->failed = 1;
             snprintf(ks->error, sizeof ks->error,
                      "%s: not measured: the sweep stopped before its results were taken from the "
                      "store (rerun it)",
-                     ks->name);
+                     s->k[k].name);
             continue;
         }
         if (ks->reused) {
-            struct gl_kernel_src *r = st->hit[k].k;
+            struct gl_kernel_result *r = st->hit[k].res;
             for (int a = 0; a < 2; a++) free(ks->acc[a]), ks->acc[a] = r->acc[a], r->acc[a] = NULL;
             ks->chunks_ok = r->chunks_ok, ks->failed = 0, ks->error[0] = '\0';
             continue;

@@ -838,10 +838,11 @@ static struct gl_stats region_stats(const struct gl_acc *acc, int region_all, in
     return st;
 }
 
-void gl_validate_bounds(const struct gl_kernel_src *k, const struct gl_format *fmt, double max_ulp,
-                        double max_abs, int region_all, struct gl_validation *v)
+void gl_validate_bounds(const struct gl_kernel_src *k, const struct gl_kernel_result *res,
+                        const struct gl_format *fmt, double max_ulp, double max_abs, int region_all,
+                        struct gl_validation *v)
 {
-    const struct gl_acc *acc = k->acc[0];
+    const struct gl_acc *acc = res->acc[0];
     struct gl_stats st = region_stats(acc, region_all, 0), wide = region_stats(acc, region_all, 1);
     const char *reg = region_all    ? (k->backward ? "all inputs outside the root" : "all inputs")
                       : k->backward ? "[-5, 5] outside the root"
@@ -883,9 +884,10 @@ void gl_validate_bounds(const struct gl_kernel_src *k, const struct gl_format *f
         (unsigned long long)wide.nonfinite, wide.nonfinite ? " (NaN inputs excluded)" : "");
 }
 
-void gl_validate_range(const struct gl_kernel_src *k, struct gl_validation *v)
+void gl_validate_range(const struct gl_kernel_src *k, const struct gl_kernel_result *res,
+                       struct gl_validation *v)
 {
-    const struct gl_traits *t = &k->acc[0]->traits;
+    const struct gl_traits *t = &res->acc[0]->traits;
     const uint64_t ws = t->n[GL_TRAIT_WRONG_SIGN], hi = t->n[GL_TRAIT_PHI_ABOVE1];
     if (k->backward) { /* f' changes sign at x0; Phi above 1 does not apply */
         double x0 = gl_defn_root(k->defn), lo = t->x_lo[GL_TRAIT_WRONG_SIGN],

@@ -157,7 +157,7 @@ int gl_cmd_facts(int argc, char **argv)
     if (!f || !e) {
         if (f) fclose(f);
         if (e) fclose(e);
-        free(meta), free(s.k);
+        free(meta), gl_sweep_free(&s);
         return gl_cli_error("facts", "cannot write %s", !f ? path : epath);
     }
     fprintf(f, "{\"schema\": \"gelulab-facts/1\",\n");
@@ -166,6 +166,6 @@ int gl_cmd_facts(int argc, char **argv)
     write_kernels(f, &s, e);
     fprintf(f, "}\n");
     int bad = fclose(f) | fclose(e);
-    free(meta), free(s.k);
+    free(meta), gl_sweep_free(&s);
     return bad ? gl_cli_error("facts", "cannot write %s", path) : 0;
 }

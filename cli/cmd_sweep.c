@@ -134,7 +134,7 @@ static int probe_libraries(const struct gl_sweep *s)
         int run = 0; /* a kernel of the library that the store does not hold */
         for (int j = k; j < s->nk; j++)
             run |= s->k[j].kind == GL_SRC_LIB && gl_kernel_src_lib_lead(s->k, j) == k &&
-                   !s->k[j].reused;
+                   !s->res[j].reused;
         if (s->k[k].kind != GL_SRC_LIB || gl_kernel_src_lib_lead(s->k, k) != k || !run ||
             gl_kernel_src_probe_library(&r, k, NULL, 0) == 0)
             continue;
@@ -274,7 +274,8 @@ static int finish_kernels(struct sweep_args *a)
     int n = s->nk;
     if (s->mode == GL_SWEEP_HUNT && s->fmt.id != GL_FMT_F64)
         return gl_cli_error("sweep", "--mode hunt searches binary64: it needs --format f64");
-    s->k = NULL;
+    free(s->res); /* all zero: nothing run yet */
+    s->k = NULL, s->res = NULL;
     s->nk = 0;
     for (int i = 0; i < n; i++) {
         const struct gl_impl *im = given[i].impl;
@@ -378,7 +379,7 @@ int gl_cmd_sweep(int argc, char **argv)
             fprintf(stderr, "gelulab sweep: store %s: %d results saved\n", a.store, store.saved);
     }
     for (int k = 0; k < s->nk; k++)
-        if (s->k[k].failed) fprintf(stderr, "gelulab sweep: %s\n", s->k[k].error);
+        if (s->res[k].failed) fprintf(stderr, "gelulab sweep: %s\n", s->res[k].error);
     if (rc == 130) fprintf(stderr, "gelulab sweep: interrupted; keeping the finished chunks\n");
     gl_sweep_print_summary(s);
     if (a.out && gl_sweep_write(s, a.out, err, sizeof err) != 0)

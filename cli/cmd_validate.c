@@ -213,7 +213,8 @@ static const char *status_word(enum gl_check_status st)
                                  : "SKIP";
 }
 
-static void print_regions(const struct gl_kernel_src *k, const struct gl_format *fmt)
+static void print_regions(const struct gl_kernel_src *k, const struct gl_kernel_result *res,
+                          const struct gl_format *fmt)
 {
     const char *regs[5] = {"tail_neg x < -5", "core [-5, 5]", "pos x > 5", "root |x-x0|<=1/32",
                            "all"};
@@ -223,7 +224,7 @@ static void print_regions(const struct gl_kernel_src *k, const struct gl_format 
     for (int a = 0; a < (k->defn == gl_defn_exact_of(k->defn) ? 1 : 2); a++)
         for (int r = 0; r < 5; r++) {
             const struct gl_stats *st =
-                order[r] >= 0 ? &k->acc[a]->region[order[r]] : &k->acc[a]->all;
+                order[r] >= 0 ? &res->acc[a]->region[order[r]] : &res->acc[a]->all;
             if (!st->n) continue;
             printf("%-22s %-18s %11.4g  %-16a %10.3g",
                    !r && a ? (k->backward ? "exact GELU'" : "exact GELU")
@@ -258,6 +259,7 @@ static void write_json(const struct vargs *a, const struct gl_validation *v, int
         return;
     }
     const struct gl_kernel_src *k = a->k;
+    const struct gl_kernel_result *res = a->s.res; /* the one kernel's */
     fprintf(f,
             "{\"schema\": \"gelulab-validate/1\", \"kernel\": \"%s\", \"defn\": \"%s\", "
             "\"abi\": \"%s\", \"format\": \"%s\",\n"
@@ -279,13 +281,14 @@ static void write_json(const struct vargs *a, const struct gl_validation *v, int
                          : "pass");
     if (verdict == 2) fputs(" \"error\": ", f), json_string(f, a->error), fputs(",\n", f);
     fputs(" \"regions\": {", f);
-    int swept = verdict != 2 && !a->probes_only && a->s.n_inputs && k->acc[0] && k->acc[1];
+    int swept =
+        verdict != 2 && !a->probes_only && a->s.n_inputs && res && res->acc[0] && res->acc[1];
     const int order[5] = {GL_REGION_TAIL_NEG, GL_REGION_CORE, GL_REGION_POS, GL_REGION_ROOT, -1};
     for (int x = 0; x < 2 && swept; x++)
         for (int r = 0; r < 5; r++) {
             if (order[r] == GL_REGION_ROOT && !k->backward) continue;
             const struct gl_stats *st =
-                order[r] >= 0 ? &k->acc[x]->region[order[r]] : &k->acc[x]->all;
+                order[r] >= 0 ? &res->acc[x]->region[order[r]] : &res->acc[x]->all;
             fprintf(f,
                     "%s\"%s_%s\": {\"max_ulp\": %.17g, \"max_abs\": %.17g, \"worst_x\": \"%a\", "
                     "\"nonfinite\": %llu",
@@ -376,7 +379,7 @@ int gl_cmd_validate(int argc, char **argv)
     s->shard_k = s->shard_n = 1, s->run.timeout_s = 120, s->run.self_exe = gl_cli_self_exe(),
     s->use_fast_ref = 1;
     s->progress = isatty(2);
-    s->k = a.k = calloc(1, sizeof *s->k), s->nk = 1;
+    a.k = gl_sweep_add_kernel(s);
     a.k->defn = GL_DEFN_EXACT, a.max_ulp = a.max_abs = -1;
     struct gl_validation v;
     memset(&v, 0, sizeof v);
@@ -424,13 +427,13 @@ static int validate_run(struct vargs *a, struct gl_validation *v)
         return end_verdict(a, v, 0);
     }
     rc = a->probes_only ? 0 : gl_sweep_run(s);
-    if (a->k->failed) {
-        verr(a, "%s", a->k->error);
+    if (s->res[0].failed) {
+        verr(a, "%s", s->res[0].error);
         return end_error(a, v);
     }
     if (!a->probes_only)
-        gl_validate_bounds(a->k, &s->fmt, a->max_ulp, a->max_abs, a->region_all, v),
-            gl_validate_range(a->k, v);
+        gl_validate_bounds(a->k, &s->res[0], &s->fmt, a->max_ulp, a->max_abs, a->region_all, v),
+            gl_validate_range(a->k, &s->res[0], v);
     int probes = gl_validate_probes(s, a->k, &ch, a->region_all, v);
     gl_child_stop(&ch);
     if (probes != 0) {
@@ -446,7 +449,7 @@ static int validate_run(struct vargs *a, struct gl_validation *v)
         printf("%llu inputs; bounds on %s: %s, max abs <= %g%s\n\n",
                (unsigned long long)s->n_inputs, a->region_all ? "all inputs" : "the core [-5, 5]",
                ulp, a->max_abs, " (--max-ulp, --max-abs, --region)");
-        print_regions(a->k, &s->fmt);
+        print_regions(a->k, &s->res[0], &s->fmt);
         printf("\n");
     }
     return end_verdict(a, v, rc);

@@ -11,9 +11,7 @@
 
 struct gl_kernel_src *gl_cli_add_kernel(struct gl_sweep *s)
 {
-    s->k = realloc(s->k, (size_t)(s->nk + 1) * sizeof *s->k);
-    struct gl_kernel_src *k = &s->k[s->nk++];
-    memset(k, 0, sizeof *k);
+    struct gl_kernel_src *k = gl_sweep_add_kernel(s);
     k->defn = GL_DEFN_COUNT; /* must be given */
     return k;
 }

@@ -33,7 +33,9 @@ printf 'cpu\tisa\tcores\tdate\tcommit\n%s\t%s\t%s\t%s\t%s\n' "$cpu" "$isa" "$cor
     echo "One full \`make report\` (exhaustive binary32 sweep) per CPU model and ISA class, each"
     echo "published with \`make publish\` from the machine it ran on. Figures differ between them"
     echo "where the kernels run different code (AVX2 or AVX-512 builds, libraries that pick their"
-    echo "code at run time) and in every timing."
+    echo "code at run time) and in every timing. A report names the kernels as the gelulab commit"
+    echo "that made it did: gelulab 0.2 (commit 9fe2724) renamed them (\`tanhfast\` is"
+    echo "\`gelu-tanh-accurate\`, ...: the table in [docs/design.md](../design.md#names))."
     echo
     echo "| report | CPU | ISA | cores | date | gelulab commit |"
     echo "|---|---|---|---|---|---|"

@@ -61,7 +61,7 @@ static void derive(struct rep *r)
     r->rk = calloc((size_t)r->nrk, sizeof *r->rk);
     for (int i = 0; i < r->nrk; i++) {
         struct rep_kernel *k = &r->rk[i];
-        k->k = &r->f32.k[i];
+        k->k = &r->f32.k[i], k->res = &r->f32.res[i];
         k->facts = facts_kernel(r, k->k->name);
         const struct gl_json *fam = k->facts ? gl_json_get(k->facts, "family") : NULL,
                              *isa = k->facts ? gl_json_get(k->facts, "isa") : NULL;

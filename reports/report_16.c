@@ -13,7 +13,7 @@ static double best_f32(const struct gl_sweep *s, enum gl_defn d, const char **na
     double best = -1;
     *name = "-";
     for (int i = 0; i < s->nk; i++) {
-        const struct gl_stats *a = &s->k[i].acc[0]->all;
+        const struct gl_stats *a = &s->res[i].acc[0]->all;
         double p = rep_pct(a->correctly_rounded, a->n);
         if (!gl_kernel_abi_is16(s->k[i].abi) && s->k[i].defn == d && p > best)
             best = p, *name = s->k[i].name;
@@ -27,7 +27,7 @@ static void rows(FILE *f, const struct rep *r, const struct gl_sweep *s)
     for (int i = 0; i < s->nk; i++) {
         const struct gl_kernel_src *k = &s->k[i];
         if (!gl_kernel_abi_is16(k->abi)) continue;
-        const struct gl_acc *o = k->acc[0], *e = k->acc[1];
+        const struct gl_acc *o = s->res[i].acc[0], *e = s->res[i].acc[1];
         double x = rep_eps(r, k->name, r->pareto_size), m = rep_eps(r, "memcpy16", r->pareto_size);
         double c = rep_cyc(r, k->name, r->pareto_size);
         fprintf(f, "| %s%s | %s | %s | %.3g | %.3g | %.2f | %llu | %llu of %llu | %llu |", k->name,

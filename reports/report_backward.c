@@ -35,7 +35,7 @@ static double cycles(const struct rep *r, const char *name)
 /* scaled error (absolute, in ulps of 1) over all inputs, against the kernel's own derivative */
 static double scaled_all(const struct rep *r, const struct gl_kernel_src *k)
 {
-    return gl_scaled_ulp(k->acc[0]->all.max_abs, &r->bwd.fmt);
+    return gl_scaled_ulp(gl_sweep_res(&r->bwd, k)->acc[0]->all.max_abs, &r->bwd.fmt);
 }
 
 /* 1 when a kernel with bit-identical results (an ISA build of the same algorithm, a peer that
@@ -45,7 +45,7 @@ static int cheaper_twin(const struct rep *r, int k, double c)
     for (int j = 0; j < r->bwd.nk; j++) {
         double cj = cycles(r, r->bwd.k[j].name);
         if (j != k && cj > 0 && (cj < c || (cj == c && j < k)) && !rep_lib_entry(&r->bwd.k[j]) &&
-            rep_same_bits(&r->bwd.k[k], &r->bwd.k[j]))
+            rep_same_bits(&r->bwd, &r->bwd.k[k], &r->bwd.k[j]))
             return 1;
     }
     return 0;
@@ -155,7 +155,7 @@ static void specials(const struct gl_traits *t, char *buf, size_t len)
 static void md_row(FILE *f, const struct rep *r, int k)
 {
     const struct gl_kernel_src *ks = &r->bwd.k[k];
-    const struct gl_acc *a = ks->acc[0];
+    const struct gl_acc *a = r->bwd.res[k].acc[0];
     char sp[200], eps[32] = "—";
     specials(&a->traits, sp, sizeof sp);
     double e = rep_eps(r, ks->name, r->pareto_size),

@@ -354,7 +354,7 @@ static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
         }
         if (n) fprintf(out, "\n\n");
         for (int b = 0; b < GL_HIST_BINS; b++)
-            fprintf(out, "%d,%llu\n", b - 1, (unsigned long long)k->k->acc[0]->hist[b]);
+            fprintf(out, "%d,%llu\n", b - 1, (unsigned long long)k->res->acc[0]->hist[b]);
         kern[n] = i, group_of[n++] = j;
     }
     fclose(out);
@@ -474,7 +474,7 @@ static int pareto_cheaper_twin(const struct rep *r, int k, int *more)
     for (int j = 0; j < r->nrk; j++) {
         double cj = r->rk[j].cyc;
         if (j == k || cj <= 0 || rep_lib_entry(r->rk[j].k) ||
-            !rep_same_bits(r->rk[k].k, r->rk[j].k))
+            !rep_same_bits(&r->f32, r->rk[k].k, r->rk[j].k))
             continue;
         ++*more;
         cheaper |= cj < c || (cj == c && j < k);

@@ -100,16 +100,17 @@ double rep_cyc(const struct rep *r, const char *name, size_t n)
     return row ? row->cyc_median : 0;
 }
 
-int rep_same_bits(const struct gl_kernel_src *a, const struct gl_kernel_src *b)
+int rep_same_bits(const struct gl_sweep *s, const struct gl_kernel_src *a,
+                  const struct gl_kernel_src *b)
 {
-    uint64_t h = a->acc[0]->traits.out_hash; /* 0: a file without traits */
-    return h && a->defn == b->defn && b->acc[0]->traits.out_hash == h;
+    uint64_t h = gl_sweep_res(s, a)->acc[0]->traits.out_hash; /* 0: a file without traits */
+    return h && a->defn == b->defn && gl_sweep_res(s, b)->acc[0]->traits.out_hash == h;
 }
 
 /* max ULP against exact GELU on [-5, 5]: the accuracy axis of the Pareto front */
 double rep_core_exact(const struct rep_kernel *k)
 {
-    return k->k->acc[1]->region[GL_REGION_CORE].max_ulp;
+    return k->res->acc[1]->region[GL_REGION_CORE].max_ulp;
 }
 
 int rep_lib_entry(const struct gl_kernel_src *k)
@@ -135,6 +136,6 @@ int rep_same_as(const struct gl_sweep *s, int k)
 {
     int lib = rep_lib_entry(&s->k[k]);
     for (int j = 0; j < (lib ? s->nk : k); j++)
-        if (j != k && !rep_lib_entry(&s->k[j]) && rep_same_bits(&s->k[k], &s->k[j])) return j;
+        if (j != k && !rep_lib_entry(&s->k[j]) && rep_same_bits(s, &s->k[k], &s->k[j])) return j;
     return -1;
 }

@@ -9,8 +9,9 @@
 #define REP_MAXSIZES 8
 
 struct rep_kernel {
-    const struct gl_kernel_src *k; /* in the f32 sweep */
-    const struct gl_json *facts;   /* its entry in facts.json, or NULL */
+    const struct gl_kernel_src *k;      /* in the f32 sweep */
+    const struct gl_kernel_result *res; /* its results there */
+    const struct gl_json *facts;        /* its entry in facts.json, or NULL */
     const char *family, *isa;
     double eps[REP_MAXSIZES]; /* median elements/s per bench size, 0: not benchmarked */
     double cyc;               /* TSC cycles per element at the Pareto size, 0: none */
@@ -82,7 +83,8 @@ const char *rep_timed_mark(const struct rep *r, const char *name);
 double rep_cyc(const struct rep *r, const char *name, size_t n);
 /* 1 when kernels a and b of one sweep gave bit-identical results (same definition, same hash of
  * the results in the traits) */
-int rep_same_bits(const struct gl_kernel_src *a, const struct gl_kernel_src *b);
+int rep_same_bits(const struct gl_sweep *s, const struct gl_kernel_src *a,
+                  const struct gl_kernel_src *b);
 /* 1 for a libgelulab entry point swept through --lib (make report names them lib/API) */
 int rep_lib_entry(const struct gl_kernel_src *k);
 /* the kernel of sweep s whose results kernel k repeats: the first earlier one with the same

@@ -28,7 +28,7 @@ static const struct gl_kernel_src *in_sweep(const struct gl_sweep *s, const char
 static const char *same(const struct gl_sweep *s, const char *lib, const char *build)
 {
     const struct gl_kernel_src *a = in_sweep(s, lib), *b = in_sweep(s, build);
-    return !a || !b ? "-" : rep_same_bits(a, b) ? "yes" : "**no**";
+    return !a || !b ? "-" : rep_same_bits(s, a, b) ? "yes" : "**no**";
 }
 
 void rep_library_md(FILE *f, const struct rep *r)

@@ -81,7 +81,7 @@ static void md_summary(FILE *f, const struct rep *r)
            dnnl = cmp ? rep_eps(r, r->bench.compare, r->pareto_size) : 0;
     for (int i = 0; i < r->nrk; i++) {
         const struct rep_kernel *k = &r->rk[i];
-        const struct gl_acc *o = k->k->acc[0], *e = k->k->acc[1];
+        const struct gl_acc *o = k->res->acc[0], *e = k->res->acc[1];
         if (rep_lib_entry(k->k)) continue; /* in the section on libgelulab, beside its build */
         fprintf(f, "| %s%s%s | %s | %s | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g | %.2f |",
                 k->k->name, k->pareto ? " *" : "", mark(&r->f32), gl_defn_name(k->k->defn), k->isa,
@@ -100,20 +100,20 @@ static void md_summary(FILE *f, const struct rep *r)
         if (cmp)
             x > 0 ? fprintf(f, " %.3f%s |", dnnl > 0 ? x / dnnl : NAN, fw) : fprintf(f, " - |");
         fputc('\n', f);
-        if (k->k->failed) fprintf(f, "| ↳ **failed**: %s |\n", k->k->error);
+        if (k->res->failed) fprintf(f, "| ↳ **failed**: %s |\n", k->res->error);
     }
     fprintf(f, "\nKernels with a non-finite result where the reference is finite, or a finite "
                "one where it is not (NaN inputs included; left out of the ULP columns): ");
     int any = 0;
     for (int i = 0; i < r->nrk; i++)
-        if (r->rk[i].k->acc[0]->all.nonfinite)
+        if (r->rk[i].res->acc[0]->all.nonfinite)
             fprintf(f, "%s%s (%llu inputs)", any++ ? ", " : "", r->rk[i].k->name,
-                    (unsigned long long)r->rk[i].k->acc[0]->all.nonfinite);
+                    (unsigned long long)r->rk[i].res->acc[0]->all.nonfinite);
     fprintf(f, "%s.\n\n", any ? "" : "none");
     fprintf(f, "Worst input of each kernel (own definition), as C hex-floats:\n\n| kernel | x | "
                "result | reference | ULP |\n|---|---|---|---|---|\n");
     for (int i = 0; i < r->nrk; i++) {
-        const struct gl_worst *w = &r->rk[i].k->acc[0]->all.worst;
+        const struct gl_worst *w = &r->rk[i].res->acc[0]->all.worst;
         if (r->rk[i].twin) continue;
         fprintf(f, "| %s | `%a` | `%a` | `%a` | %.4g |\n", r->rk[i].k->name, w->x, w->y, w->r,
                 w->ulp);
@@ -265,7 +265,9 @@ static void md_formats(FILE *f, const struct rep *r)
         for (int j = 0; j < r->f16.nk && !kh; j++)
             if (!strcmp(r->f16.k[j].name, kb->name)) kh = &r->f16.k[j];
         if (gl_kernel_abi_is16(kb->abi) || !kh || gl_kernel_abi_is16(kh->abi)) continue;
-        const struct gl_acc *b = kb->acc[0], *be = kb->acc[1], *h = kh->acc[0], *he = kh->acc[1];
+        const struct gl_kernel_result *rb = gl_sweep_res(&r->bf16, kb),
+                                      *rh = gl_sweep_res(&r->f16, kh);
+        const struct gl_acc *b = rb->acc[0], *be = rb->acc[1], *h = rh->acc[0], *he = rh->acc[1];
         fprintf(f, "| %s%s%s | %.3g | %.3g | %.2f | %.3g | %.3g | %.2f |\n", kb->name,
                 mark(&r->bf16), mark(&r->f16), b->all.max_ulp, be->all.max_ulp,
                 rep_pct(b->all.correctly_rounded, b->all.n), h->all.max_ulp, he->all.max_ulp,
@@ -279,7 +281,7 @@ static void md_formats(FILE *f, const struct rep *r)
         "|\n|---|---|---|---|---|\n",
         (unsigned long long)r->f64.n_inputs);
     for (int i = 0; i < r->f64.nk; i++) {
-        const struct gl_acc *a = r->f64.k[i].acc[0];
+        const struct gl_acc *a = r->f64.res[i].acc[0];
         fprintf(f, "| %s%s | %.3g | %.3g | %.3g | %.2f |\n", r->f64.k[i].name, mark(&r->f64),
                 a->region[GL_REGION_CORE].max_ulp, a->all.max_ulp, a->all.max_abs,
                 rep_pct(a->all.correctly_rounded, a->all.n));

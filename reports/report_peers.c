@@ -148,7 +148,7 @@ static void special_cell(const struct gl_traits *t, const struct gl_traits *t16,
 static const struct gl_traits *traits_in(const struct gl_sweep *s, const char *name)
 {
     for (int i = 0; i < s->nk; i++)
-        if (!strcmp(s->k[i].name, name) && s->k[i].acc[0]) return &s->k[i].acc[0]->traits;
+        if (!strcmp(s->k[i].name, name) && s->res[i].acc[0]) return &s->res[i].acc[0]->traits;
     return NULL;
 }
 
@@ -196,7 +196,7 @@ static void md_peer_table(FILE *f, const struct rep *r)
         const struct rep_kernel *k = &r->rk[i];
         const struct rep_peer *p = rep_peer_find(r, k->k->name);
         if (!p || row_of(r, i) != i) continue;
-        const struct gl_acc *o = k->k->acc[0];
+        const struct gl_acc *o = k->res->acc[0];
         const struct gl_traits *t = &o->traits;
         char names[600], c[GL_TRAITS][160], sp[3][80];
         row_names(r, i, names, sizeof names);
@@ -378,7 +378,7 @@ static void version_row(FILE *f, const struct rep *r, const struct rep_peer *p)
                 own ? "" : p->library, own ? "" : " ", p->version, p->runs ? "no sweep" : p->note);
         return;
     }
-    const struct gl_acc *o = k->k->acc[0];
+    const struct gl_acc *o = k->res->acc[0];
     char tail[200], above[200], sp[3][80];
     trait_cell(&o->traits, GL_TRAIT_ZERO_LOST, tail, sizeof tail);
     trait_cell(&o->traits, GL_TRAIT_PHI_ABOVE1, above, sizeof above);
@@ -409,16 +409,16 @@ static void version_words(FILE *f, const struct rep *r, const struct rep_peer *o
     fprintf(f, "- `%s` → `%s`:", old->name, nw->name);
     int any = 0;
     if (ko && kn) {
-        double a = ko->k->acc[0]->region[GL_REGION_CORE].max_ulp,
-               b = kn->k->acc[0]->region[GL_REGION_CORE].max_ulp;
-        int same = rep_same_bits(ko->k, kn->k);
+        double a = ko->res->acc[0]->region[GL_REGION_CORE].max_ulp,
+               b = kn->res->acc[0]->region[GL_REGION_CORE].max_ulp;
+        int same = rep_same_bits(&r->f32, ko->k, kn->k);
         fprintf(f, " %s", same ? "bit-identical results" : "different results");
         if (!same)
             fprintf(f, "; max ULP on [-5, 5] %.3g → %.3g (%s)", a, b,
                     b < a   ? "more accurate"
                     : b > a ? "less accurate"
                             : "as accurate");
-        const struct gl_traits *to = &ko->k->acc[0]->traits, *tn = &kn->k->acc[0]->traits;
+        const struct gl_traits *to = &ko->res->acc[0]->traits, *tn = &kn->res->acc[0]->traits;
         char cell[200];
         if (!to->n[GL_TRAIT_PHI_ABOVE1] && tn->n[GL_TRAIT_PHI_ABOVE1]) {
             trait_cell(tn, GL_TRAIT_PHI_ABOVE1, cell, sizeof cell);

@@ -49,8 +49,7 @@ static const char *dir;
 
 static void add_builtin(struct gl_sweep *s, const struct gl_impl *im)
 {
-    struct gl_kernel_src *k = &s->k[s->nk++];
-    memset(k, 0, sizeof *k);
+    struct gl_kernel_src *k = gl_sweep_add_kernel(s);
     snprintf(k->name, sizeof k->name, "%s", im->name);
     k->defn = im->defn, k->impl = im, k->kind = GL_SRC_BUILTIN;
 }
@@ -63,7 +62,6 @@ static int sweep(const struct gl_impl *a, const struct gl_impl *b, struct gl_for
     struct gl_sweep s = {0};
     s.fmt = fmt, s.mode = GL_SWEEP_EXHAUSTIVE, s.threads = 2, s.shard_k = s.shard_n = 1;
     s.run.timeout_s = 60, s.use_fast_ref = 1;
-    s.k = calloc(2, sizeof *s.k);
     add_builtin(&s, a), add_builtin(&s, b);
     struct gl_store st;
     char err[600];
@@ -189,7 +187,6 @@ int main(void)
     /* a damaged record: not used, swept again, the same bytes */
     struct gl_sweep s = {0};
     s.fmt = bf16, s.mode = GL_SWEEP_EXHAUSTIVE, s.shard_k = s.shard_n = 1, s.use_fast_ref = 1;
-    s.k = calloc(1, sizeof *s.k);
     add_builtin(&s, erf);
     gl_sweep_layout(&s);
     gl_sweep_find_roots(&s);
@@ -227,7 +224,6 @@ int main(void)
         volatile int stop = 1;
         s2.fmt = bf16, s2.mode = GL_SWEEP_EXHAUSTIVE, s2.threads = 1, s2.shard_k = s2.shard_n = 1;
         s2.use_fast_ref = 1, s2.run.stop = &stop;
-        s2.k = calloc(2, sizeof *s2.k);
         add_builtin(&s2, fast), add_builtin(&s2, erf);
         struct gl_store st2;
         char err[600];
@@ -235,9 +231,9 @@ int main(void)
               "both in the store");
         CHECK(gl_sweep_run(&s2) == 130, "stopped");
         CHECK(gl_store_put(&st2, &s2, err, sizeof err) == 0 && st2.saved == 0, "nothing saved");
-        CHECK(s2.k[0].failed && s2.k[1].failed && s2.k[0].chunks_ok == 0 &&
-                  strstr(s2.k[0].error, "stopped before"),
-              "an interrupted sweep's stored kernels are not measured: %s", s2.k[0].error);
+        CHECK(s2.res[0].failed && s2.res[1].failed && s2.res[0].chunks_ok == 0 &&
+                  strstr(s2.res[0].error, "stopped before"),
+              "an interrupted sweep's stored kernels are not measured: %s", s2.res[0].error);
         gl_sweep_free(&s2);
     }
 
@@ -246,7 +242,6 @@ int main(void)
         struct gl_sweep h = {0};
         h.fmt = gl_format_f64, h.mode = GL_SWEEP_HUNT, h.shard_k = h.shard_n = 1;
         h.hunt_per = 4096, h.hunt_lo = -10, h.hunt_hi = 10, h.use_fast_ref = 1;
-        h.k = calloc(2, sizeof *h.k);
         add_builtin(&h, erf), add_builtin(&h, gl_impl_find("gelu-tanh-libm"));
         gl_sweep_layout(&h);
         gl_sweep_find_roots(&h);

@@ -17,7 +17,6 @@
 #include "gelulab/format.h"
 #include "gelulab/impl.h"
 
-struct gl_acc;
 struct gl_guard;
 struct gl_guard_setup;
 
@@ -39,7 +38,8 @@ enum gl_src_kind { GL_SRC_BUILTIN, GL_SRC_LIB, GL_SRC_EXEC, GL_SRC_SERVE };
 
 /* A kernel and where it comes from (docs/design.md, "Kernel ABI"): a typed source, built in,
  * a shared library (path and symbol) or an external command; runner/kernel_src.c sets it up
- * and runs it (gl_kernel_call) for the sweep, validate and facts alike. */
+ * and runs it (gl_kernel_call) for the sweep, validate and facts alike. How it is called only:
+ * what a sweep finds for it is the sweep's (struct gl_kernel_result, gelulab/sweep.h). */
 struct gl_kernel_src {
     char name[160];
     enum gl_defn defn;
@@ -58,13 +58,6 @@ struct gl_kernel_src {
     enum gl_kernel_abi abi;     /* a 16-bit kernel (gl_kernel_u16: the sweep's format only) */
     int python; /* a Python callable (gelulab sweep/validate --python): cmd holds FILE.py:FUNC
                  * until the command line is read, then its serving command (py_eval.py) */
-    int reused; /* its results come from the sweep store (analysis/sweep_store.c): the sweep
-                 * does not run it, its results are put in after (gl_store_fill) */
-    /* results */
-    int failed;
-    char error[1600];
-    uint64_t chunks_ok;
-    struct gl_acc *acc[2]; /* [0]: against its own definition, [1]: against exact GELU */
 };
 
 /* What running a kernel takes besides the kernel: the library worker's executable (gelulab

@@ -23,6 +23,16 @@ enum gl_sweep_mode { GL_SWEEP_EXHAUSTIVE, GL_SWEEP_QUICK, GL_SWEEP_HUNT };
 const char *gl_sweep_mode_name(enum gl_sweep_mode m);
 int gl_sweep_mode_parse(const char *name, enum gl_sweep_mode *m);
 
+/* What a sweep found for one of its kernels */
+struct gl_kernel_result {
+    int reused; /* from the sweep store (analysis/sweep_store.c): the sweep does not run the
+                 * kernel, its results are put in after (gl_store_fill) */
+    int failed;
+    char error[1600];
+    uint64_t chunks_ok;
+    struct gl_acc *acc[2]; /* [0]: against its own definition, [1]: against exact GELU */
+};
+
 struct gl_sweep {
     struct gl_format fmt;
     enum gl_sweep_mode mode;
@@ -40,7 +50,8 @@ struct gl_sweep {
     int progress;     /* stderr: 0 none, 1 a bar (terminal), 2 a line every 10 s */
     int use_fast_ref; /* 0: pure MPFR reference (slow; for checks) */
 
-    struct gl_kernel_src *k;
+    struct gl_kernel_src *k;      /* the kernels: how each is called (include/gelulab/runner.h) */
+    struct gl_kernel_result *res; /* and what the sweep found for each: res[i] for k[i] */
     int nk;
 
     /* the zeros of the derivatives measured (backward kernels), set by gl_sweep_run: the inputs
@@ -52,6 +63,17 @@ struct gl_sweep {
     uint8_t *chunk_done; /* n_chunks flags */
     int interrupted;
 };
+
+/* A new kernel at the end of s->k, zeroed, and its result beside it (s->res): how every sweep's
+ * kernels are added */
+struct gl_kernel_src *gl_sweep_add_kernel(struct gl_sweep *s);
+
+/* The result of s's kernel k (a pointer into s->k) */
+static inline struct gl_kernel_result *gl_sweep_res(const struct gl_sweep *s,
+                                                    const struct gl_kernel_src *k)
+{
+    return &s->res[k - s->k];
+}
 
 /* s's runner, with its kernels as the peers (a library's kernels share a worker) */
 static inline struct gl_runner gl_sweep_runner(const struct gl_sweep *s)

@@ -46,15 +46,17 @@ int gl_validate_memory(const struct gl_sweep *s, const struct gl_kernel_src *k, 
  * bounds apply to every input. 0, or -1 when the kernel crashed or hung (v says where). */
 int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, struct gl_child *ch,
                        int region_all, struct gl_validation *v);
-/* The bounds on the sweep's figures (k->acc[0], in fmt), appended to v: "max-ulp" (--max-ulp
- * 0.5: correctly rounded, every result equal to the correctly rounded reference, and how many
- * are not), "max-scaled" (a backward kernel: ulps of 1, the root included), "max-abs",
+/* The bounds on the sweep's figures for kernel k (res->acc[0], in fmt), appended to v: "max-ulp"
+ * (--max-ulp 0.5: correctly rounded, every result equal to the correctly rounded reference, and how
+ * many are not), "max-scaled" (a backward kernel: ulps of 1, the root included), "max-abs",
  * "nonfinite"; on the core [-5, 5], or every input with region_all (a backward kernel's ULP
  * bound: outside the root region). */
-void gl_validate_bounds(const struct gl_kernel_src *k, const struct gl_format *fmt, double max_ulp,
-                        double max_abs, int region_all, struct gl_validation *v);
+void gl_validate_bounds(const struct gl_kernel_src *k, const struct gl_kernel_result *res,
+                        const struct gl_format *fmt, double max_ulp, double max_abs, int region_all,
+                        struct gl_validation *v);
 /* "range", appended to v: the results' sign and |y| <= |x| over every swept input (a backward
  * kernel: the sign of f', a warning when wrong only next to its zero) */
-void gl_validate_range(const struct gl_kernel_src *k, struct gl_validation *v);
+void gl_validate_range(const struct gl_kernel_src *k, const struct gl_kernel_result *res,
+                       struct gl_validation *v);
 
 #endif
