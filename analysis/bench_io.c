@@ -328,7 +328,7 @@ static void print_ratios(const struct gl_bench *b, const struct gl_bench_row *co
                          size_t nc, const size_t *sizes, size_t ns, const char *base)
 {
     int mem = !strcmp(base, "memcpy");
-    printf("\nelements/s as a ratio to %s%s (same run):\n%-20s", base,
+    printf("\nelements/s as a ratio to %s%s (same run):\n%-30s", base,
            mem ? " (16-bit cases: to memcpy16)" : "", "case");
     for (size_t s = 0; s < ns; s++) {
         char sn[16];
@@ -337,7 +337,7 @@ static void print_ratios(const struct gl_bench *b, const struct gl_bench_row *co
     }
     putchar('\n');
     for (size_t c = 0; c < nc; c++) {
-        printf("%-20s", cases[c]->name);
+        printf("%-30s", cases[c]->name);
         for (size_t s = 0; s < ns; s++) {
             const char *to = mem && cases[c]->fmt[0] ? "memcpy16" : base;
             const struct gl_bench_row *r = gl_bench_find(b, cases[c]->name, sizes[s]),
@@ -358,7 +358,7 @@ void gl_bench_print(const struct gl_bench *b, const char *path)
     size_t nc = case_list(b, cases, 512);
     printf("%s: %s, %s, %d CPUs at %.0f MHz; medians over repetitions\n\n", path, b->date, b->host,
            b->num_cpus, b->mhz);
-    printf("%-20s %-10s %-7s %-7s %-9s", "case", "kind", "defn", "isa", "timed in");
+    printf("%-30s %-10s %-7s %-7s %-9s", "case", "kind", "defn", "isa", "timed in");
     for (size_t s = 0; s < ns; s++) {
         char sn[16];
         gl_bench_size_name(sizes[s], sn, sizeof sn);
@@ -371,7 +371,7 @@ void gl_bench_print(const struct gl_bench *b, const char *path)
         int reps = 0;
         char name[80];
         snprintf(name, sizeof name, "%s%s", r0->name, r0->scaled ? "*" : "");
-        printf("%-20s %-10s %-7s %-7s %-9s", name, r0->kind, r0->defn, r0->isa, r0->timed);
+        printf("%-30s %-10s %-7s %-7s %-9s", name, r0->kind, r0->defn, r0->isa, r0->timed);
         for (size_t s = 0; s < ns; s++) {
             const struct gl_bench_row *r = gl_bench_find(b, r0->name, sizes[s]);
             if (!r) {

@@ -377,7 +377,7 @@ void gl_sweep_free(struct gl_sweep *s)
     free(s->k);
     free(s->res);
     free(s->chunk_done);
-    s->k = NULL;
+    s->k = NULL, s->nk = 0;
     s->res = NULL;
     s->chunk_done = NULL;
 }

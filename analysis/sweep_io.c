@@ -382,6 +382,9 @@ static int read_kernel(const struct gl_json *kj, struct gl_kernel_src *k,
     if (k->kind == GL_SRC_SERVE && serve_lib && serve_lib->text)
         snprintf(k->serve_lib, sizeof k->serve_lib, "%s", serve_lib->text);
     k->impl = gl_impl_find(k->name);
+    if (k->impl && (k->kind == GL_SRC_BUILTIN || k->kind == GL_SRC_EXEC) &&
+        strcmp(k->impl->name, k->name)) /* a file written before the names of 0.2: the name now */
+        snprintf(k->name, sizeof k->name, "%s", k->impl->name);
     const struct gl_json *abi = gl_json_get(kj, "abi");
     k->backward = abi && abi->text && !strcmp(abi->text, "backward");
     if (abi && abi->text && !k->backward && gl_kernel_abi_parse(abi->text, &k->abi) != 0)

@@ -8,7 +8,7 @@
  * written as any kernel), relu-vec (a vectorised ReLU, the cheapest activation), relu-bwd-vec
  * (ReLU's backward, dx = x > 0 ? dy : 0: the backward pass's traffic at the least cost), and in
  * 16 bits memcpy16 and relu16 (half the bytes). libgelulab's entry points as users call them,
- * dispatch included (kinds lib, lib-bwd, lib16; named lib/API, their isa the build they run).
+ * dispatch included (kinds lib, lib-bwd, lib16; named lib/NAME, their isa the build they run).
  * Peers: the table of bench/peers.c. A user's kernels (gelulab bench --lib PATH --symbol SYM: kinds
  * user, user-bwd, user16), each beside the cases of its ABI. A case that cannot run here (ISA
  * missing, library not found at build time, NEON under emulation) is listed with the reason and

@@ -529,7 +529,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < n_cases; i++) {
         const gl_bench_case *c = &cases[i];
         if (list)
-            printf("%-24s %-12s %-10s %-7s %s\n", c->name, c->kind, c->defn, c->isa,
+            printf("%-30s %-12s %-10s %-7s %s\n", c->name, c->kind, c->defn, c->isa,
                    c->time_cmd                       ? "runs (timed in its framework's process)"
                    : gl_kernel_fn_set(c->abi, c->fn) ? "runs"
                                                      : c->skip);

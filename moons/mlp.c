@@ -32,9 +32,11 @@ static const struct {
 
 /* The backward kernel ALGO/ISA, or ALGO's widest build that runs in this process; NULL after
  * saying why in err */
-static const struct gl_impl *grad_kernel(const char *name, char *err, size_t errlen)
+static const struct gl_impl *grad_kernel(const char *name_given, char *err, size_t errlen)
 {
     const struct gl_impl *best = NULL;
+    char now[96]; /* a name before 0.2 (grad_fast): the name now (impls/registry.c) */
+    const char *name = gl_impl_renamed(name_given, now, sizeof now) ? now : name_given;
     size_t len = strlen(name);
     for (size_t i = 0; i < gl_impl_count(); i++) {
         const struct gl_impl *k = gl_impl_get(i);
@@ -43,8 +45,9 @@ static const struct gl_impl *grad_kernel(const char *name, char *err, size_t err
     }
     if (!best)
         snprintf(err, errlen,
-                 "no backward kernel '%s' that runs in this process (see gelulab list: grad_...)",
-                 name);
+                 "no backward kernel '%s' that runs in this process (see gelulab list: "
+                 "gelu-grad-..., gelu-tanh-grad-...)",
+                 name_given);
     return best;
 }
 

@@ -216,7 +216,7 @@ void gl_moons_exp_print(const struct gl_moons_exp *e, FILE *f)
     int nc, ex = find_act(e, "gelu-exact");
     struct cmp *cs = comparisons(e, &nc);
     double *v = malloc((e->seeds_done + 1) * sizeof *v);
-    fprintf(f, "%-24s %-28s %-30s %s\n", "activation", "test accuracy %: mean +- sd [95% CI]",
+    fprintf(f, "%-36s %-28s %-30s %s\n", "activation", "test accuracy %: mean +- sd [95% CI]",
             "final train loss: mean +- sd",
             "vs gelu-exact: test acc diff (pp) [95% CI], p Holm, "
             "predictions differing");
@@ -226,7 +226,7 @@ void gl_moons_exp_print(const struct gl_moons_exp *e, FILE *f)
         gl_stats_sample(v, e->seeds_done, &acc);
         values(e, a, M_TRAIN_LOSS, v);
         gl_stats_sample(v, e->seeds_done, &loss);
-        fprintf(f, "%-24s %6.2f +- %4.2f [%6.2f, %6.2f]  %.5f +- %.5f        ", e->acts[a].name,
+        fprintf(f, "%-36s %6.2f +- %4.2f [%6.2f, %6.2f]  %.5f +- %.5f        ", e->acts[a].name,
                 100 * acc.mean, 100 * acc.sd, 100 * acc.ci_lo, 100 * acc.ci_hi, loss.mean, loss.sd);
         const struct cmp *x = find_cmp(cs, nc, a, ex, M_TEST_ACC);
         if (x)

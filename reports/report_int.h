@@ -85,7 +85,7 @@ double rep_cyc(const struct rep *r, const char *name, size_t n);
  * the results in the traits) */
 int rep_same_bits(const struct gl_sweep *s, const struct gl_kernel_src *a,
                   const struct gl_kernel_src *b);
-/* 1 for a libgelulab entry point swept through --lib (make report names them lib/API) */
+/* 1 for a libgelulab entry point swept through --lib (make report names them lib/NAME) */
 int rep_lib_entry(const struct gl_kernel_src *k);
 /* the kernel of sweep s whose results kernel k repeats: the first earlier one with the same
  * bits, never an entry point of the library (an entry point repeats the build it runs, which

@@ -24,7 +24,7 @@ static const struct gl_kernel_src *in_sweep(const struct gl_sweep *s, const char
     return NULL;
 }
 
-/* "yes", "no", or "-" (not both swept) for lib/API and the build against sweep s */
+/* "yes", "no", or "-" (not both swept) for lib/NAME and the build against sweep s */
 static const char *same(const struct gl_sweep *s, const char *lib, const char *build)
 {
     const struct gl_kernel_src *a = in_sweep(s, lib), *b = in_sweep(s, build);

@@ -104,6 +104,15 @@ for pair in tanhfast/scalar=gelu-tanh-accurate/scalar erf-naive=gelu-erf-naive \
         echo "FAIL old name $old: the result file does not name $now"; fail=$((fail + 1))
     fi
 done
+# a result file written before 0.2 reads with the names now: shard 1 of 2 under the old name
+# merged with shard 2 under the new one gives the file of the new name
+"$G" sweep --impl gelu-tanh-accurate/scalar --mode quick --shard 1/2 --out "$T/s1.json" >/dev/null 2>&1
+"$G" sweep --impl gelu-tanh-accurate/scalar --mode quick --shard 2/2 --out "$T/s2.json" >/dev/null 2>&1
+sed -i 's|"gelu-tanh-accurate/scalar"|"tanhfast/scalar"|' "$T/s1.json"
+expect "merge: a shard under the old name" 0 "*" "$G" merge "$T/s1.json" "$T/s2.json" --out "$T/m.json"
+if grep -q '"tanhfast/scalar"' "$T/s1.json" && grep -q '"name": "gelu-tanh-accurate/scalar"' "$T/m.json" &&
+    ! grep -q tanhfast "$T/m.json"; then pass=$((pass + 1)); else
+    echo "FAIL merge of an old-named shard: $(grep -o '"name": "[^"]*"' "$T/m.json")"; fail=$((fail + 1)); fi
 expect "new names: no note" 0 "*" "$G" sweep --impl gelu-tanh-accurate/scalar --mode quick \
     --shard 1/4096 --out "$T/r.json"
 if [[ ! -s /tmp/gl_cli_err.$$ ]]; then pass=$((pass + 1)); else

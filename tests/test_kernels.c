@@ -348,12 +348,12 @@ static void test_kernel(const struct gl_impl *k, const struct inputs *in, float 
 {
     int neon = k->isa == GL_ISA_NEON;
     if ((!neon && !gl_impl_available(k)) || run_kernel(k, in->x, y, in->n) != 0) {
-        printf("skip %-16s (%s)\n", k->name,
+        printf("skip %-30s (%s)\n", k->name,
                neon ? "no qemu-aarch64 or NEON build" : "ISA missing");
         return;
     }
     struct worst w = measure(k, in, y);
-    printf("%-16s ulp[-5,5] %-10.6g (x=%a got %a want %a)  abs %-9.4g (x=%a)\n", k->name,
+    printf("%-30s ulp[-5,5] %-10.6g (x=%a got %a want %a)  abs %-9.4g (x=%a)\n", k->name,
            w.ulp_core, (double)w.x_ulp, (double)w.y_ulp, w.want_ulp, w.abs_all, (double)w.x_abs);
     CHECK(w.ulp_core <= k->ulp_core, "%s: ULP on [-5,5] %.4g > documented %.4g at x=%a", k->name,
           w.ulp_core, k->ulp_core, (double)w.x_ulp);

@@ -38,7 +38,7 @@ grep -q '^#define GL_CODE_HASH_gelu_fast "[0-9a-f]\{64\}"$' "$T/k1.h" && ok || b
 echo "/* edited */" >>"$T/src/impls/vec/algo/gelu_fast.h"
 hashes kernels "$T/k2.h"
 changed=$(diff "$T/k1.h" "$T/k2.h" | grep '^>' | sed 's/^> #define \([A-Za-z0-9_]*\) .*/\1/' | paste -s -d ' ')
-[ "$changed" = GL_CODE_HASH_gelu_fast ] && ok || bad "editing fast.h changed '$changed', not GL_CODE_HASH_gelu_fast alone"
+[ "$changed" = GL_CODE_HASH_gelu_fast ] && ok || bad "editing gelu_fast.h changed '$changed', not GL_CODE_HASH_gelu_fast alone"
 hashes engine "$T/e2.h"
 cmp -s "$T/e1.h" "$T/e2.h" && ok || bad "editing a kernel changed the engine's hash"
 echo "/* edited */" >>"$T/src/reference/ref_fast.c"

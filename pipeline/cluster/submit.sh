@@ -28,7 +28,7 @@ A shard that fails or is lost is named by the merge job; --resume reruns only th
   --formats LIST   sweeps of the plan, comma-separated (default f32,bf16,f16,f64,bwd):
                    f32, bf16, f16, f64 (sampled), bwd (backward pass), hunt (the binary64
                    worst-case hunt, gelulab sweep --mode hunt; never part of the report)
-  --kernels 'ARGS' kernels as gelulab sweep takes them ("--impl gelu-erfc-stable/avx2 --lib
+  --kernels 'ARGS' kernels as gelulab sweep takes them ("--impl gelu-erfc-stable --lib
                    ./libmine.so --symbol my_gelu --defn exact") instead of the report's
                    (built-ins, peers, libgelulab); then no report, only the merged files
   --hunt-args 'ARGS'  for hunt: default "--per-stratum 4096 --exponents -1023:1023"
