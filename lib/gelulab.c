@@ -86,19 +86,19 @@ GL_API const char *gl_gelu_isa_16(void)
 }
 
 #define FWD_DEF(algo, what)                                                                        \
-    GL_API void gl_##algo(const float *x, float *y, size_t n)                                      \
+    GL_API void gl_##algo(GL_LIB_PARAMS_FWD)                                                       \
     {                                                                                              \
         pthread_once(&once, choose);                                                               \
         fwd[API_##algo][isa](x, y, n);                                                             \
     }
 #define BWD_DEF(algo, what)                                                                        \
-    GL_API void gl_##algo(const float *x, const float *dy, float *dx, size_t n)                    \
+    GL_API void gl_##algo(GL_LIB_PARAMS_BWD)                                                       \
     {                                                                                              \
         pthread_once(&once, choose);                                                               \
         bwd[API_##algo][isa](x, dy, dx, n);                                                        \
     }
 #define U16_DEF(algo, what)                                                                        \
-    GL_API void gl_##algo(const uint16_t *x, uint16_t *y, size_t n)                                \
+    GL_API void gl_##algo(GL_LIB_PARAMS_U16)                                                       \
     {                                                                                              \
         pthread_once(&once, choose);                                                               \
         u16[API_##algo][isa16](x, y, n);                                                           \
@@ -108,9 +108,6 @@ GL_LIB_BACKWARD(BWD_DEF)
 GL_LIB_16(U16_DEF)
 
 /* the names 0.2 renamed: the same functions under their 0.1 names, until 0.3 */
-#define PROTO_FWD const float *x, float *y, size_t n
-#define PROTO_BWD const float *x, const float *dy, float *dx, size_t n
-#define PROTO_U16 const uint16_t *x, uint16_t *y, size_t n
 #define OLD_DEF(old, algo, abi)                                                                    \
-    GL_API void gl_##old(PROTO_##abi) __attribute__((alias("gl_" #algo)));
+    GL_API void gl_##old(GL_LIB_PARAMS_##abi) __attribute__((alias("gl_" #algo)));
 GL_LIB_RENAMED(OLD_DEF)

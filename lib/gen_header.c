@@ -106,9 +106,11 @@ int main(int argc, char **argv)
     fprintf(f, head, argv[2], argv[2]);
     int rc = 0;
     fprintf(f, "/* ---- forward, binary32 ---- */\n\n");
-#define PROTO_FWD       "const float *x, float *y, size_t n"
-#define PROTO_BWD       "const float *x, const float *dy, float *dx, size_t n"
-#define PROTO_U16       "const uint16_t *x, uint16_t *y, size_t n"
+#define TEXT_(...)      #__VA_ARGS__
+#define TEXT(...)       TEXT_(__VA_ARGS__) /* a macro's expansion as a string */
+#define PROTO_FWD       TEXT(GL_LIB_PARAMS_FWD)
+#define PROTO_BWD       TEXT(GL_LIB_PARAMS_BWD)
+#define PROTO_U16       TEXT(GL_LIB_PARAMS_U16)
 #define FWD(algo, what) rc |= entry(f, #algo, GL_NAME_##algo, what, PROTO_FWD);
     GL_LIB_FORWARD(FWD)
     fprintf(f, "/* ---- backward, binary32: dx = dy f'(x) ---- */\n\n");

@@ -8,12 +8,12 @@
 #include "gl_algos.h" /* generated: GL_NAME_ID */
 #include "report_int.h"
 
-/* 1 if NAME is the kernel of an entry point (gelulab/lib_api.h: gl_ID runs the kernel ID) */
-static int is_lib_kernel(const char *name)
+/* the entry point that runs the kernel NAME (gelulab/lib_api.h: gl_ID runs ID), or NULL */
+static const char *lib_function(const char *name)
 {
 #define MAP(algo, what)                                                                            \
-    if (!strcmp(name, GL_NAME_##algo)) return 1;
-    GL_LIB_FORWARD(MAP) GL_LIB_BACKWARD(MAP) GL_LIB_16(MAP) return 0;
+    if (!strcmp(name, GL_NAME_##algo)) return "gl_" #algo;
+    GL_LIB_FORWARD(MAP) GL_LIB_BACKWARD(MAP) GL_LIB_16(MAP) return NULL;
 }
 
 /* the kernel named `name` in sweep s, or NULL */
@@ -39,13 +39,10 @@ void rep_library_md(FILE *f, const struct rep *r)
     for (size_t i = 0; i < r->bench.nrows; i++) {
         const struct gl_bench_row *row = &r->bench.rows[i];
         if (strncmp(row->kind, "lib", 3) || row->n != r->pareto_size) continue;
-        const char *algo = row->name + 4; /* lib/NAME */
-        if (!is_lib_kernel(algo)) continue;
-        char build[64], fn[64];
+        const char *algo = row->name + 4, *fn = lib_function(algo); /* lib/NAME */
+        if (!fn) continue;
+        char build[64];
         snprintf(build, sizeof build, "%s/%s", algo, row->isa);
-        snprintf(fn, sizeof fn, "gl_%s", algo); /* the function: gl_ and NAME, '_' for '-' */
-        for (char *p = fn; *p; p++)
-            if (*p == '-') *p = '_';
         double b = rep_eps(r, build, r->pareto_size);
         const struct gl_sweep *s = !strcmp(row->kind, "lib-bwd")                       ? &r->bwd
                                    : !strcmp(row->kind, "lib16") && row->fmt[0] == 'b' ? &r->bf16

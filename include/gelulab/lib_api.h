@@ -27,9 +27,15 @@
     X(gelu_tanh_cr_bf16, "the tanh form of bfloat16 numbers, correctly rounded to bfloat16")       \
     X(gelu_tanh_cr_f16, "the tanh form of binary16 numbers, correctly rounded to binary16")
 
+/* The parameters of each table's functions (the kernel ABIs of gelulab/kernel.h), for the
+ * definitions (lib/gelulab.c) and the header (lib/gen_header.c, as text) */
+#define GL_LIB_PARAMS_FWD const float *x, float *y, size_t n
+#define GL_LIB_PARAMS_BWD const float *x, const float *dy, float *dx, size_t n
+#define GL_LIB_PARAMS_U16 const uint16_t *x, uint16_t *y, size_t n
+
 /* The names of libgelulab 0.1 that 0.2 renamed (docs/design.md, "Names"): X(OLD, ALGO, ABI), the
  * function gl_OLD is gl_ALGO under its old name (an alias of the same code), declared deprecated;
- * removed in 0.3. ABI: FWD, BWD or U16, as the tables above. */
+ * removed in 0.3. ABI: FWD, BWD or U16 (GL_LIB_PARAMS_ABI), as the tables above. */
 #define GL_LIB_RENAMED(X)                                                                          \
     X(gelu_tanh, gelu_tanh_accurate, FWD)                                                          \
     X(gelu_sigmoid, gelu_sigmoid_accurate, FWD)                                                    \
