@@ -220,16 +220,23 @@ static void add_users(int pass)
 /* ---- served peers timed in their framework's process (docs/exec-protocol.md, "Timing") ---- */
 
 /* the timing processes, one per command (a library's: lib->timer), each with the case and the
- * size whose inputs it holds; a process that failed is not asked again */
+ * size whose tensor it holds, and the kinds (ABI) and sizes above GL_BENCH_SERVED_BIG whose
+ * inputs it keeps; a process that failed is not asked again */
 #define MAX_LOADED 512
+#define MAX_KEPT   64
 static struct timer {
     const char *cmd;
     struct gl_child child;
     struct {
         const struct gl_bench_case *c;
         size_t n;
-    } loaded[MAX_LOADED]; /* the inputs it holds: a case's at a size each */
+    } loaded[MAX_LOADED]; /* the tensors it holds: a case's at a size each */
     size_t nloaded;
+    struct {
+        enum gl_kernel_abi abi;
+        size_t n;
+    } kept[MAX_KEPT]; /* the inputs above GL_BENCH_SERVED_BIG it keeps: sent once */
+    size_t nkept;
     int dead;
     char why[600];
 } timers[16];
@@ -274,8 +281,13 @@ int gl_bench_served_load(const struct gl_bench_case *c, size_t n, const void *in
     double s;
     if (!t) return -1;
     for (size_t i = 0; i < t->nloaded; i++)
-        if (t->loaded[i].c == c && t->loaded[i].n == n) return 0; /* its inputs are there */
-    if (timer_request(t, c, n, in, bytes, 0, &s, why, len)) return -1;
+        if (t->loaded[i].c == c && t->loaded[i].n == n) return 0; /* its tensor is there */
+    int kept = 0; /* its inputs are: the tensor is made from them, nothing sent */
+    for (size_t i = 0; i < t->nkept && n > GL_BENCH_SERVED_BIG; i++)
+        kept |= t->kept[i].abi == c->abi && t->kept[i].n == n;
+    if (timer_request(t, c, n, kept ? NULL : in, kept ? 0 : bytes, 0, &s, why, len)) return -1;
+    if (n > GL_BENCH_SERVED_BIG && !kept && t->nkept < MAX_KEPT)
+        t->kept[t->nkept].abi = c->abi, t->kept[t->nkept++].n = n;
     if (n > GL_BENCH_SERVED_BIG) /* it keeps one tensor above 2^20 elements: the last */
         for (size_t i = t->nloaded; i-- > 0;)
             if (t->loaded[i].n > GL_BENCH_SERVED_BIG) t->loaded[i] = t->loaded[--t->nloaded];

@@ -76,8 +76,9 @@ const char *const *gl_bench_peer_runs(void);
  * kept for the run:
  * gl_bench_served_load gives it the inputs of size n (bytes of them in the protocol's layout:
  * binary32 x, pairs x, dy for a backward case, 16-bit bits for a 16-bit one), unless it holds
- * them already (it keeps every case's at every size up to GL_BENCH_SERVED_BIG, and the last one
- * above: Google Benchmark interleaves them);
+ * them already (it keeps every case's tensor at every size up to GL_BENCH_SERVED_BIG, and the
+ * last one above: Google Benchmark interleaves them; above, the inputs of each ABI and size are
+ * sent once, and the process makes a case's tensor from them);
  * gl_bench_served_time has it call the framework `calls` times on those of size n and gives
  * the seconds those calls took, measured in that process (the pipe excluded). 0, or -1 with the
  * reason in why (the process crashed, hung or answered wrong: ended, and the case not tried

@@ -7,11 +7,14 @@
 //
 // Method: the process is pinned to one CPU and runs oneDNN with one OpenMP thread (it
 // re-executes itself with OMP_NUM_THREADS=1, which the OpenMP runtime reads at start-up);
-// each benchmark warms up (--benchmark_min_warmup_time, default 0.1 s) then runs
-// --benchmark_repetitions (default 5) repetitions of at least --benchmark_min_time (default
-// 0.05 s) each, in random interleaving across benchmarks (so that a slow phase of a noisy
-// machine spreads over all cases); `gelulab bench-table` takes the median and the coefficient
-// of variation over the repetitions.
+// each benchmark warms up (--benchmark_min_warmup_time, default 0.1 s: timed calls, which also
+// give the number of calls k that lasts --benchmark_min_time, default 0.05 s, with a 5 %
+// margin) then runs --benchmark_repetitions (default 5) repetitions of k calls each (one batch:
+// Google Benchmark's own warm-up and iteration-count search, which ran the case up to three
+// times more and overshot the minimum time by 1.4x on average, are not used), in random
+// interleaving across benchmarks (so that a slow phase of a noisy machine spreads over all
+// cases); `gelulab bench-table` takes the median and the coefficient of variation over the
+// repetitions.
 //
 // Options of its own (before Google Benchmark's, which never sees them): --sizes=N,N,...  array
 // sizes in floats (default 1024,4096,65536,1048576,16777216: L1, L2, L3, DRAM); --list  the
@@ -20,6 +23,7 @@
 // (repeatable: a new kernel starts where one of these options repeats).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -233,18 +237,60 @@ void report_case(benchmark::State &state, const gl_bench_case *c, size_t n, size
     state.SetLabel(label);
 }
 
+// The warm-up and a repetition's length (--benchmark_min_warmup_time, --benchmark_min_time), in
+// seconds: read here, since this shim runs both (Google Benchmark is given no warm-up)
+double warmup_s = 0.1, min_time_s = 0.05;
+
+// The calls a repetition of the benchmark (case index, size n) makes: 0 until its warm-up
+uint64_t &batch_of(size_t index, size_t n)
+{
+    static std::map<std::pair<size_t, size_t>, uint64_t> batch;
+    return batch[{index, n}];
+}
+
+// Warms a benchmark up and sizes its repetitions: `timed(m)` makes m calls and gives the
+// seconds they took; batches of calls until warmup_s is spent (at least one call), each sized
+// from the calls before so that the warm-up ends near warmup_s; the last batch's seconds per
+// call give k, the calls that last min_time_s with a 5 % margin (Google Benchmark runs a
+// repetition again, longer, when it falls short).
+template <class Timed> uint64_t warm_up(Timed timed)
+{
+    double spent = 0, per_call = 0;
+    uint64_t calls = 0, m = 1;
+    for (;;) {
+        double s = timed(m);
+        if (s < 0) return 0; // failed: said by timed
+        spent += s, calls += m, per_call = s / (double)m;
+        if (spent >= warmup_s) break;
+        double want = per_call > 0 ? (warmup_s - spent) / per_call : 10.0 * (double)calls;
+        m = (uint64_t)std::min(std::max(std::ceil(want), 1.0), 10.0 * (double)calls);
+    }
+    double k = per_call > 0 ? std::ceil(min_time_s * 1.05 / per_call) : 1e9;
+    return (uint64_t)std::min(std::max(k, 1.0), 1e9);
+}
+
 void run_case(benchmark::State &state, const gl_bench_case *c, size_t n, size_t index)
 {
     progress(c, n);
     buffers &b = buffers_of(n);
     if (c->prepare) c->prepare(n);
     call_case(c, b, n);
+    uint64_t &k = batch_of(index, n);
+    if (!k)
+        k = warm_up([&](uint64_t m) {
+            auto t0 = std::chrono::steady_clock::now();
+            for (uint64_t i = 0; i < m; i++) call_case(c, b, n);
+            benchmark::ClobberMemory();
+            return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        });
     unsigned long long t0 = gl_bench_tsc();
-    for (auto _ : state) {
-        call_case(c, b, n);
-        benchmark::DoNotOptimize(b.y);
-        benchmark::DoNotOptimize(b.y16);
-        benchmark::ClobberMemory();
+    while (state.KeepRunningBatch((benchmark::IterationCount)k)) {
+        for (uint64_t i = 0; i < k; i++) {
+            call_case(c, b, n);
+            benchmark::DoNotOptimize(b.y);
+            benchmark::DoNotOptimize(b.y16);
+            benchmark::ClobberMemory();
+        }
     }
     report_case(state, c, n, index, (double)(gl_bench_tsc() - t0));
 }
@@ -266,8 +312,8 @@ double tsc_hz()
 }
 
 // A served peer (a Python framework): its calls are timed inside its own process, the
-// framework's call in a loop on its own tensor (docs/exec-protocol.md, "Timing"), one call per
-// iteration; the pipe and the conversions are not in the time (manual time).
+// framework's call in a loop on its own tensor (docs/exec-protocol.md, "Timing"), a repetition's
+// k calls in one request; the pipe and the conversions are not in the time (manual time).
 void run_served(benchmark::State &state, const gl_bench_case *c, size_t n, size_t index)
 {
     progress(c, n);
@@ -287,10 +333,20 @@ void run_served(benchmark::State &state, const gl_bench_case *c, size_t n, size_
         state.SkipWithError(why);
         return;
     }
-    double total = 0;
-    for (auto _ : state) {
+    uint64_t &k = batch_of(index, n);
+    if (!k)
+        k = warm_up([&](uint64_t m) {
+            double s = 0;
+            return gl_bench_served_time(c, n, m, &s, why, sizeof why) == 0 ? s : -1.0;
+        });
+    if (!k) {
+        state.SkipWithError(why);
+        return;
+    }
+    double total = 0; // a repetition: its k calls timed in one request
+    while (state.KeepRunningBatch((benchmark::IterationCount)k)) {
         double s = 0;
-        if (gl_bench_served_time(c, n, 1, &s, why, sizeof why) != 0) {
+        if (gl_bench_served_time(c, n, k, &s, why, sizeof why) != 0) {
             state.SkipWithError(why);
             break;
         }
@@ -485,15 +541,23 @@ int main(int argc, char **argv)
                 sizes.push_back((size_t)v);
                 p = *end ? end + 1 : end;
             }
+        } else if (!strncmp(argv[i], "--benchmark_min_warmup_time=", 28) ||
+                   !strncmp(argv[i], "--benchmark_min_time=", 21)) {
+            bool warm = argv[i][16] == 'w'; // the warm-up is this shim's: not passed on
+            const char *v = strchr(argv[i], '=') + 1;
+            char *end;
+            double t = strtod(v, &end);
+            if (end == v || *end || !(t >= 0 && t <= 3600))
+                return bad("%s: seconds, 0 to 3600", argv[i]);
+            (warm ? warmup_s : min_time_s) = t;
+            if (!warm) args.push_back(argv[i]);
         } else {
             args.push_back(argv[i]);
         }
     }
-    std::string reps = "--benchmark_repetitions=5", warm = "--benchmark_min_warmup_time=0.1",
-                mint = "--benchmark_min_time=0.05",
+    std::string reps = "--benchmark_repetitions=5", mint = "--benchmark_min_time=0.05",
                 inter = "--benchmark_enable_random_interleaving=true";
     if (!has_flag(argc, argv, "--benchmark_repetitions")) args.push_back(&reps[0]);
-    if (!has_flag(argc, argv, "--benchmark_min_warmup_time")) args.push_back(&warm[0]);
     if (!has_flag(argc, argv, "--benchmark_min_time")) args.push_back(&mint[0]);
     if (!has_flag(argc, argv, "--benchmark_enable_random_interleaving")) args.push_back(&inter[0]);
     int nargs = (int)args.size();

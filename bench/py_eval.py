@@ -20,8 +20,9 @@ OpenVINO as a Python program calls it, and any Python callable, on gelulab's pip
              requests framed as --serve's, each holding little-endian uint64s k and n, the
              arguments that name a peer or callable (a uint64 length, then "--backward
              tf-2.21-gelu"), and n inputs, or none; inputs become the framework's own tensor,
-             kept for that peer and n (only the last one above 2^20 elements; called once,
-             untimed); then k calls on that tensor are
+             kept for that peer and n (only the last one above 2^20 elements, but the inputs
+             of each kind and size above it are kept: a request without inputs makes a peer's
+             tensor from them; a tensor made is called once, untimed); then k calls on it are
              timed, and the answer is the seconds they took (a little-endian binary64): the
              framework's call in a loop, the pipe and the conversions excluded
   --backward inputs are pairs x, dy; the result dx = dy f'(x), by the framework's autodiff
@@ -35,6 +36,7 @@ the frameworks' defaults otherwise. A failure (an exception, a result of the wro
 dtype, a framework that does not load) is one line on stderr and on the diagnosis channel
 (descriptor 4, when gelulab passes one), and exit status 3.
 """
+import gc
 import importlib.util
 import os
 import shlex
@@ -269,15 +271,18 @@ def callable_builder(spec):
 # ---- the protocol ----
 
 def read_exactly(n):
-    buf = bytearray()
-    while len(buf) < n:
-        b = sys.stdin.buffer.read(n - len(buf))
-        if not b:
-            if buf:
-                raise Failure(f"stdin ended inside a request ({len(buf)} of {n} bytes)")
+    """n bytes of stdin read into one buffer (a 16 Mi-float request is 64 MB: no copies), or
+    None where stdin ends before the first"""
+    buf = bytearray(n)
+    view, got = memoryview(buf), 0
+    while got < n:
+        r = sys.stdin.buffer.readinto(view[got:])
+        if not r:
+            if got:
+                raise Failure(f"stdin ended inside a request ({got} of {n} bytes)")
             return None
-        buf += b
-    return bytes(buf)
+        got += r
+    return buf
 
 
 class Kernel:
@@ -374,27 +379,37 @@ def serve_many():
 
 
 def time_calls():
-    out, kernels, tensors = protocol_out(), {}, {}
+    out, kernels, tensors, kept = protocol_out(), {}, {}, {}
     for data in requests():
         if len(data) < 24:
             raise Failure(f"a timing request of {len(data)} bytes: a uint64 count of calls, the "
                           "size and the peer's arguments first")
         calls, n, speclen = struct.unpack("<QQQ", data[:24])
-        spec, inputs = data[24:24 + speclen].decode(), data[24 + speclen:]
+        view = memoryview(data)
+        spec, inputs = bytes(view[24:24 + speclen]).decode(), view[24 + speclen:]
         k = kernel_named(kernels, spec)
+        kind = (k.abi, k.backward, n)  # the inputs' kind: every peer of it gets the same bytes
         try:
-            if inputs:
+            if inputs and n > BIG:  # kept, once per kind: a peer's tensor is made from them
+                kept[kind] = inputs
+            if inputs or ((spec, n) not in tensors and kind in kept):
                 if n > BIG:  # one tensor above 2^20 elements at a time (16 Mi: 64 MB each)
                     for key in [key for key in tensors if key[1] > BIG]:
                         del tensors[key]
-                tensors[spec, n] = k.native(inputs)
+                tensors[spec, n] = k.native(inputs or kept[kind])
                 k.call(tensors[spec, n])  # once, untimed: compilation, first-call allocations
             elif (spec, n) not in tensors and calls:
                 raise Failure(f"a timing request for {spec} at n = {n} before its inputs")
-            t0 = time.perf_counter()
-            for _ in range(calls):
-                k.call(tensors[spec, n])
-            t = time.perf_counter() - t0
+            # the collector off while timed, as timeit does: its pauses depend on all that the
+            # process holds (every peer's tensors), not on the call timed
+            gc.disable()
+            try:
+                t0 = time.perf_counter()
+                for _ in range(calls):
+                    k.call(tensors[spec, n])
+                t = time.perf_counter() - t0
+            finally:
+                gc.enable()
         except Failure:
             raise
         except Exception as e:  # noqa: BLE001 (a framework's error, whatever its class)
@@ -403,7 +418,8 @@ def time_calls():
         out.flush()
 
 
-# the timing process keeps each peer's tensors of up to BIG elements, and one above (the last)
+# the timing process keeps each peer's tensors of up to BIG elements, one above (the last), and
+# the inputs above BIG of each kind and size (a 16 Mi-float tensor is made from them, not sent)
 BIG = 1 << 20
 
 

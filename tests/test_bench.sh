@@ -85,6 +85,12 @@ check "bench-table MAIN RUN with another compare peer: exit 2, one line" \
 
 "$B" --sizes=0 >/dev/null 2>"$T/e1"; rc=$?
 check "bad --sizes: exit 2, one line" "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e1') -eq 1 ]"
+# the warm-up and a repetition's length are read by the shim (it runs the warm-up itself)
+for a in --benchmark_min_warmup_time=x --benchmark_min_time=-1 --benchmark_min_time=; do
+  "$B" --sizes=16 "$a" >"$T/e1o" 2>"$T/e1"; rc=$?
+  check "bad $a: exit 2, one line naming it, nothing run" \
+        "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e1') -eq 1 ] && grep -q -- '$a' '$T/e1' && [ ! -s '$T/e1o' ]"
+done
 "$G" bench-table "$T/none.json" >/dev/null 2>"$T/e2"; rc=$?
 check "missing file: exit 2, one line" "[ $rc -eq 2 ] && [ \$(wc -l <'$T/e2') -eq 1 ] && grep -q 'cannot read' '$T/e2'"
 echo '{"schema": "gelulab-sweep/1"}' >"$T/other.json"

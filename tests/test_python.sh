@@ -96,4 +96,43 @@ if [ "$(tr '\n' ' ' <"$T/time")" = "load untimed timed positive exit 0 " ]; then
 else
   echo "FAIL py_eval --time:"; cat "$T/time"; fail=1
 fi
+
+# above 2^20 elements it keeps one tensor (the last) and each kind's inputs, sent once: a peer
+# without inputs of that size gets its tensor made from them (a callable that raises on other
+# values checks what it is given: -7, -6, ..., 2^20 - 4, exact in binary32)
+cat >"$T/kinds.py" <<'PYEOF'
+import numpy as np
+N = (1 << 20) + 4
+WANT = np.arange(N, dtype=np.float32) - 7
+def same(x):
+    if x.dtype != np.float32 or not np.array_equal(x, WANT):
+        raise ValueError("not the inputs sent")
+    return x
+PYEOF
+"$PY" - "$S/bench/py_eval.py" "$T/kinds.py" >"$T/time2" 2>&1 <<'PYEOF'
+import struct, subprocess, sys
+import numpy as np
+p = subprocess.Popen([sys.executable, sys.argv[1], "--time"],
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+n = (1 << 20) + 4
+def ask(spec, k, inputs=b""):
+    spec = spec.encode()
+    body = struct.pack("<QQQ", k, n, len(spec)) + spec + inputs
+    p.stdin.write(struct.pack("<Q", len(body)) + body)
+    p.stdin.flush()
+    got = p.stdout.read(8)
+    return struct.unpack("<d", got)[0] if len(got) == 8 else "failed"
+# two peers of one kind: the same callable under two spellings of its path
+a, b = "--callable " + sys.argv[2] + ":same", "--callable " + sys.argv[2].replace("/kinds", "/./kinds") + ":same"
+print("a sent", ask(a, 0, (np.arange(n, dtype="<f4") - 7).tobytes()) >= 0)
+print("b made", ask(b, 0) >= 0, "timed", ask(b, 2) > 0)
+print("a made again", ask(a, 2) > 0)
+p.stdin.close()
+print("exit", p.wait())
+PYEOF
+if [ "$(tr '\n' ' ' <"$T/time2")" = "a sent True b made True timed True a made again True exit 0 " ]; then
+  echo "ok   py_eval --time: inputs above 2^20 sent once, a second peer's tensor made from them"
+else
+  echo "FAIL py_eval --time, inputs kept above 2^20:"; cat "$T/time2"; fail=1
+fi
 exit $fail
