@@ -3,9 +3,9 @@
 # those files and writes OUT/REPORT.md with its charts.
 #   usage: pipeline/make_report.sh BUILD_DIR OUT_DIR [QUICK]
 #   QUICK=1: binary32 sampled (every 61st pattern), NEON left out, binary64 quick, shorter
-#            benchmarks (1 Ki, 4 Ki and 1 Mi floats, 3 repetitions of 3 ms), two moons with 5 seeds:
-#            123 s on 2 cores from an empty store (median of 3), 44 s rerun (2026-12-05,
-#            Zen 4, e0208fb)
+#            benchmarks (1 Ki, 4 Ki and 1 Mi floats, 3 repetitions of 4 ms), two moons with 5 seeds:
+#            123 s on 2 cores from an empty store (median of 3, 121-127 s; 2026-12-06, Zen 4,
+#            139a9b0), 44 s rerun (2026-12-05, e0208fb)
 #   otherwise: exhaustive binary32 (all 2^32 inputs), the full benchmark (the longest stages)
 #   GL_STORE=DIR: the sweeps keep each kernel's results there and take what it holds (gelulab
 #   sweep --store; default BUILD_DIR/store; "" none), and so do the peers' diagnoses and two
@@ -27,16 +27,17 @@ for s in ${STAGES//,/ }; do
     [[ $s =~ ^(sweeps|facts|bench|moons|report)$ ]] ||
         { echo "make_report.sh: unknown stage '$s' in STAGES (sweeps, facts, bench, moons, report)" >&2; exit 2; }
 done
-# the full benchmark: 3 repetitions of 30 ms after a 20 ms warm-up (their median was within 0.8 %
-# of 5 repetitions' for 90 % of the 835 benchmarks of a full run; 30 ms repetitions spread no
-# wider than 50 ms ones: docs/design.md, "Where a report's time goes"; gelulab-bench's own
-# defaults are 5 of 50 ms after 0.1 s)
+# the full benchmark: 3 repetitions of 40 ms (42 ms with gelulab-bench's 5 % margin: as long as
+# Google Benchmark's 30 ms minimum made them, 1.4x on average, before gelulab-bench sized them
+# itself) after a 5 ms warm-up (their median was within 0.8 % of 5 repetitions' for 90 % of the
+# 835 benchmarks of a full run: docs/design.md, "Where a report's time goes"; gelulab-bench's
+# own defaults are 5 of 50 ms after 0.1 s)
 mode=exhaustive moons_seeds=30
-timing=(--benchmark_repetitions=3 --benchmark_min_time=0.03 --benchmark_min_warmup_time=0.02)
+timing=(--benchmark_repetitions=3 --benchmark_min_time=0.04 --benchmark_min_warmup_time=0.005)
 bench_args=()
 if [ "$QUICK" = 1 ]; then # no 16 Mi benchmark (sweep_plan.sh leaves NEON out)
     mode=quick moons_seeds=5
-    timing=(--benchmark_repetitions=3 --benchmark_min_time=0.003 --benchmark_min_warmup_time=0.002)
+    timing=(--benchmark_repetitions=3 --benchmark_min_time=0.004 --benchmark_min_warmup_time=0.0005)
     bench_args=(--sizes=1024,4096,1048576)
 fi
 bench_args+=("${timing[@]}")
@@ -156,7 +157,8 @@ if want bench; then
     # the libraries whose peers run only in a process of their own (oneDNN 3.13): a run each,
     # beside memcpy and the compare peer, which put it on the main run's scale (the report)
     rm -f "$D"/bench-*.json
-    for m in $("$B" --peer-runs); do
+    peer_runs=$("$B" --peer-runs) # once: a listing checks every library's version (1.2 s)
+    for m in $peer_runs; do
         "$B" --peers-of "$m" --benchmark_out="$D/bench-$m.json" --benchmark_out_format=json \
             --benchmark_display_aggregates_only=true "${bench_args[@]}" >>"$D/bench.txt"
     done
@@ -188,7 +190,7 @@ if want bench; then
             echo "report: --dist=$dist skipped: $(cat "$D/dist-$dist.skipped")" >&2
             continue
         fi
-        for m in $("$B" --peer-runs); do
+        for m in $peer_runs; do
             "$B" --peers-of "$m" --dist="$dist" "${dist_args[@]}" \
                 --benchmark_out="$D/dist-$dist-$m.json" --benchmark_out_format=json \
                 --benchmark_display_aggregates_only=true >>"$D/bench.txt" 2>>"$D/dist-$dist.log"
