@@ -17,35 +17,67 @@
 #include <unistd.h>
 #include "gelulab/peers.h"
 
+/* The served libraries' checks: each a command that prints its library's version (what the
+ * peers' names say: want), else why not. All of them start together at a process's first check
+ * and are read then (each a Node or Python start, 0.1-0.25 s: one after another they added up
+ * to a second in every gelulab-bench); a check's reason names its library and where it was
+ * looked for. */
+enum { CHECK_ORT, CHECK_TF, CHECK_JAX, CHECK_ORT131, CHECK_OPENVINO, N_CHECKS };
 #if defined(GL_ORT_SERVE) || defined(GL_PY_EVAL)
-/* A served library's check: `CMD` prints its version (what the peers' names say: want), once
- * per process; else why not, into why, naming the library and where it was looked for */
-static const char *served_version(const char *cmd, const char *library, const char *where,
-                                  const char *want, int *done, char *why, size_t len)
+static struct served_check {
+    const char *cmd, *library, *where, *want;
+    char why[300];
+} served_checks[N_CHECKS] = {
+#ifdef GL_ORT_SERVE /* Node loads onnxruntime-node and it is the version the names say */
+    [CHECK_ORT] = {GL_ORT_SERVE " --version 2>/dev/null", "ONNX Runtime", "under Node", "1.30.0"},
+#endif
+#ifdef GL_PY_EVAL /* the Python peers' environment holds the library at the version the names say  \
+                   * (its package's metadata: nothing loads; a framework that fails to load fails  \
+                   * its peers' sweeps, one line each) */
+#define PY_CHECK(library, want)                                                                    \
+    {                                                                                              \
+        GL_PY_EVAL " --version " library " 2>&1", library, "in the Python peers' environment",     \
+            want                                                                                   \
+    }
+    [CHECK_TF] = PY_CHECK("tensorflow", "2.21.0"),
+    [CHECK_JAX] = PY_CHECK("jax", "0.12.0.1"),
+    [CHECK_ORT131] = PY_CHECK("onnxruntime", "1.31.1"),
+    [CHECK_OPENVINO] = PY_CHECK("openvino", "2026.4.1"),
+#endif
+};
+
+static const char *served_check(int which)
 {
-    if ((*done)++) return why[0] ? why : NULL;
-    char v[200] = "";
-    FILE *p = popen(cmd, "r");
-    if (!p || !fgets(v, sizeof v, p)) v[0] = '\0';
-    int rc = p ? pclose(p) : -1;
-    v[strcspn(v, "\n")] = '\0';
-    if (rc != 0 || !v[0])
-        snprintf(why, len, "%s %s: %s", library, where, v[0] ? v : "does not load");
-    else if (strcmp(v, want))
-        snprintf(why, len, "%s %s %s, the peers are named for %s", library, v, where, want);
-    return why[0] ? why : NULL;
+    static int done;
+    if (!done++) {
+        FILE *p[N_CHECKS] = {NULL};
+        fflush(NULL);
+        for (int i = 0; i < N_CHECKS; i++)
+            if (served_checks[i].cmd) p[i] = popen(served_checks[i].cmd, "r");
+        for (int i = 0; i < N_CHECKS; i++) {
+            struct served_check *c = &served_checks[i];
+            char v[200] = "";
+            if (!c->cmd) continue;
+            if (!p[i] || !fgets(v, sizeof v, p[i])) v[0] = '\0';
+            int rc = p[i] ? pclose(p[i]) : -1;
+            v[strcspn(v, "\n")] = '\0';
+            if (rc != 0 || !v[0])
+                snprintf(c->why, sizeof c->why, "%s %s: %s", c->library, c->where,
+                         v[0] ? v : "does not load");
+            else if (strcmp(v, c->want))
+                snprintf(c->why, sizeof c->why, "%s %s %s, the peers are named for %s", c->library,
+                         v, c->where, c->want);
+        }
+    }
+    return served_checks[which].why[0] ? served_checks[which].why : NULL;
 }
 #endif
 
 #ifdef GL_ORT_SERVE
 #define ORT(op) GL_ORT_SERVE " " op
-/* Node loads onnxruntime-node and it is the version the names say */
 static const char *ort_check(void)
 {
-    static int done;
-    static char why[300];
-    return served_version(GL_ORT_SERVE " --version 2>/dev/null", "ONNX Runtime", "under Node",
-                          "1.30.0", &done, why, sizeof why);
+    return served_check(CHECK_ORT);
 }
 #else
 #define ORT(op)   NULL
@@ -60,21 +92,22 @@ static const char *ort_check(void)
 #define PY(args)       .serve = args, .time = args
 #define PY_SERVER(lib) "exec " GL_PY_EVAL " --serve-many " lib
 #define PY_TIMER(lib)  "exec " GL_PY_EVAL " --time " lib
-/* The Python peers' environment holds the library at the version the names say (its package's
- * metadata: nothing loads; a framework that fails to load fails its peers' sweeps, one line
- * each). */
-#define PY_CHECK(fn, library, want)                                                                \
-    static const char *fn(void)                                                                    \
-    {                                                                                              \
-        static int done;                                                                           \
-        static char why[300];                                                                      \
-        return served_version(GL_PY_EVAL " --version " library " 2>&1", library,                   \
-                              "in the Python peers' environment", want, &done, why, sizeof why);   \
-    }
-PY_CHECK(tf_check, "tensorflow", "2.21.0")
-PY_CHECK(jax_check, "jax", "0.12.0.1")
-PY_CHECK(ort131_check, "onnxruntime", "1.31.1")
-PY_CHECK(openvino_check, "openvino", "2026.4.1")
+static const char *tf_check(void)
+{
+    return served_check(CHECK_TF);
+}
+static const char *jax_check(void)
+{
+    return served_check(CHECK_JAX);
+}
+static const char *ort131_check(void)
+{
+    return served_check(CHECK_ORT131);
+}
+static const char *openvino_check(void)
+{
+    return served_check(CHECK_OPENVINO);
+}
 #else
 #define PY(args)       .serve = NULL
 #define PY_SERVER(lib) NULL
