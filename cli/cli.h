@@ -50,6 +50,14 @@ void gl_cli_python_src(struct gl_kernel_src *k, const char *spec);
 int gl_cli_python_command(const char *cmdname, struct gl_kernel_src *k);
 int gl_cmd_validate(int argc, char **argv);
 int gl_cmd_bench(int argc, char **argv);
+/* The reference's start-up self-check (gl_ref_selfcheck) of sweep and validate, its verdict
+ * kept in the store DIR (--store; make report's build/store): it depends only on what the head
+ * of every store key holds (the engine's hash, which covers the reference; the C library, whose
+ * libm it measures; the CPU, by which libm picks its code; the environment variables that can
+ * change that), so a verdict under the same key text is taken instead of checking again (0.35 s
+ * of MPFR in each of make report's sweeps and validates). DIR NULL: checked, not kept; fresh:
+ * checked again, kept. Returns as gl_ref_selfcheck. */
+long gl_cli_selfcheck(const char *dir, int fresh, char *msg, size_t msglen);
 
 /* The path of the running gelulab executable ("" where /proc/self/exe cannot be read) */
 const char *gl_cli_self_exe(void);

@@ -341,7 +341,7 @@ int gl_cmd_sweep(int argc, char **argv)
     }
     if (s->use_fast_ref) {
         char msg[256];
-        if (gl_ref_selfcheck(msg, sizeof msg) != 0) {
+        if (gl_cli_selfcheck(a.store, a.fresh, msg, sizeof msg) != 0) {
             fprintf(stderr,
                     "gelulab sweep: fast reference disagrees with MPFR here (%s); "
                     "using pure MPFR (slow)\n",

@@ -403,7 +403,13 @@ static int validate_run(struct vargs *a, struct gl_validation *v)
         gl_cli_probe_lib("validate", s, a->k, a->error, sizeof a->error))
         return end_error(a, v);
     char msg[256];
-    if (gl_ref_selfcheck(msg, sizeof msg) != 0) s->use_fast_ref = 0;
+    if (gl_cli_selfcheck(a->store, a->fresh, msg, sizeof msg) != 0) {
+        fprintf(stderr,
+                "gelulab validate: fast reference disagrees with MPFR here (%s); using pure MPFR "
+                "(slow)\n",
+                msg);
+        s->use_fast_ref = 0;
+    }
     if (a->probes_only)
         printf("gelulab validate: %s claiming the %s definition%s; the probes only\n", a->k->name,
                gl_defn_name(a->k->defn), a->backward ? " (backward)" : "");

@@ -1,13 +1,21 @@
 /* The kernel arguments the commands share (sweep, validate, facts): a built-in added to a sweep,
- * --backward, --abi, --python, and the probe of a --lib kernel's worker */
+ * --backward, --abi, --python, and the probe of a --lib kernel's worker; and the reference's
+ * self-check of sweep and validate, kept in the store */
+#include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
-#include "gelulab/sweep.h"
 #include "gelulab/impl.h"
+#include "gelulab/json.h"
+#include "gelulab/reference.h"
+#include "gelulab/sha256.h"
+#include "gelulab/store.h"
+#include "gelulab/sweep.h"
 
 struct gl_kernel_src *gl_cli_add_kernel(struct gl_sweep *s)
 {
@@ -141,4 +149,45 @@ int gl_cli_probe_lib(const char *cmdname, const struct gl_sweep *s, const struct
     if (!msg) msg = own, msglen = sizeof own;
     snprintf(msg, msglen, "cannot use --lib %s --symbol %s: %s", k->lib_path, k->lib_symbol, why);
     return gl_cli_error(cmdname, "%s", msg);
+}
+
+/* The verdict in DIR/XX/KEY.selfcheck (its line, then the first disagreement's), KEY the SHA-256
+ * of its key's text (DIR/XX/KEY.key): the head lines of every key of the store */
+#define SELFCHECK_SCHEMA "gelulab-selfcheck/1"
+#define SELFCHECK_TEXT   8192
+
+long gl_cli_selfcheck(const char *dir, int fresh, char *msg, size_t msglen)
+{
+    struct gl_store_env env;
+    char text[SELFCHECK_TEXT], key[65], sub[PATH_MAX + 8], path[PATH_MAX + 100], got[600], code[80],
+        err[PATH_MAX + 20];
+    gl_store_env_here(&env);
+    snprintf(code, sizeof code, "engine %s", gl_store_code_hash("engine"));
+    if (!dir || gl_store_head_text(SELFCHECK_SCHEMA, code, &env, text, sizeof text) != 0)
+        return gl_ref_selfcheck(msg, msglen);
+    struct gl_sha256 c;
+    gl_sha256_init(&c);
+    gl_sha256_add(&c, text, strlen(text));
+    gl_sha256_hex(&c, key);
+    snprintf(sub, sizeof sub, "%s/%.2s", dir, key);
+    snprintf(path, sizeof path, "%s/%s.key", sub, key);
+    char *old = fresh ? NULL : gl_json_read_file(path, err, sizeof err), *kept = NULL, *end;
+    snprintf(path, sizeof path, "%s/%s.selfcheck", sub, key);
+    if (old && !strcmp(old, text)) kept = gl_json_read_file(path, err, sizeof err);
+    long bad = kept ? strtol(kept, &end, 10) : -1;
+    if (kept && bad >= 0 && end > kept && *end == '\n') { /* the verdict, the disagreement */
+        end[1 + strcspn(end + 1, "\n")] = '\0';
+        if (msglen) snprintf(msg, msglen, "%s", end + 1);
+        free(old), free(kept);
+        return bad;
+    }
+    free(old), free(kept);
+    bad = gl_ref_selfcheck(msg, msglen);
+    snprintf(got, sizeof got, "%ld\n%s\n", bad, msglen ? msg : "");
+    if ((mkdir(dir, 0777) == 0 || errno == EEXIST) && (mkdir(sub, 0777) == 0 || errno == EEXIST) &&
+        gl_store_write_file(path, got, strlen(got)) == 0) {
+        snprintf(path, sizeof path, "%s/%s.key", sub, key);
+        gl_store_write_file(path, text, strlen(text)); /* the key last: its verdict is there */
+    }
+    return bad;
 }

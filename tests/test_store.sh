@@ -194,5 +194,28 @@ grep -q "taken from the store" "$T/m4.txt" && bad "moons --fresh taken from the 
 cmp -s "$T/m0.json" "$T/m4.json" && ok || bad "moons --fresh: other results"
 [ "$(ls "$T"/ms/*/*.key | wc -l)" = 2 ] && ok || bad "moons: $(ls "$T"/ms/*/*.key | wc -l) records, not 2"
 
+# the reference's self-check of sweep and validate, kept in the store: written once ("0": the
+# fast path agrees here); a planted verdict under the same key is what the next sweep and
+# validate take (they fall back to MPFR, saying why); --fresh checks again; another key (an
+# environment variable every key holds) is not taken
+S1=(--impl gelu-erf-naive --format bf16)
+"$G" sweep "${S1[@]}" --store "$T/sc" --out "$T/sc0.json" >/dev/null 2>"$T/sc0.err"
+sc=$(ls "$T"/sc/*/*.selfcheck 2>/dev/null)
+[ "$(wc -w <<<"$sc")" = 1 ] && [ "$(head -1 "$sc")" = 0 ] && grep -q '^gelulab-selfcheck/1$' "${sc%.selfcheck}.key" &&
+    ok || bad "self-check: no record 0 in the store ($sc: $(cat "$sc" 2>/dev/null))"
+printf '3\nplanted disagreement\n' >"$sc"
+"$G" sweep "${S1[@]}" --store "$T/sc" --out "$T/sc1.json" >/dev/null 2>"$T/sc1.err"
+grep -q "fast reference disagrees with MPFR here (planted disagreement); using pure MPFR" "$T/sc1.err" &&
+    ok || bad "sweep --store: the kept self-check not taken: $(head -2 "$T/sc1.err")"
+"$G" validate --impl gelu-erf-naive --probes-only --store "$T/sc" >/dev/null 2>"$T/scv.err"
+grep -q "fast reference disagrees with MPFR here (planted disagreement); using pure MPFR" "$T/scv.err" &&
+    ok || bad "validate --store: the kept self-check not taken: $(head -2 "$T/scv.err")"
+GLIBC_TUNABLES=glibc.malloc.perturb=0 "$G" sweep "${S1[@]}" --store "$T/sc" --out "$T/sc2.json" \
+    >/dev/null 2>"$T/sc2.err"
+grep -q "planted" "$T/sc2.err" && bad "self-check taken under another key (GLIBC_TUNABLES)" || ok
+"$G" sweep "${S1[@]}" --store "$T/sc" --fresh --out "$T/sc3.json" >/dev/null 2>"$T/sc3.err"
+! grep -q "planted" "$T/sc3.err" && [ "$(head -1 "$sc")" = 0 ] && ok ||
+    bad "sweep --fresh: the self-check not run again ($(head -1 "$sc"))"
+
 echo "test_store.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]
