@@ -213,13 +213,13 @@ static const char *chart_group(const struct rep *r, int i)
 }
 
 #define BIN_GROUPS 16
-#define BIN_ZERO   1e-4 /* where a binade without error is drawn, its axis tic labelled 0 */
+#define BIN_ZERO   1e-4 /* where a binade without an error above it is drawn, its tic so labelled */
 
 /* A max-ULP-per-binade chart (IN/CSV: kernel,against,sign,exponent_field,max_ulp,...; the
  * rows against the kernel's own definition) of the kernels ks[0..nk), in small multiples: a row
  * per group (ks[i].group), x < 0 and x > 0 side by side in panels of one width, a binade whose
- * results are all exact drawn on the line marked 0, the x axis ending 8 binades past the last
- * error. what: the title's first line. */
+ * errors are all below BIN_ZERO (exact results included) drawn on the line so marked, the x
+ * axis ending 8 binades past the last error. what: the title's first line. */
 int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
                       const struct rep_chart_kernel *ks, int nk, const char *what, char *err,
                       size_t errlen)
@@ -272,9 +272,11 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
     size_t used = 0;
     chart_add(
         body, sizeof body, &used,
-        "set multiplot layout %d,2 title \"%s\\na binade whose results are all exact is drawn on "
-        "the line marked 0; beyond 2^{%d} every result is exact\" font ',12'\n"
-        "set logscale y\nset format y '10^{%%L}'\nset yrange [%g:%g]\nset ytics add ('0' %g)\n"
+        "set multiplot layout %d,2 title \"%s\\na binade whose errors are all below 10^{-4} ULP "
+        "(exact results included) is drawn on the line marked <10^{-4}; beyond 2^{%d} every "
+        "error is 0\\nnon-finite results are not drawn (the tables count them)\" font ',11'\n"
+        "set logscale y\nset format y '10^{%%L}'\nset yrange [%g:%g]\n"
+        "set ytics add ('<10^{-4}' %g)\n"
         "set xrange [-130:%d]\nset xtics 20 font ',8'\n",
         rows, what, xmax, BIN_ZERO / 2, top * 10, BIN_ZERO, xmax);
     for (int g = 0; g < rows; g++) {

@@ -124,7 +124,8 @@ void rep_dist_md(FILE *f, const struct rep *r)
             "A kernel with a slow path runs at a speed that depends on its inputs (gelu-fast and "
             "gelu-accurate: the lanes with |x| > 3.5, their contracts' `tail`). Each "
             "binary32 exact-GELU case that runs here (the vector builds, the peers, memcpy "
-            "as the bandwidth limit) timed on three inputs on one core: uniform on [−8, 8] (%s), "
+            "for what moving the data costs) timed on three inputs on one core: uniform on [−8, 8] "
+            "(%s), "
             "N(0, 1) and ",
             r->dist[0].run == &r->bench ? "the figures of the main benchmark run"
                                         : "a run of its own; the inputs of the other figures");

@@ -216,7 +216,8 @@ static void md_charts(FILE *f, const struct rep *r)
                    "![Max ULP per binade, peers](binades_peers.png)\n\n"
                    "![ULP histograms, peers](hist_peers.png)\n\n");
     fprintf(f, "Every chart also exists as SVG beside the PNG; its data and gnuplot script are in "
-               "`charts/`.\n");
+               "`charts/` beside REPORT.md where `make report` writes it (`build/report/`; `make "
+               "publish` copies only REPORT.md and the charts).\n");
 }
 
 static void md_specials(FILE *f, const struct rep *r)
@@ -356,7 +357,8 @@ static void md_methods(FILE *f, const struct rep *r)
         "with "
         "one thread, warm-up, repetitions in random interleaving, medians; elements/s, TSC cycles "
         "per "
-        "element; memcpy (bandwidth limit) and a vectorised ReLU in the same run.\n",
+        "element; memcpy (what moving the data costs, not an upper bound) and a vectorised ReLU "
+        "in the same run.\n",
         r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "all 2^32 bit patterns"
                                            : "every 61st bit pattern (quick mode)");
     fprintf(f, "\n## Machine and toolchain\n\n| | |\n|---|---|\n");
