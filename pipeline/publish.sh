@@ -18,7 +18,11 @@ flags = m.get("cpu_flags", "").split()
 isa = "AVX-512" if "avx512f" in flags else "AVX2" if "avx2" in flags else "NEON" if "asimd" in flags else "baseline"
 slug = re.sub(r"[^a-z0-9]+", "-", m.get("cpu", "unknown").lower()).strip("-")
 slug += "-avx512" if isa == "AVX-512" else ""
-print("\t".join([slug, m.get("cpu", "unknown"), isa, m.get("date", "?"), m.get("commit", "?"),
+# the model name and, where /proc/cpuinfo gave them, its family and model (a virtual CPU's
+# name is often the vendor's alone: "AMD EPYC")
+fam = re.search(r"family (\d+) model (\d+)", m.get("cpu_id", ""))
+cpu = m.get("cpu", "unknown") + (f" (family {fam[1]} model {fam[2]})" if fam else "")
+print("\t".join([slug, cpu, isa, m.get("date", "?"), m.get("commit", "?"),
                  str(m.get("cores", "?"))]))
 EOF
 )
