@@ -82,6 +82,34 @@ double rep_pct(uint64_t a, uint64_t n)
     return n ? 100.0 * (double)a / (double)n : 0;
 }
 
+/* the upper edge of the bin of hist that holds the q-quantile of its n counts, as a cell */
+static void bin_cell(const uint64_t *hist, uint64_t n, double q, char *buf, size_t len)
+{
+    uint64_t want = (uint64_t)ceil(q * (double)n), sum = 0;
+    int b = 0;
+    while (b < GL_HIST_BINS - 1 && (sum += hist[b]) < want) b++;
+    double u = gl_hist_upper(b);
+    if (isinf(u))
+        snprintf(buf, len, "> 2^%d", (int)log2(gl_hist_upper(GL_HIST_BINS - 2)));
+    else if (u <= 2)
+        snprintf(buf, len, "≤ %g", u);
+    else
+        snprintf(buf, len, "≤ 2^%d", (int)log2(u));
+}
+
+void rep_typical(const struct gl_acc *a, char *buf, size_t len)
+{
+    uint64_t n = 0;
+    for (int b = 0; b < GL_HIST_BINS; b++) n += a->hist[b];
+    if (!n) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    char m[32], p[32];
+    bin_cell(a->hist, n, 0.5, m, sizeof m), bin_cell(a->hist, n, 0.999, p, sizeof p);
+    snprintf(buf, len, "%s / %s", m, p);
+}
+
 double rep_eps(const struct rep *r, const char *name, size_t n)
 {
     const struct gl_bench_row *row = gl_bench_find(&r->bench, name, n);

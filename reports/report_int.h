@@ -70,6 +70,11 @@ const struct gl_json *rep_fact(const struct rep *r, const char *section, const c
 const char *rep_isa_phrase(const struct rep *r);
 /* 100 a / n, 0 when n is 0: a percentage of swept inputs */
 double rep_pct(uint64_t a, uint64_t n);
+/* The typical error beside the worst: "≤M / ≤P", the upper edges of the power-of-two bins of a's
+ * ULP histogram (gl_hist_upper: [0, 1/2], (1/2, 1], (1, 2], ...; a non-finite result in the last,
+ * "> 2^39") that hold the median and the 99.9th percentile of its errors over every input
+ * swept; "-" when none was */
+void rep_typical(const struct gl_acc *a, char *buf, size_t len);
 /* Adds to b every run of one library's peers alone whose file matches the glob PATTERN
  * (gelulab-bench --peers-of), put on b's scale by the compare peer timed in both
  * (gl_bench_add_run); a run that does not merge is a warning on stderr (its peers then lack

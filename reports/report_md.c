@@ -57,7 +57,10 @@ static void md_summary(FILE *f, const struct rep *r)
         "own section). Max ULP error per region (tail_neg: x < -5, core: [-5, 5], pos: x > 5) "
         "against the kernel's own definition and against exact GELU, over the results that are "
         "finite where the reference is (the others: listed below the table); beside the worst, "
-        "the typical error: the mean ULP over the core's inputs (own definition); max absolute "
+        "the typical error: the mean ULP over the core's inputs (own definition), and the "
+        "median and the 99.9th percentile of the ULP errors over all inputs (own definition; "
+        "each the upper edge of the power-of-two bin that holds it: ≤ 0.5, ≤ 1, ≤ 2, ≤ 2^2, ...; a "
+        "non-finite result counts as > 2^39); max absolute "
         "error over all finite inputs; %% correctly rounded (own definition); throughput in "
         "million elements/s per array size; TSC cycles/element and ratios at %s floats. `*` "
         "marks the Pareto front "
@@ -68,13 +71,14 @@ static void md_summary(FILE *f, const struct rep *r)
         "the framework's call in a loop, the pipe excluded: ᶠ).\n\n",
         sl, libs);
     fprintf(f, "| kernel | defn | ISA | own: core, ULP | own: all, ULP | exact: tail_neg, ULP | "
-               "exact: core, ULP | exact: pos, ULP | mean ULP, own: core | max abs | %% CR |");
+               "exact: core, ULP | exact: pos, ULP | mean ULP, own: core | ULP, own: all, median / "
+               "99.9 %% | max abs | %% CR |");
     for (size_t s = 0; s < r->nsizes; s++)
         gl_bench_size_name(r->sizes[s], sl, sizeof sl), fprintf(f, " Melem/s %s |", sl);
     int cmp = r->bench.compare[0] != 0; /* the comparison peer, named by the benchmark file */
     fprintf(f, " cyc/elem | × relu-vec |");
     if (cmp) fprintf(f, " × %s |", r->bench.compare_title);
-    fprintf(f, "\n|---|---|---|---|---|---|---|---|---|---|---|");
+    fprintf(f, "\n|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (size_t s = 0; s < r->nsizes; s++) fprintf(f, "---|");
     fprintf(f, cmp ? "---|---|---|\n" : "---|---|\n");
     double relu = rep_eps(r, "relu-vec", r->pareto_size),
@@ -83,12 +87,15 @@ static void md_summary(FILE *f, const struct rep *r)
         const struct rep_kernel *k = &r->rk[i];
         const struct gl_acc *o = k->res->acc[0], *e = k->res->acc[1];
         if (rep_lib_entry(k->k)) continue; /* in the section on libgelulab, beside its build */
-        fprintf(f, "| %s%s%s | %s | %s | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g | %.2f |",
+        char typical[64];
+        rep_typical(o, typical, sizeof typical);
+        fprintf(f,
+                "| %s%s%s | %s | %s | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g | %s | %.3g | %.2f |",
                 k->k->name, k->pareto ? " *" : "", mark(&r->f32), gl_defn_name(k->k->defn), k->isa,
                 o->region[GL_REGION_CORE].max_ulp, o->all.max_ulp,
                 e->region[GL_REGION_TAIL_NEG].max_ulp, e->region[GL_REGION_CORE].max_ulp,
                 e->region[GL_REGION_POS].max_ulp, gl_stats_mean_ulp(&o->region[GL_REGION_CORE]),
-                o->all.max_abs, rep_pct(o->all.correctly_rounded, o->all.n));
+                typical, o->all.max_abs, rep_pct(o->all.correctly_rounded, o->all.n));
         const char *fw = rep_timed_mark(r, k->k->name);
         for (size_t s = 0; s < r->nsizes; s++)
             k->eps[s] > 0 ? fprintf(f, " %.0f%s |", k->eps[s] * 1e-6, fw) : fprintf(f, " - |");

@@ -184,13 +184,15 @@ static void md_peer_table(FILE *f, const struct rep *r)
 {
     int cmp = r->bench.compare[0] != 0;
     double dnnl = cmp ? rep_eps(r, r->bench.compare, r->pareto_size) : 0;
-    fprintf(f, "| peers (bit-identical on the sweep's calls: one row) | library | claims | own: "
-               "core, ULP | mean ULP, own: core | own: all, ULP | %% CR | exact: core, ULP | "
-               "returns ±0 where the "
-               "definition is not 0 | sign not x's "
-               "| \\|y\\| > \\|x\\| (Φ > 1) | NaN → | +∞ → | −∞ → |");
+    fprintf(f,
+            "| peers (bit-identical on the sweep's calls: one row) | library | claims | own: "
+            "core, ULP | mean ULP, own: core | ULP, own: all, median / 99.9 %% | own: all, ULP | "
+            "%% CR | exact: core, ULP | "
+            "returns ±0 where the "
+            "definition is not 0 | sign not x's "
+            "| \\|y\\| > \\|x\\| (Φ > 1) | NaN → | +∞ → | −∞ → |");
     if (cmp) fprintf(f, " × %s (%zu floats) |", r->bench.compare_title, r->pareto_size);
-    fprintf(f, "\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%s\n",
+    fprintf(f, "\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%s\n",
             cmp ? "---|" : "");
     for (int i = 0; i < r->nrk; i++) {
         const struct rep_kernel *k = &r->rk[i];
@@ -201,13 +203,15 @@ static void md_peer_table(FILE *f, const struct rep *r)
         char names[600], c[GL_TRAITS][160], sp[3][80];
         row_names(r, i, names, sizeof names);
         for (int q = 0; q < GL_TRAITS; q++) trait_cell(t, q, c[q], sizeof c[q]);
+        char typical[64];
+        rep_typical(o, typical, sizeof typical);
         for (int s = 0; s < 3; s++)
             special_cell(t, traits_in(&r->bf16, k->k->name), s, sp[s], sizeof sp[s]);
         fprintf(f,
-                "| %s | %s %s | %s | %.3g | %.3g | %.3g | %.2f | %.3g | %s | %s | %s | %s | %s | "
-                "%s |",
+                "| %s | %s %s | %s | %.3g | %.3g | %s | %.3g | %.2f | %.3g | %s | %s | %s | %s | "
+                "%s | %s |",
                 names, p->library, p->version, p->defn, o->region[GL_REGION_CORE].max_ulp,
-                gl_stats_mean_ulp(&o->region[GL_REGION_CORE]), o->all.max_ulp,
+                gl_stats_mean_ulp(&o->region[GL_REGION_CORE]), typical, o->all.max_ulp,
                 rep_pct(o->all.correctly_rounded, o->all.n), rep_core_exact(k), c[0], c[1], c[2],
                 sp[0], sp[1], sp[2]);
         double x = rep_eps(r, k->k->name, r->pareto_size);
@@ -281,7 +285,9 @@ void rep_peers_md(FILE *f, const struct rep *r)
             "`gelulab validate` checks lengths from 1). Max ULP, over the results that are "
             "finite where the reference is, "
             "against the peer's own definition and against exact GELU, and beside the worst "
-            "the typical error, the mean ULP over the core's inputs; the columns after "
+            "the typical error, the mean ULP over the core's inputs and the median and 99.9th "
+            "percentile over all inputs (as in the summary: the upper edges of power-of-two "
+            "bins); the columns after "
             "count the swept inputs where the result is ±0 though the correctly rounded "
             "definition is not (lost to cancellation or underflow), has not the sign of x, or "
             "exceeds |x| in magnitude (Φ(x) = y/x above 1, i.e. erf above 1, or an overflow to ∞), "
