@@ -160,7 +160,9 @@ static void md_row(FILE *f, const struct rep *r, int k)
     specials(&a->traits, sp, sizeof sp);
     double e = rep_eps(r, ks->name, r->pareto_size),
            relu = rep_eps(r, "relu-bwd-vec", r->pareto_size);
-    if (e > 0) snprintf(eps, sizeof eps, "%.0f (%.3g×)", e / 1e6, relu > 0 ? e / relu : NAN);
+    if (e > 0) /* ᶠ: timed in its framework's process, as in the other tables */
+        snprintf(eps, sizeof eps, "%.0f%s (%.3g×)", e / 1e6, rep_timed_mark(r, ks->name),
+                 relu > 0 ? e / relu : NAN);
     int j = same_as(r, k);
     fprintf(f, "| %s%s%s%s | %s | %.4g | %.4g | %.4g | %.4g | %.3f | %llu | %s | %s |\n", ks->name,
             j >= 0 ? " (= " : "", j >= 0 ? r->bwd.k[j].name : "", j >= 0 ? ")" : "",
@@ -227,7 +229,8 @@ void rep_backward_md(FILE *f, const struct rep *r)
             "*root* region |x − x₀| ≤ 1/32, and the *scaled error* is the absolute error in "
             "ulps of 1 (= ulp(max|f′|)), which stays meaningful there. Throughput: millions of "
             "elements per second at %s floats (x and dy read, dx written) and as a multiple of "
-            "relu-bwd-vec, ReLU's backward, the same traffic at the least cost. Special values: "
+            "relu-bwd-vec, ReLU's backward, the same traffic at the least cost (ᶠ: timed inside "
+            "its framework's process, the pipe excluded). Special values: "
             "f′ at NaN, +∞, −∞, +0, −0 (exact: NaN, 1, −0, 0.5, 0.5; ?: not an input of this "
             "sweep). `(= k)`: bit-identical "
             "results to kernel k on every input.\n\n",

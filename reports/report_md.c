@@ -62,7 +62,9 @@ static void md_summary(FILE *f, const struct rep *r)
         "each the upper edge of the power-of-two bin that holds it: ≤ 0.5, ≤ 1, ≤ 2, ≤ 2^2, ...; a "
         "non-finite result counts as > 2^39); max absolute "
         "error over all finite inputs; %% correctly rounded (own definition); throughput in "
-        "million elements/s per array size; TSC cycles/element and ratios at %s floats. `*` "
+        "million elements/s per array size; TSC cycles/element and ratios at %s floats, to "
+        "`relu-vec` (the benchmark's vectorised ReLU, the same traffic and a max: timed, not "
+        "swept, so it has no row) and to the peer the last column names. `*` "
         "marks the Pareto front "
         "(no kernel both cheaper and more accurate against exact GELU on the core). Peers "
         "(%s) are swept through the same code the benchmark times (a worker per library; "
@@ -77,7 +79,7 @@ static void md_summary(FILE *f, const struct rep *r)
         gl_bench_size_name(r->sizes[s], sl, sizeof sl), fprintf(f, " Melem/s %s |", sl);
     int cmp = r->bench.compare[0] != 0; /* the comparison peer, named by the benchmark file */
     fprintf(f, " cyc/elem | × relu-vec |");
-    if (cmp) fprintf(f, " × %s |", r->bench.compare_title);
+    if (cmp) fprintf(f, " × %s |", r->bench.compare); /* the peer's name: which oneDNN */
     fprintf(f, "\n|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (size_t s = 0; s < r->nsizes; s++) fprintf(f, "---|");
     fprintf(f, cmp ? "---|---|---|\n" : "---|---|\n");

@@ -191,7 +191,7 @@ static void md_peer_table(FILE *f, const struct rep *r)
             "returns ±0 where the "
             "definition is not 0 | sign not x's "
             "| \\|y\\| > \\|x\\| (Φ > 1) | NaN → | +∞ → | −∞ → |");
-    if (cmp) fprintf(f, " × %s (%zu floats) |", r->bench.compare_title, r->pareto_size);
+    if (cmp) fprintf(f, " × %s (%zu floats) |", r->bench.compare, r->pareto_size);
     fprintf(f, "\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%s\n",
             cmp ? "---|" : "");
     for (int i = 0; i < r->nrk; i++) {
