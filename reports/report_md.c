@@ -233,7 +233,10 @@ static void md_specials(FILE *f, const struct rep *r)
 {
     fprintf(
         f, "\n## Special values\n\nMeasured results (binary32) for NaN, +∞, −∞, +0, −0; every GELU "
-           "definition gives NaN, +∞, −0, +0, −0. Differences from that are in bold.\n\n"
+           "definition gives NaN, +∞, −0, +0, −0. Differences from that are in bold. The NEON "
+           "builds (`/neon`) run here under qemu's AArch64 emulation (`gelulab-neon-eval`): "
+           "their results are the NEON code's, as in the bfloat16 and binary16 tables below; "
+           "their speed is not measured.\n\n"
            "| kernel | NaN | +∞ | −∞ | +0 | −0 |\n|---|---|---|---|---|---|\n");
     const struct gl_json *ks = rep_fact(r, "kernels", NULL);
     const char *ideal[5] = {"nan", "0x1p+128", "-0", "0", "-0"};
