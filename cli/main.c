@@ -69,7 +69,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--version")) {
-        printf("gelulab 0.1.0\n");
+        printf("gelulab %s\n", GL_VERSION); /* the project's version (CMakeLists.txt) */
         return 0;
     }
     signal(SIGPIPE, SIG_IGN); /* a child kernel that exits early must not kill gelulab */

@@ -31,6 +31,9 @@ stderr_is() {
     fi
 }
 
+# the version the project declares (CMakeLists.txt's project(... VERSION), read from the source
+want_version=$(sed -n 's/^project(gelulab VERSION \([0-9.]*\).*/\1/p' "$(dirname "$0")/../CMakeLists.txt")
+expect "--version" 0 "gelulab $want_version" "$G" --version
 expect "hex f32" 0 "-0x1.44ed0cp-3" "$G" ref --hex -1
 expect "hex f32 several" 0 $'-0x1.44ed0cp-3\n0x1.f45a18p+0\n-0x0p+0\ninf\nnan' \
     "$G" ref --hex -- -1 2 -inf inf nan
