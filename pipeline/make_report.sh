@@ -108,8 +108,18 @@ if want facts; then
         l=$(ls -d "${d:-/nonexistent}"/*/.ok-* 2>/dev/null | sed 's|.*/\.ok-||' | tr '\n' ' ')
         echo "${l:-none}"
     }
+    pyfw() { # the Python frameworks in the peers' environment (make deps), as py_eval finds them
+        local v l out=""
+        v=$(sed -n 's/^GL_PY_VENV:[A-Z]*=//p' "$BUILD/CMakeCache.txt" 2>/dev/null)
+        for l in tensorflow jax onnxruntime openvino; do
+            out+="$l $("${v:-/nonexistent}/bin/python" "$(dirname "$0")/../bench/py_eval.py" \
+                --version "$l" 2>/dev/null || echo none) "
+        done
+        echo "${out% }"
+    }
     # the facts in the background, beside the diagnoses (its exit status kept in a file)
     { rc=0; "$G" facts --out "$D" --meta "commit=$(git -C "$(dirname "$0")" rev-parse --short HEAD 2>/dev/null || echo unknown)" \
+        --meta "gelulab=$("$G" --version | cut -d' ' -f2)" --meta "python_peers=$(pyfw)" \
         --meta "date=$(date -u +%Y-%m-%dT%H:%MZ)" --meta "report_mode=$mode" \
         --meta "google_benchmark=$(pkg libbenchmark-dev)" --meta "sleef=$(pkg libsleef-dev)" \
         --meta "onednn=$(pkg libdnnl-dev)" --meta "pytorch=$(pkg libtorch-dev)" \

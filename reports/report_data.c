@@ -53,6 +53,12 @@ static int has_flag(const char *flags, const char *flag)
     return 0;
 }
 
+int rep_cpu_has(const struct rep *r, const char *flag)
+{
+    const struct gl_json *fl = rep_fact(r, "machine", "cpu_flags");
+    return fl && fl->text && has_flag(fl->text, flag);
+}
+
 const char *rep_isa_phrase(const struct rep *r)
 {
     static char buf[160];

@@ -68,6 +68,8 @@ const struct gl_json *rep_fact(const struct rep *r, const char *section, const c
 /* the vector ISA the CPU of facts.json has, as the report names it after the CPU: ", AVX-512
  * F/DQ/BW/VL/VNNI/BF16", ", AVX2 and FMA, no AVX-512", ...; "" without its flags */
 const char *rep_isa_phrase(const struct rep *r);
+/* whether facts.json's CPU flags hold FLAG ("hypervisor": a virtual machine) */
+int rep_cpu_has(const struct rep *r, const char *flag);
 /* 100 a / n, 0 when n is 0: a percentage of swept inputs */
 double rep_pct(uint64_t a, uint64_t n);
 /* The typical error beside the worst: "≤M / ≤P", the upper edges of the power-of-two bins of a's

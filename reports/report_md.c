@@ -31,12 +31,16 @@ static void md_header(FILE *f, const struct rep *r)
     fprintf(f, "# gelulab report\n\n");
     fprintf(f,
             "Accuracy and cost of GELU implementations, measured against correctly rounded MPFR "
-            "references on this machine (%s%s%s%s), gelulab commit %s, %s. Every figure below is "
-            "read from the result files in the report's input directory; none is typed in.\n\n",
+            "references on this machine (%s%s%s%s%s), gelulab %s%scommit %s, %s. Every figure "
+            "below is read from the result files in the report's input directory; none is typed "
+            "in.\n\n",
             rep_str(rep_fact(r, "machine", "cpu")), rep_fact(r, "machine", "cpu_id") ? ", " : "",
             rep_fact(r, "machine", "cpu_id") ? rep_str(rep_fact(r, "machine", "cpu_id")) : "",
-            rep_isa_phrase(r), rep_str(rep_fact(r, "machine", "commit")),
-            rep_str(rep_fact(r, "machine", "date")));
+            rep_isa_phrase(r),
+            rep_cpu_has(r, "hypervisor") ? "; a virtual machine: the hypervisor flag" : "",
+            rep_fact(r, "machine", "gelulab") ? rep_str(rep_fact(r, "machine", "gelulab")) : "",
+            rep_fact(r, "machine", "gelulab") ? ", " : "",
+            rep_str(rep_fact(r, "machine", "commit")), rep_str(rep_fact(r, "machine", "date")));
     fprintf(f,
             "binary32 sweep: %s, %llu inputs%s. Benchmarks: median of repetitions, one core.\n\n",
             r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "**exhaustive** (all 2^32 bit patterns)"
