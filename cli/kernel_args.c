@@ -182,8 +182,10 @@ long gl_cli_selfcheck(const char *dir, int fresh, char *msg, size_t msglen)
         return bad;
     }
     free(old), free(kept);
-    bad = gl_ref_selfcheck(msg, msglen);
-    snprintf(got, sizeof got, "%ld\n%s\n", bad, msglen ? msg : "");
+    char why[256]; /* the first disagreement, kept whatever msglen the caller gave */
+    bad = gl_ref_selfcheck(why, sizeof why);
+    if (msglen) snprintf(msg, msglen, "%s", why);
+    snprintf(got, sizeof got, "%ld\n%s\n", bad, why);
     if ((mkdir(dir, 0777) == 0 || errno == EEXIST) && (mkdir(sub, 0777) == 0 || errno == EEXIST) &&
         gl_store_write_file(path, got, strlen(got)) == 0) {
         snprintf(path, sizeof path, "%s/%s.key", sub, key);
