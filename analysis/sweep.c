@@ -213,12 +213,13 @@ static void chunk_buf_init(struct chunk_buf *b, const struct gl_sweep *s)
 {
     uint64_t cs = s->chunk_size, bs = cs < SUB ? cs : SUB;
     memset(b, 0, sizeof *b);
-    b->guard = calloc(1, sizeof *b->guard);
+    b->guard = calloc((size_t)s->nk, sizeof *b->guard);
     b->cx = malloc(cs * sizeof *b->cx), b->cbits = malloc(cs * sizeof *b->cbits);
     b->cxf = malloc(cs * sizeof *b->cxf), b->dy1 = malloc(cs * sizeof *b->dy1);
     for (uint64_t i = 0; i < cs; i++) b->dy1[i] = 1.0f;
     b->ext_out = calloc((size_t)s->nk, sizeof *b->ext_out);
     b->out = calloc((size_t)s->nk, sizeof *b->out);
+    b->out_own = calloc((size_t)s->nk, sizeof *b->out_own);
     b->child = calloc((size_t)s->nk, sizeof *b->child);
     for (int k = 0; k < s->nk; k++) b->child[k].pid = -1;
     b->cacc = calloc(2 * (size_t)s->nk, sizeof *b->cacc);
@@ -226,14 +227,14 @@ static void chunk_buf_init(struct chunk_buf *b, const struct gl_sweep *s)
     b->lead = calloc((size_t)s->nk, sizeof *b->lead);
     b->lead_of_any = calloc((size_t)s->nk, 1);
     for (int k = 0; k < s->nk; k++) {
-        b->out[k] = malloc(bs * sizeof(double));
+        b->out[k] = b->out_own[k] = malloc(bs * sizeof(double));
         if (gl_sw_is_external(&s->k[k])) b->ext_out[k] = malloc(cs * sizeof(float));
         if ((has_twin(s, k) && first_twin(s, k) == k) || gl_sw_is_external(&s->k[k]))
             for (int a = 0; a < 2; a++) b->cacc[2 * k + a] = malloc(sizeof(struct gl_acc));
     }
     b->x = malloc(bs * sizeof *b->x), b->bits = malloc(bs * sizeof *b->bits);
     b->xf = malloc(bs * sizeof *b->xf), b->xd = malloc(bs * sizeof *b->xd);
-    b->xh = malloc(bs * sizeof *b->xh), b->yh = malloc(bs * sizeof *b->yh);
+    b->xh = malloc(bs * sizeof *b->xh);
     for (int d = 0; d < GL_DEFN_COUNT; d++) {
         b->yr[d] = malloc(bs * sizeof *b->yr[d]), b->r[d] = malloc(bs * sizeof *b->r[d]);
         b->scale[d] = malloc(bs * sizeof *b->scale[d]),
@@ -251,14 +252,15 @@ static void chunk_buf_init(struct chunk_buf *b, const struct gl_sweep *s)
 static void chunk_buf_free(struct chunk_buf *b, const struct gl_sweep *s)
 {
     for (int k = 0; k < s->nk; k++)
-        free(b->out[k]), free(b->ext_out[k]), gl_child_stop(&b->child[k]);
+        free(b->out_own[k]), free(b->ext_out[k]), gl_child_stop(&b->child[k]);
     free(b->child);
-    if (b->guard) gl_guard_free(b->guard), free(b->guard);
+    for (int k = 0; b->guard && k < s->nk; k++) gl_guard_free(&b->guard[k]);
+    free(b->guard);
     for (int i = 0; i < 2 * s->nk; i++) free(b->cacc[i]);
     free(b->cx), free(b->cbits), free(b->cxf), free(b->dy1), free(b->ext_out), free(b->out),
-        free(b->cacc);
+        free(b->out_own), free(b->cacc);
     free(b->role), free(b->lead), free(b->lead_of_any), free(b->x), free(b->bits), free(b->xf),
-        free(b->xd), free(b->xh), free(b->yh);
+        free(b->xd), free(b->xh);
     for (int d = 0; d < GL_DEFN_COUNT; d++)
         free(b->yr[d]), free(b->r[d]), free(b->scale[d]), free(b->side[d]), free(b->cr[d]),
             free(b->cr_done[d]);

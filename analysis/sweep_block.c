@@ -47,12 +47,13 @@ void gl_sw_reference(const struct gl_sweep *s, enum gl_defn d, double x, double 
         *yr = gl_ref_f32(d, (float)x, &s->fmt, r);
 }
 
-/* Built-in kernel ks on the block's n inputs x (elements of es bytes; dy: b->dy1 for a backward
- * kernel) into out, on arrays against guard pages, as the library worker calls a library
- * kernel. A finding is a bug in gelulab's own kernel: said in one line, and gelulab ends (a
- * fault on a guard page ends it from the handler, with the same line). */
-static void builtin_guarded(struct chunk_buf *b, const struct gl_kernel_src *ks, const void *x,
-                            void *out, size_t es, uint64_t n)
+/* Built-in kernel k on the block's n inputs x (elements of es bytes; dy: b->dy1 for a backward
+ * kernel), on arrays against guard pages, as the library worker calls a library kernel; its
+ * results, left in its guarded output array until its next call. A finding is a bug in
+ * gelulab's own kernel: said in one line, and gelulab ends (a fault on a guard page ends it
+ * from the handler, with the same line). */
+static void *builtin_guarded(struct chunk_buf *b, int k, const struct gl_kernel_src *ks,
+                             const void *x, size_t es, uint64_t n)
 {
     const struct gl_impl *im = ks->impl;
     int u16 = gl_kernel_abi_is16(ks->abi), f64 = ks->f64 && !ks->backward;
@@ -61,32 +62,35 @@ static void builtin_guarded(struct chunk_buf *b, const struct gl_kernel_src *ks,
                                f64 ? im->f64 : NULL};
     struct gl_guard_setup c = {n, es, 0, GL_GUARD_END, 0, ks->backward};
     char why[300] = "out of memory for its guarded arrays";
-    if (gl_lib_kernel_guarded(&lk, b->guard, &c, x, ks->backward ? b->dy1 : NULL, n ? n : 1, 0, why,
-                              sizeof why) != 0) {
+    if (gl_lib_kernel_guarded(&lk, &b->guard[k], &c, x, ks->backward ? b->dy1 : NULL, n ? n : 1, 0,
+                              why, sizeof why) != 0) {
         fprintf(stderr, "gelulab: built-in kernel %s %s (a bug in gelulab's kernel)\n", ks->name,
                 why);
         exit(2);
     }
-    memcpy(out, gl_guard_ptr(b->guard, GL_GUARD_Y), n * es);
+    return gl_guard_ptr(&b->guard[k], GL_GUARD_Y);
 }
 
-/* Kernel k's results on the block at offset off of the chunk, in b->out[k] (and b->yf/b->yd). */
+/* Kernel k's results on the block at offset off of the chunk, in b->out[k] (and b->yf/b->yd):
+ * where they are, not copied (an external kernel's in its chunk's results, a built-in's in its
+ * guarded array), but for a 16-bit kernel's, converted to binary32. */
 void gl_sw_block_results(struct gl_sweep *s, struct chunk_buf *b, int k, uint64_t off, uint64_t n)
 {
     struct gl_kernel_src *ks = &s->k[k];
-    b->yf = b->out[k], b->yd = b->out[k];
     if (gl_sw_is_external(ks)) {
-        memcpy(b->yf, b->ext_out[k] + off, n * sizeof(float));
+        b->out[k] = b->ext_out[k] + off;
     } else if (gl_kernel_abi_is16(ks->abi)) { /* on the inputs' bits, NaN payloads as they are */
         enum gl_format_id f = gl_kernel_abi_format(ks->abi);
+        float *yf = b->out[k] = b->out_own[k];
         for (uint64_t i = 0; i < n; i++) b->xh[i] = (uint16_t)b->bits[i];
-        builtin_guarded(b, ks, b->xh, b->yh, sizeof *b->yh, n);
-        for (uint64_t i = 0; i < n; i++) b->yf[i] = gl_bits16_to_f32(f, b->yh[i]);
+        const uint16_t *yh = builtin_guarded(b, k, ks, b->xh, sizeof *b->xh, n);
+        for (uint64_t i = 0; i < n; i++) yf[i] = gl_bits16_to_f32(f, yh[i]);
     } else if (ks->f64 && !ks->backward) {
-        builtin_guarded(b, ks, b->xd, b->yd, sizeof *b->yd, n);
+        b->out[k] = builtin_guarded(b, k, ks, b->xd, sizeof *b->xd, n);
     } else {
-        builtin_guarded(b, ks, b->xf, b->yf, sizeof *b->yf, n);
+        b->out[k] = builtin_guarded(b, k, ks, b->xf, sizeof *b->xf, n);
     }
+    b->yf = b->out[k], b->yd = b->out[k];
 }
 
 /* The special input x is (GL_SPECIAL_*), or -1; the quiet NaN with no payload stands for NaN. */

@@ -28,7 +28,8 @@ struct run_memo {
 
 struct gl_guard;
 struct chunk_buf {
-    struct gl_guard *guard; /* built-in kernels' arrays against guard pages (guard.h) */
+    struct gl_guard *guard; /* per built-in kernel: its arrays against guard pages (guard.h),
+                             * where its results on the block stay (b->out) until its next call */
     /* the chunk (external kernels) */
     double *cx;
     uint64_t *cbits;
@@ -42,8 +43,10 @@ struct chunk_buf {
     struct gl_dd *r[GL_DEFN_COUNT];
     float *xf, *yf;
     double *xd, *yd;
-    uint16_t *xh, *yh; /* a 16-bit kernel's inputs and results */
-    void **out;        /* per kernel: its results on the block */
+    uint16_t *xh;   /* a 16-bit kernel's inputs */
+    void **out;     /* per kernel: its results on the block (in its guarded array, or in
+                     * ext_out for an external kernel, else in out_own) */
+    void **out_own; /* per kernel: a block's room for results converted (16-bit kernels) */
     /* per input, shared by all kernels: binade and region of x, 1/ulp of each reference and
      * where it lies from its rounding */
     int *binade, *region;

@@ -67,6 +67,30 @@ static int place(struct gl_guard_array *a, const struct gl_guard_setup *c)
     return 0;
 }
 
+/* the canary's 8 bytes from address a on, of an array whose elements start at p: the element's
+ * canary repeated (es divides 8), turned to a's place in its element (a - p may be negative) */
+static uint64_t canary_word(const struct gl_guard *g, const unsigned char *a,
+                            const unsigned char *p)
+{
+    uint64_t w = g->es == 2   ? (g->canary & 0xffff) * 0x0001000100010001u
+                 : g->es == 4 ? (g->canary & 0xffffffff) * 0x0000000100000001u
+                              : g->canary;
+    unsigned k = (unsigned)((size_t)(a - p) & 7);
+    return k ? w >> 8 * k | w << (64 - 8 * k) : w; /* little-endian: byte k first */
+}
+
+/* whether the bytes [lo, hi) beside array a all hold the canary: 8 bytes at a time (the
+ * windows are checked after every call; the byte that differs is looked for only when one does) */
+static int window_intact(const struct gl_guard *g, const struct gl_guard_array *a,
+                         const unsigned char *lo, const unsigned char *hi)
+{
+    uint64_t w = canary_word(g, lo, a->p), diff = 0;
+    const unsigned char *b = lo;
+    for (uint64_t v; b + 8 <= hi; b += 8) memcpy(&v, b, 8), diff |= v ^ w;
+    for (; b < hi; b++) diff |= *b ^ canary_byte(g, b, a->p);
+    return diff == 0;
+}
+
 /* n elements of es bytes at p set to the canary: typed loops (the output of every call) */
 static void fill_elems(unsigned char *p, size_t n, size_t es, uint64_t canary)
 {
@@ -96,10 +120,44 @@ static size_t find_canary(const unsigned char *p, size_t n, size_t es, uint64_t 
     return i;
 }
 
+/* whether any element of p[0..n) equals the canary: 16 bytes at a time with no early exit,
+ * kept in vector registers (every call's outputs are checked; which elements, find_canary says
+ * when one does) */
+#define ANY_CANARY(T, VT, VM)                                                                      \
+    do {                                                                                           \
+        typedef T VT __attribute__((vector_size(16)));                                             \
+        typedef VM VM##v __attribute__((vector_size(16)));                                         \
+        VT c;                                                                                      \
+        VM##v hit = {0};                                                                           \
+        for (size_t l = 0; l < 16 / sizeof(T); l++) c[l] = (T)canary;                              \
+        for (; i + 16 / sizeof(T) <= n; i += 16 / sizeof(T)) {                                     \
+            VT v;                                                                                  \
+            memcpy(&v, p + i * sizeof(T), 16);                                                     \
+            hit |= v == c;                                                                         \
+        }                                                                                          \
+        for (size_t l = 0; l < 16 / sizeof(T); l++) any |= hit[l] != 0;                            \
+    } while (0)
+static int any_canary(const unsigned char *p, size_t n, size_t es, uint64_t canary)
+{
+    size_t i = 0;
+    int any = 0;
+    if (es == 2)
+        ANY_CANARY(uint16_t, V16, int16_t);
+    else if (es == 4)
+        ANY_CANARY(uint32_t, V32, int32_t);
+    else
+        ANY_CANARY(uint64_t, V64, int64_t);
+    return any || find_canary(p, n, es, canary, i) < n;
+}
+#undef ANY_CANARY
+
 static void fill(const struct gl_guard *g, const struct gl_guard_array *a, unsigned char *lo,
                  unsigned char *hi)
 {
-    for (unsigned char *b = lo; b < hi; b++) *b = canary_byte(g, b, a->p);
+    uint64_t w = canary_word(g, lo, a->p); /* 8 bytes on, the same bytes again */
+    unsigned char *b = lo;
+    for (; b + 8 <= hi; b += 8) memcpy(b, &w, 8);
+    for (; b < hi; b++) *b = canary_byte(g, b, a->p);
 }
 
 int gl_guard_prepare(struct gl_guard *g, const struct gl_guard_setup *c, const void *x,
@@ -290,6 +348,7 @@ int gl_guard_check(const struct gl_guard *g, const void *x, const void *dy, char
         for (int side = 0; side < 2; side++) {
             unsigned char *lo, *hi, *b;
             window(g, a, side, &lo, &hi);
+            if (window_intact(g, a, lo, hi)) continue;
             b = side ? lo : hi - 1; /* the changed byte nearest the array */
             while (b >= lo && b < hi && *b == canary_byte(g, b, a->p)) b += side ? 1 : -1;
             if (b < lo || b >= hi) continue;
@@ -310,6 +369,7 @@ int gl_guard_check(const struct gl_guard *g, const void *x, const void *dy, char
     }
     const struct gl_guard_array *y = &g->a[GL_GUARD_Y];
     if (g->inplace || !y->p) return 0; /* in place, an unwritten output is its input */
+    if (!any_canary(y->p, g->n, g->es, g->canary)) return 0;
     size_t first = 0, count = 0;
     for (size_t i = find_canary(y->p, g->n, g->es, g->canary, 0); i < g->n;
          i = find_canary(y->p, g->n, g->es, g->canary, i + 1))

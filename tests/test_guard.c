@@ -41,6 +41,29 @@ static void scratch(const float *x, float *y, size_t n)
     good(x, y, n);
     if (n) ((float *)(uintptr_t)x)[n - 1] = 7.0f;
 }
+static void skip_29_32(const float *x, float *y, size_t n) /* in and after the vector loop */
+{
+    for (size_t i = 0; i < n; i++)
+        if (i != 29 && i != 32) y[i] = x[i];
+}
+static void u16_good(const uint16_t *x, uint16_t *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = x[i];
+}
+static void u16_skip_last(const uint16_t *x, uint16_t *y, size_t n)
+{
+    u16_good(x, y, n ? n - 1 : 0);
+}
+static void u16_far_past(const uint16_t *x, uint16_t *y, size_t n) /* with an offset: canaries */
+{
+    u16_good(x, y, n);
+    ((volatile uint16_t *)y)[n + 1] = 1;
+}
+static void u16_before(const uint16_t *x, uint16_t *y, size_t n)
+{
+    u16_good(x, y, n);
+    ((volatile uint16_t *)y)[-3] = 1;
+}
 static void u16_past(const uint16_t *x, uint16_t *y, size_t n)
 {
     for (size_t i = 0; i <= n; i++) ((volatile uint16_t *)y)[i] = x[i < n ? i : 0];
@@ -77,6 +100,10 @@ int main(void)
         CHECK(!*run(good, NULL, n, NULL), "good, n = %zu: %s", n, run(good, NULL, n, NULL));
         CHECK(!*run(good, NULL, n, &start), "good at the start, n = %zu", n);
         CHECK(!*run(good, NULL, n, &inplace), "good in place, n = %zu", n);
+        /* 16-bit elements: every canary window and output length, at every placement */
+        CHECK(!*run(NULL, u16_good, n, NULL), "16-bit good, n = %zu", n);
+        CHECK(!*run(NULL, u16_good, n, &start), "16-bit good at the start, n = %zu", n);
+        CHECK(!*run(NULL, u16_good, n, &offset2), "16-bit good with an offset, n = %zu", n);
     }
     expect(run(write_past, NULL, 5, NULL), "writes y[5] past the end (n = 5)", "write past");
     expect(run(write_past, NULL, 0, NULL), "writes y[0] past the end (n = 0)", "n = 0");
@@ -91,6 +118,14 @@ int main(void)
            "canary after");
     expect(run(half, NULL, 9, NULL), "leaves 5 of the n = 9 outputs unwritten (first y[4])",
            "unwritten");
+    expect(run(skip_29_32, NULL, 33, NULL),
+           "leaves 2 of the n = 33 outputs unwritten (first y[29])", "unwritten, long");
+    expect(run(NULL, u16_skip_last, 17, NULL),
+           "leaves 1 of the n = 17 outputs unwritten (first y[16])", "16-bit unwritten");
+    expect(run(NULL, u16_far_past, 9, &offset2), "writes y[10] past the end (n = 9)",
+           "16-bit canary after");
+    expect(run(NULL, u16_before, 9, NULL), "writes y[-3] before the start (n = 9)",
+           "16-bit canary before");
     expect(run(scratch, NULL, 6, NULL), "writes its input x[5] (n = 6)", "input changed");
     expect(run(NULL, u16_past, 3, NULL), "writes y[3] past the end (n = 3)", "16-bit elements");
     /* after the findings, a good kernel is still judged good (the handler was disarmed) */
