@@ -86,19 +86,14 @@ static void load_block(struct gl_sweep *s, struct chunk_buf *b, const int *need,
 }
 
 /* The first built-in kernel of the same algorithm and definition as k (name before '/': the
- * ISA builds of one algorithm; NEON builds run as external kernels; libgelulab's entry point
- * for it, the library kernel "lib/NAME", which dispatches to one of them), or k itself. */
+ * ISA builds of one algorithm; NEON builds run as external kernels), or k itself. */
 static int first_twin(const struct gl_sweep *s, int k)
 {
-    const char *name = s->k[k].name;
-    int entry = s->k[k].kind == GL_SRC_LIB;
-    if (entry && strncmp(name, "lib/", 4)) return k; /* a peer */
-    name += entry ? 4 : 0;
-    size_t len = strcspn(name, "/");
-    if (name[len] != (entry ? '\0' : '/')) return k;
-    for (int j = 0; j < (entry ? k : s->nk); j++) /* an entry point's: a build before it */
+    size_t len = strcspn(s->k[k].name, "/");
+    if (s->k[k].kind == GL_SRC_LIB || s->k[k].name[len] != '/') return k;
+    for (int j = 0; j < s->nk; j++)
         if (s->k[j].defn == s->k[k].defn && s->k[j].kind != GL_SRC_LIB &&
-            !strncmp(s->k[j].name, name, len) && s->k[j].name[len] == '/')
+            !strncmp(s->k[j].name, s->k[k].name, len + 1))
             return j;
     return k;
 }
@@ -147,8 +142,6 @@ static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint6
                  (!gl_sw_is_external(ks) || !run_external(s, ks, b, k, n, c, w->lock));
         b->role[k] = ok ? DIRECT : NOT_RUN;
         b->lead[k] = !ok ? k : gl_sw_is_external(ks) ? same_results_as(s, b, k, n) : w->twin_of[k];
-        if (ok && b->lead[k] == k && ks->kind == GL_SRC_LIB) /* libgelulab's entry point: its */
-            b->lead[k] = w->twin_of[k]; /* builds', checked block by block as a twin's */
         if (b->lead[k] < k && b->role[b->lead[k]] == NOT_RUN) b->lead[k] = k;
         b->lead_of_any[k] = 0;
     }

@@ -6,11 +6,10 @@
 #include <stdint.h>
 #include "gelulab/sweep.h"
 
-/* A kernel's part in a chunk. The ISA builds of one algorithm, and libgelulab's entry point for
- * it ("lib/NAME", after them), are twins: the first (the lead) gathers its chunk statistics
- * apart and hands them to every twin whose results were bit-identical on the whole chunk (a
- * follower); a follower that differs anywhere is measured on its own in a second pass over the
- * chunk. An external kernel (its results on the whole
+/* A kernel's part in a chunk. The ISA builds of one algorithm are twins: the first (the lead)
+ * gathers its chunk statistics apart and hands them to every twin whose results were
+ * bit-identical on the whole chunk (a follower); a follower that differs anywhere is measured
+ * on its own in a second pass over the chunk. An external kernel (its results on the whole
  * chunk known before the passes) follows the first earlier external kernel of its definition
  * with the same results on the chunk, if any. */
 enum role { DIRECT, LEAD, FOLLOW, DIVERGED, NOT_RUN, DONE };
