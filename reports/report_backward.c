@@ -68,7 +68,8 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
         px[n] = log10(c), py[n] = log10(e > 1e-3 ? e : 1e-3);
         snprintf(text[n], sizeof text[n], "%s", r->bwd.k[k].name);
         range[0] = fmin(range[0], floor(px[n])), range[1] = fmax(range[1], floor(px[n]) + 1);
-        range[2] = fmin(range[2], floor(py[n])), range[3] = fmax(range[3], py[n] + 0.6); /* key */
+        range[2] = fmin(range[2], floor(py[n])),
+        range[3] = fmax(range[3], py[n] + 0.3); /* labels */
         n++;
     }
     double lx[256], ly[256], ex[256], ey[256];
@@ -92,7 +93,7 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
              "set logscale xy\nset format y '10^{%%L}'\n"
              "set xrange [%g:%g]\nset yrange [%g:%g]\nset xlabel 'cycles per element "
              "(time-stamp counter, one core)'\nset ylabel 'max |dx - f''(x)| / ulp(1)'\n"
-             "set key top center horizontal\n"
+             "set key outside below center horizontal\n"
              "plot '%s/charts/backward_pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 1.2 "
              "lc rgb '#888888' t 'gelulab', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.8 lc "
              "rgb '#1f77b4' t 'peers', '' using 5:6:3 w labels left font ',9' noenhanced "

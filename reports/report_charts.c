@@ -77,16 +77,17 @@ static int chart_definitions(const struct rep *r, char *err, size_t errlen)
     snprintf(
         body, sizeof body,
         "set multiplot layout 2,1 title 'GELU definitions (correctly rounded binary64 reference)'\n"
-        "set xlabel 'x'\nset ylabel 'f(x)'\nset key top left\nset xrange [-6:6]\n"
+        "set xlabel 'x'\nset ylabel 'f(x)'\nset rmargin at screen 0.77\n"
+        "set key at screen 0.785, graph 1 left top Left reverse\nset xrange [-6:6]\n"
         "plot '%s/curves.csv' every ::1 using 1:2 w l lw 2 t 'exact  x{/Symbol F}(x)', '' every "
         "::1 using 1:3 w l t 'tanh form', "
-        "'' every ::1 using 1:4 w l t 'sigmoid form x{/Symbol s}(1.702x)', '' every ::1 using 1:5 "
+        "'' every ::1 using 1:4 w l t 'sigmoid x{/Symbol s}(1.702x)', '' every ::1 using 1:5 "
         "w l t 'SiLU x{/Symbol s}(x)'\n"
-        "set logscale y\nset format y '10^{%%L}'\nset ylabel '|difference| from exact GELU'\nset "
-        "key top right\n"
-        "plot '%s/curves.csv' every ::1 using 1:(abs($6) > 0 ? abs($6) : 1e-20) w l lw 2 t '|tanh "
+        "set logscale y\nset format y '10^{%%L}'\nset ylabel '|difference| from exact GELU'\n"
+        "set label 'zero at x = 0 (not drawn)' at screen 0.79, graph 0.1 font ',9'\n"
+        "plot '%s/curves.csv' every ::1 using 1:(abs($6) > 0 ? abs($6) : NaN) w l lw 2 t '|tanh "
         "- exact|', "
-        "'' every ::1 using 1:(abs($7) > 0 ? abs($7) : 1e-20) w l lw 2 t '|sigmoid - exact|'\n",
+        "'' every ::1 using 1:(abs($7) > 0 ? abs($7) : NaN) w l lw 2 t '|sigmoid - exact|'\n",
         r->in, r->in);
     return rep_render(r, "definitions", body, err, errlen);
 }
@@ -371,7 +372,7 @@ static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
         "set logscale y\nset format y '10^{%%L}'\nset xrange [-2:41]\nset yrange [0.5:2e10]\nset "
         "xtics 5 font ',8'\n"
         "set xlabel 'b (log_2 of the bin''s upper edge, ULP)' font ',9'\n"
-        "set ylabel 'inputs' font ',9'\nset key top right font ',8' samplen 2\n",
+        "set ylabel 'inputs' font ',9'\nset key outside below font ',8' samplen 2 maxrows 2\n",
         rows, cols, peers ? ", the peers: a panel per library" : ": a panel per family");
     for (int g = 0; g < (ng ? ng : 1); g++) {
         chart_add(body, sizeof body, &used, "set title '%s' font ',10' noenhanced\nplot ",
@@ -390,7 +391,7 @@ static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
         chart_add(body, sizeof body, &used, "\n");
     }
     if (chart_full(chart, used, sizeof body, err, errlen)) return -1;
-    return render_sized(r, chart, body, 1200, 100 + 300 * rows, err, errlen);
+    return render_sized(r, chart, body, 1200, 100 + 340 * rows, err, errlen);
 }
 
 static double core_ulp(const struct rep_kernel *k) /* rep_core_exact, floored for log axes */
@@ -486,7 +487,7 @@ static int pareto_cheaper_twin(const struct rep *r, int k, int *more)
 
 /* Accuracy against cost, in two panels on the same axes (one crowded panel overprinted its
  * labels once the Python frameworks came): gelulab's kernels above, the peers below, the
- * Pareto front of both in each; the keys in a band above the data. Of kernels with
+ * Pareto front of both in each; each panel's key above its frame, off the data. Of kernels with
  * bit-identical results (the builds of one algorithm, a peer that runs another's code) only
  * the cheapest is drawn, its label counting the others. */
 static int chart_pareto(const struct rep *r, char *err, size_t errlen)
@@ -513,7 +514,8 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     for (int i = 0; i < n; i++) {
         double x = log10(r->rk[idx[i]].cyc), y = log10(core_ulp(&r->rk[idx[i]]));
         range[0] = fmin(range[0], floor(x)), range[1] = fmax(range[1], floor(x) + 1);
-        range[2] = fmin(range[2], floor(y)), range[3] = fmax(range[3], ceil(y) + 3); /* keys */
+        range[2] = fmin(range[2], floor(y) - 1),
+        range[3] = fmax(range[3], ceil(y) + 1); /* labels */
     }
     double lx[256], ly[256], ex[256], ey[256];
     int front[256], nfront = 0;
@@ -556,7 +558,7 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
              "with bit-identical results the cheapest, (+N): N others; names where they fit "
              "(the front's first; grey: a leader to a name set apart)\"\n"
              "set logscale xy\nset format y '10^{%%L}'\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
-             "set ylabel 'max ULP on [-5, 5]'\nset key top center horizontal\n"
+             "set ylabel 'max ULP on [-5, 5]'\nset key outside top center horizontal\n"
              "set xlabel ''\n"
              "plot '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 1.2 lc rgb "
              "'#888888' t 'kernels (gelulab)', %s, "
@@ -575,7 +577,8 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
 }
 
 /* The throughput chart's panels (small multiples): gelulab's fastest build of each kernel
- * family beside the baselines, then each peer library's timed binary32 forward peers; memcpy in
+ * family beside relu-vec, in two panels (exact GELU; the other definitions and ReLU: eleven lines
+ * in one panel overlapped), then each peer library's timed binary32 forward peers; memcpy in
  * every panel as the common reference */
 #define TP_PANELS 16
 #define TP_SERIES CHART_COLOURS
@@ -594,12 +597,15 @@ static int tp_add(struct tp_panel *p, const char *name)
 
 static int tp_panels(const struct rep *r, struct tp_panel *pan)
 {
-    const char *libs[TP_PANELS] = {""}; /* panel j's library ("": gelulab's) */
-    int np = 1;
-    memset(pan, 0, sizeof *pan);
-    snprintf(pan[0].title, sizeof pan[0].title, "gelulab: the fastest build of each kernel");
-    if (rep_eps(r, "memcpy", r->pareto_size) > 0) tp_add(&pan[0], "memcpy");
-    if (rep_eps(r, "relu-vec", r->pareto_size) > 0) tp_add(&pan[0], "relu-vec");
+    /* panel j's library; gelulab's two panels first: exact GELU, the other definitions */
+    const char *libs[TP_PANELS] = {"", "\001"};
+    int np = 2;
+    memset(pan, 0, 2 * sizeof *pan);
+    snprintf(pan[0].title, sizeof pan[0].title,
+             "gelulab, exact GELU: the fastest build of each family");
+    snprintf(pan[1].title, sizeof pan[1].title, "gelulab, tanh, sigmoid, SiLU forms and ReLU");
+    for (int j = 0; j < 2; j++)
+        if (rep_eps(r, "relu-vec", r->pareto_size) > 0) tp_add(&pan[j], "relu-vec");
     const char *fam[32];
     int nf = families(r, fam, 32);
     for (int f = 0; f < nf; f++) {
@@ -611,7 +617,9 @@ static int tp_panels(const struct rep *r, struct tp_panel *pan)
                 (!best || e > rep_eps(r, best->k->name, r->pareto_size)))
                 best = k;
         }
-        if (best && tp_add(&pan[0], best->k->name))
+        if (!best) continue;
+        int other = best->k->defn != GL_DEFN_EXACT || !strcmp(best->family, "relu");
+        if (tp_add(&pan[other], best->k->name))
             fprintf(stderr, "gelulab report: throughput chart: %s left out (panel full)\n",
                     best->k->name);
     }
@@ -630,7 +638,14 @@ static int tp_panels(const struct rep *r, struct tp_panel *pan)
             snprintf(pan[j].title + strlen(pan[j].title),
                      sizeof pan[j].title - strlen(pan[j].title), " (timed inside its own process)");
     }
-    return np;
+    int kept = 0; /* a gelulab panel with no kernel of its own (relu-vec alone) is left out */
+    for (int j = 0; j < np; j++) {
+        int own = pan[j].n - (pan[j].n && !strcmp(pan[j].names[0], "relu-vec"));
+        if (j < 2 && !own) continue;
+        if (kept != j) pan[kept] = pan[j];
+        kept++;
+    }
+    return kept ? kept : 1; /* nothing timed: gelulab's first panel, empty */
 }
 
 static int chart_throughput(const struct rep *r, char *err, size_t errlen)
@@ -645,8 +660,11 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
     int nall = 0;
     if (has_memcpy) all[nall++] = "memcpy";
     for (int p = 0; p < np; p++)
-        for (int i = 0; i < pan[p].n; i++)
-            if (strcmp(pan[p].names[i], "memcpy")) all[nall++] = pan[p].names[i];
+        for (int i = 0; i < pan[p].n; i++) {
+            int j = 0;
+            while (j < nall && strcmp(all[j], pan[p].names[i])) j++;
+            if (j == nall) all[nall++] = pan[p].names[i]; /* relu-vec: once, in two panels */
+        }
     for (int i = 0; i < nall; i++) {
         if (i) fprintf(out, "\n\n");
         for (size_t s = 0; s < r->nsizes; s++) {
@@ -697,7 +715,7 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
                       pan[p].names[i]);
             c++;
         }
-        chart_add(body, sizeof body, &used, "\n");
+        chart_add(body, sizeof body, &used, has_memcpy || pan[p].n ? "\n" : "1e30 notitle\n");
     }
     if (chart_full("throughput", used, sizeof body, err, errlen)) return -1;
     return render_sized(r, "throughput", body, 560 * cols, 440 * rows, err, errlen);
