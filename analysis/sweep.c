@@ -37,7 +37,8 @@ struct worker {
     uint64_t c_lo, c_hi;
     struct gl_acc **acc; /* [kernel * 2 + against] */
     pthread_mutex_t *lock;
-    const int *twin_of, *twinned; /* first_twin() and has_twin() per kernel, set once per run */
+    const int *twin_of, *twinned, *entry_twin; /* first_twin(), has_twin(), entry_twin() per
+                                                * kernel, set once per run */
 };
 
 /* Runs external kernel k on the chunk (inputs b->cxf, results b->ext_out[k]); 0, or -1 after
@@ -98,6 +99,26 @@ static int first_twin(const struct gl_sweep *s, int k)
     return k;
 }
 
+/* libgelulab's entry point "lib/NAME" and the first build "NAME/..." of the algorithm it
+ * dispatches to (same definition, ABI and precision): for the later of the two, the earlier;
+ * for any other kernel, k itself. The later follows the earlier block by block, as a twin
+ * does, and is measured on its own where their results differ. In make report the entry
+ * points come first (--all appends the built-ins), so there the entry point leads its builds. */
+static int entry_twin(const struct gl_sweep *s, int k)
+{
+    for (int j = 0; j < k; j++) {
+        int entry = s->k[k].kind == GL_SRC_LIB ? k : j, build = entry == k ? j : k;
+        const struct gl_kernel_src *e = &s->k[entry], *b = &s->k[build];
+        if (e->kind != GL_SRC_LIB || strncmp(e->name, "lib/", 4) || b->kind != GL_SRC_BUILTIN ||
+            first_twin(s, build) != build || e->defn != b->defn || e->abi != b->abi ||
+            e->f64 != b->f64 || e->backward != b->backward)
+            continue;
+        size_t len = strlen(e->name + 4);
+        if (!strncmp(b->name, e->name + 4, len) && b->name[len] == '/') return j;
+    }
+    return k;
+}
+
 static int has_twin(const struct gl_sweep *s, int k)
 {
     for (int j = 0; j < s->nk; j++)
@@ -142,6 +163,7 @@ static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint6
                  (!gl_sw_is_external(ks) || !run_external(s, ks, b, k, n, c, w->lock));
         b->role[k] = ok ? DIRECT : NOT_RUN;
         b->lead[k] = !ok ? k : gl_sw_is_external(ks) ? same_results_as(s, b, k, n) : w->twin_of[k];
+        if (ok && b->lead[k] == k) b->lead[k] = w->entry_twin[k]; /* an entry point, its build */
         if (b->lead[k] < k && b->role[b->lead[k]] == NOT_RUN) b->lead[k] = k;
         b->lead_of_any[k] = 0;
     }
@@ -313,8 +335,10 @@ int gl_sweep_run(struct gl_sweep *s)
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     struct worker *w = calloc((size_t)nt, sizeof *w);
     int *twin_of = calloc((size_t)s->nk + 1, sizeof *twin_of),
-        *twinned = calloc((size_t)s->nk + 1, sizeof *twinned);
-    for (int k = 0; k < s->nk; k++) twin_of[k] = first_twin(s, k), twinned[k] = has_twin(s, k);
+        *twinned = calloc((size_t)s->nk + 1, sizeof *twinned),
+        *entry_of = calloc((size_t)s->nk + 1, sizeof *entry_of);
+    for (int k = 0; k < s->nk; k++)
+        twin_of[k] = first_twin(s, k), twinned[k] = has_twin(s, k), entry_of[k] = entry_twin(s, k);
     pthread_t *th = calloc((size_t)nt, sizeof *th);
     for (int k = 0; k < s->nk; k++)
         for (int a = 0; a < 2; a++) {
@@ -322,9 +346,9 @@ int gl_sweep_run(struct gl_sweep *s)
             gl_acc_init(s->res[k].acc[a]);
         }
     for (int t = 0; t < nt; t++) {
-        w[t] = (struct worker){s,     &next,   &done,
-                               c_lo,  c_hi,    calloc(2 * (size_t)s->nk, sizeof(void *)),
-                               &lock, twin_of, twinned};
+        w[t] = (struct worker){
+            s,     &next,   &done,   c_lo,    c_hi, calloc(2 * (size_t)s->nk, sizeof(void *)),
+            &lock, twin_of, twinned, entry_of};
         for (int i = 0; i < 2 * s->nk; i++) {
             w[t].acc[i] = malloc(sizeof(struct gl_acc));
             gl_acc_init(w[t].acc[i]);
@@ -350,6 +374,7 @@ int gl_sweep_run(struct gl_sweep *s)
     free(th);
     free(twin_of);
     free(twinned);
+    free(entry_of);
     s->interrupted = s->run.stop && *s->run.stop;
     int failed = 0;
     for (int k = 0; k < s->nk; k++) {

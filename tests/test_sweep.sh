@@ -66,6 +66,29 @@ sys.exit(0 if all(both[k["name"]]["own"] == k["own"] for k in alone) and min(zl)
          alone[0]["own"] != alone[1]["own"] else 1)
 PY
 
+# 1c. libgelulab's entry point "lib/NAME" and the builds NAME/... of the algorithm it dispatches
+# to: the earlier leads, the later follow it block by block and are measured alone where their
+# results differ. Here "lib/gelu-cr" is gelu_flush_late, which differs from gelu-cr on the
+# negative tail and [1, 2) only: the builds follow it on some chunks and diverge on others,
+# listed before it and after it; every statistic of each is the one it has alone
+E=(--lib "$LIB" --symbol gelu_flush_late --defn exact --name lib/gelu-cr)
+C=(--impl gelu-cr/scalar --impl gelu-cr/avx2)
+"$G" sweep --mode quick "${E[@]}" "${C[@]}" --out "$T/entry1.json" >/dev/null 2>&1 || bad "entry point first"
+"$G" sweep --mode quick "${C[@]}" "${E[@]}" --out "$T/entry2.json" >/dev/null 2>&1 || bad "entry point last"
+"$G" sweep --mode quick "${E[@]}" --out "$T/e.json" >/dev/null 2>&1 || bad "the entry point alone"
+"$G" sweep --mode quick --impl gelu-cr/scalar --out "$T/c.json" >/dev/null 2>&1 || bad "gelu-cr alone"
+python3 - "$T" <<'PY' && ok || bad "an entry point beside its builds changed a statistic"
+import json, sys
+t = sys.argv[1]
+alone = {k["name"]: k for f in ("/e.json", "/c.json") for k in json.load(open(t + f))["kernels"]}
+alone["gelu-cr/avx2"] = alone["gelu-cr/scalar"]
+assert alone["lib/gelu-cr"]["own"] != alone["gelu-cr/scalar"]["own"]
+for f in ("/entry1.json", "/entry2.json"):
+    for k in json.load(open(t + f))["kernels"]:
+        for a in ("own", "exact"):
+            assert k.get(a) == alone[k["name"]].get(a), (f, k["name"], a)
+PY
+
 # 2. fast reference = pure MPFR: the same verdicts. Every count (inputs, correctly rounded,
 #    faithful, non-finite, histogram bins, inputs per binade) is equal; max ULP and max absolute
 #    error agree to 1e-9 relative or 1e-9 ULP (the two unrounded references differ by less than
