@@ -604,8 +604,8 @@ static int tp_panels(const struct rep *r, struct tp_panel *pan)
     snprintf(pan[0].title, sizeof pan[0].title,
              "gelulab, exact GELU: the fastest build of each family");
     snprintf(pan[1].title, sizeof pan[1].title, "gelulab, tanh, sigmoid, SiLU forms and ReLU");
-    for (int j = 0; j < 2; j++)
-        if (rep_eps(r, "relu-vec", r->pareto_size) > 0) tp_add(&pan[j], "relu-vec");
+    if (rep_eps(r, "relu-vec", r->pareto_size) > 0)
+        tp_add(&pan[0], "relu-vec"), tp_add(&pan[1], "relu-vec");
     const char *fam[32];
     int nf = families(r, fam, 32);
     for (int f = 0; f < nf; f++) {
@@ -660,11 +660,8 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
     int nall = 0;
     if (has_memcpy) all[nall++] = "memcpy";
     for (int p = 0; p < np; p++)
-        for (int i = 0; i < pan[p].n; i++) {
-            int j = 0;
-            while (j < nall && strcmp(all[j], pan[p].names[i])) j++;
-            if (j == nall) all[nall++] = pan[p].names[i]; /* relu-vec: once, in two panels */
-        }
+        for (int i = 0; i < pan[p].n; i++) /* relu-vec: once, though in two panels */
+            group_index(all, &nall, TP_PANELS * TP_SERIES + 1, pan[p].names[i]);
     for (int i = 0; i < nall; i++) {
         if (i) fprintf(out, "\n\n");
         for (size_t s = 0; s < r->nsizes; s++) {
