@@ -29,12 +29,14 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <regex>
+#include <set>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -217,17 +219,53 @@ inline void call_case(const gl_bench_case *c, const buffers &b, size_t n)
         c->fn.f32(xp, yp, n);
 }
 
-// A benchmark's figures once its loop is done: elements/s, bytes/s (the case's ABI: n values
-// read and n written; a backward case: x and dy read, dx written), cycles per element from the
-// TSC ticks its iterations took, its size and place, and the label bench_io.c reads
+// The bytes a call of case c reads and writes per element (its ABI: a value read and one
+// written; a backward case: x and dy read, dx written)
+size_t bytes_per_elem(const gl_bench_case *c)
+{
+    return sixteen(c) ? 2 * sizeof(uint16_t) : (backward(c) ? 3 : 2) * sizeof(float);
+}
+
+// The largest cache's bytes (Google Benchmark's reading of the CPU; where it reads none, as
+// if a cache held everything)
+size_t largest_cache()
+{
+    static size_t bytes = [] {
+        size_t most = 0;
+        for (const auto &cache : benchmark::CPUInfo::Get().caches)
+            most = std::max(most, (size_t)std::max(cache.size, 0));
+        return most ? most : SIZE_MAX;
+    }();
+    return bytes;
+}
+
+// Whether case c may keep state for each size that the first call at a size makes: a case that
+// prepares per size (oneDNN's primitives, ggml's graphs), any case of a library that has such a
+// case (their 16-bit calls rebuild theirs inside the call when the size changes), a user's
+// kernel (unknown). The untimed call before a repetition does that work (run_case).
+bool keeps_per_size_state(const gl_bench_case *c)
+{
+    static const std::set<std::string> preparing = [] { // the libraries with a prepare
+        std::set<std::string> libs;
+        size_t n = 0;
+        const gl_bench_case *all = gl_bench_cases(&n);
+        for (size_t i = 0; i < n; i++)
+            if (all[i].prepare && all[i].library) libs.insert(all[i].library);
+        return libs;
+    }();
+    return c->prepare || !strncmp(c->kind, "user", 4) ||
+           (c->library && preparing.count(c->library));
+}
+
+// A benchmark's figures once its loop is done: elements/s, bytes/s (bytes_per_elem), cycles per
+// element from the TSC ticks its iterations took, its size and place, and the label bench_io.c
+// reads
 void report_case(benchmark::State &state, const gl_bench_case *c, size_t n, size_t index,
                  double ticks)
 {
     double elems = (double)state.iterations() * (double)n;
     state.SetItemsProcessed((int64_t)elems);
-    state.SetBytesProcessed(
-        (int64_t)(elems *
-                  (sixteen(c) ? 2 * sizeof(uint16_t) : (backward(c) ? 3 : 2) * sizeof(float))));
+    state.SetBytesProcessed((int64_t)(elems * (double)bytes_per_elem(c)));
     state.counters["cycles_per_elem"] = benchmark::Counter(elems > 0 ? ticks / elems : 0);
     state.counters["n"] = benchmark::Counter((double)n);
     state.counters["case_index"] = benchmark::Counter((double)index); // the table's order
@@ -253,8 +291,8 @@ uint64_t &batch_of(size_t index, size_t n)
 // Warms a benchmark up and sizes its repetitions: `timed(m)` makes m calls and gives the
 // seconds they took; batches of calls until warmup_s is spent (at least one call), each sized
 // from the calls before so that the warm-up ends near warmup_s; the last batch's seconds per
-// call give k, the calls that last min_time_s with a 5 % margin (Google Benchmark runs a
-// repetition again, longer, when it falls short).
+// call give k, the calls that last min_time_s with a 5 % margin (Google Benchmark, given half
+// of min_time_s, runs a repetition again, longer, when it falls short of that).
 template <class Timed> uint64_t warm_up(Timed timed)
 {
     double spent = 0, per_call = 0;
@@ -277,15 +315,21 @@ void run_case(benchmark::State &state, const gl_bench_case *c, size_t n, size_t 
     buffers &b = buffers_of(n);
     if (c->prepare) c->prepare(n);
     uint64_t &k = batch_of(index, n);
-    if (k) // one call, untimed: the first call's work, the inputs back in the caches after the
-        call_case(c, b, n); // interleaved benchmarks (the first repetition: its warm-up's calls)
-    else
+    if (k) { // a later repetition: one call, untimed (the first: its warm-up's calls), which
+        // does the first call's work and brings the inputs back into the caches after the
+        // interleaved benchmarks; not where a repetition is one call on more bytes than the
+        // largest cache holds and the case keeps no state per size: there it would double the
+        // repetition's cost (11 s of a full run at 16 Mi floats) and bring nothing back
+        if (k > 1 || keeps_per_size_state(c) || n * bytes_per_elem(c) <= largest_cache())
+            call_case(c, b, n);
+    } else {
         k = warm_up([&](uint64_t m) {
             auto t0 = std::chrono::steady_clock::now();
             for (uint64_t i = 0; i < m; i++) call_case(c, b, n);
             benchmark::ClobberMemory();
             return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         });
+    }
     unsigned long long t0 = gl_bench_tsc();
     while (state.KeepRunningBatch((benchmark::IterationCount)k)) {
         for (uint64_t i = 0; i < k; i++) {
