@@ -463,8 +463,12 @@ int usage(FILE *f)
             "  --peers-of MODULE   times MODULE's peers alone, beside memcpy, memcpy16 and the\n"
             "                      compare peer (oneDNN 2.6 gelu_erf): the scale that gelulab\n"
             "                      bench-table and make report put the run's times on\n"
+            "Timing:\n"
+            "  --benchmark_min_time=S  a repetition's length (default 0.05): its calls are\n"
+            "                      counted from a warm-up of --benchmark_min_warmup_time=S\n"
+            "                      (default 0.1), not by Google Benchmark\n"
             "Google Benchmark's own options:\n"
-            "  --benchmark_filter=REGEX --benchmark_repetitions=N --benchmark_min_time=S ...\n");
+            "  --benchmark_filter=REGEX --benchmark_repetitions=N ...\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -612,10 +616,14 @@ int main(int argc, char **argv)
     // time, and runs a repetition again only when it ran twice as fast as its warm-up foretold.
     char mint[64];
     snprintf(mint, sizeof mint, "--benchmark_min_time=%.9g", min_time_s / 2);
+    // the warm-up is this shim's (warm_up), not also Google Benchmark's, whose default the
+    // environment's BENCHMARK_MIN_WARMUP_TIME would otherwise set
     std::string reps = "--benchmark_repetitions=5",
-                inter = "--benchmark_enable_random_interleaving=true";
+                inter = "--benchmark_enable_random_interleaving=true",
+                no_warmup = "--benchmark_min_warmup_time=0";
     if (!has_flag(argc, argv, "--benchmark_repetitions")) args.push_back(&reps[0]);
     args.push_back(mint);
+    args.push_back(&no_warmup[0]);
     if (!has_flag(argc, argv, "--benchmark_enable_random_interleaving")) args.push_back(&inter[0]);
     int nargs = (int)args.size();
     args.push_back(nullptr);
