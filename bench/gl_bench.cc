@@ -36,7 +36,6 @@
 #include <map>
 #include <memory>
 #include <regex>
-#include <set>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -239,22 +238,19 @@ size_t largest_cache()
     return bytes;
 }
 
-// Whether case c may keep state for each size that the first call at a size makes: a case that
-// prepares per size (oneDNN's primitives, ggml's graphs), any case of a library that has such a
-// case (their 16-bit calls rebuild theirs inside the call when the size changes), a user's
-// kernel (unknown). The untimed call before a repetition does that work (run_case).
+// Whether case c may keep state for each size that the first call at a size makes (the untimed
+// call before a repetition does that work: run_case). Only gelulab's own code (its kernels,
+// libgelulab's entry points, the baselines) is known to keep none; a peer's library may:
+// oneDNN's primitives and ggml's graphs (also built inside their 16-bit calls), Eigen's
+// temporaries (3 arrays of n floats, made again when the size changes), and a user's kernel
+// is unknown.
 bool keeps_per_size_state(const gl_bench_case *c)
 {
-    static const std::set<std::string> preparing = [] { // the libraries with a prepare
-        std::set<std::string> libs;
-        size_t n = 0;
-        const gl_bench_case *all = gl_bench_cases(&n);
-        for (size_t i = 0; i < n; i++)
-            if (all[i].prepare && all[i].library) libs.insert(all[i].library);
-        return libs;
-    }();
-    return c->prepare || !strncmp(c->kind, "user", 4) ||
-           (c->library && preparing.count(c->library));
+    static const char *const own[] = {"gelulab", "lib", "baseline"}; // + "-bwd", "16"
+    if (c->prepare) return true;
+    for (const char *k : own)
+        if (!strncmp(c->kind, k, strlen(k))) return false;
+    return true;
 }
 
 // A benchmark's figures once its loop is done: elements/s, bytes/s (bytes_per_elem), cycles per
@@ -319,7 +315,7 @@ void run_case(benchmark::State &state, const gl_bench_case *c, size_t n, size_t 
         // does the first call's work and brings the inputs back into the caches after the
         // interleaved benchmarks; not where a repetition is one call on more bytes than the
         // largest cache holds and the case keeps no state per size: there it would double the
-        // repetition's cost (11 s of a full run at 16 Mi floats) and bring nothing back
+        // repetition's cost (at 16 Mi floats, about 6 s of a full run) and bring nothing back
         if (k > 1 || keeps_per_size_state(c) || n * bytes_per_elem(c) <= largest_cache())
             call_case(c, b, n);
     } else {
