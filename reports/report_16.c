@@ -3,6 +3,7 @@
  * files), their throughput beside memcpy16 and relu16 (the benchmark's 16-bit cases), the 16-bit
  * peers that do not run here (IN/peers16.tsv) and their diagnoses (IN/validate/NAME.json).
  * Written from those files only. */
+#include <math.h>
 #include <string.h>
 #include "report_int.h"
 
@@ -36,8 +37,11 @@ static void rows(FILE *f, const struct rep *r, const struct gl_sweep *s)
                 (unsigned long long)(o->all.n - o->all.correctly_rounded),
                 (unsigned long long)o->nan_x.correctly_rounded, (unsigned long long)o->nan_x.n,
                 (unsigned long long)o->traits.n[GL_TRAIT_ZERO_LOST]);
-        if (x > 0)
-            fprintf(f, " %.0f | %.3f | %.2f |\n", x * 1e-6, m > 0 ? x / m : 0, c);
+        const char *mk = rep_timed_mark(r, k->name);
+        if (x > 0) /* ratios below 0.001 (the frameworks' loops) in 2 significant digits */
+            fprintf(f, " %.0f%s | %.*f%s | %.2f%s |\n", x * 1e-6, mk,
+                    m > 0 && x / m < 0.001 ? 1 - (int)floor(log10(x / m)) : 3, m > 0 ? x / m : 0,
+                    mk, c, mk);
         else
             fprintf(f, " - | - | - |\n");
     }
@@ -82,7 +86,7 @@ void rep_native16_md(FILE *f, const struct rep *r)
             "±0 where the correctly rounded value is not (zero lost); then the median "
             "throughput at %s elements and its ratio to memcpy16 (%.0f Melem/s, what copying the "
             "16-bit data costs; not an upper bound) in the same run; relu16 (the cheapest 16-bit "
-            "activation) runs at %.0f Melem/s.\n\n"
+            "activation) runs at %.0f Melem/s; " REP_MARKS ".\n\n"
             "| kernel | format | defn | own, ULP | exact, ULP | %% CR | not CR | NaN → NaN | zero "
             "lost | "
             "Melem/s %s | × memcpy16 | cyc/elem |\n|---|---|---|---|---|---|---|---|---|---|---|"

@@ -161,7 +161,7 @@ static void md_row(FILE *f, const struct rep *r, int k)
     specials(&a->traits, sp, sizeof sp);
     double e = rep_eps(r, ks->name, r->pareto_size),
            relu = rep_eps(r, "relu-bwd-vec", r->pareto_size);
-    if (e > 0) /* ᶠ: timed in its framework's process, as in the other tables */
+    if (e > 0) /* marked as in the other tables (REP_MARKS) */
         snprintf(eps, sizeof eps, "%.0f%s (%.3g×)", e / 1e6, rep_timed_mark(r, ks->name),
                  relu > 0 ? e / relu : NAN);
     int j = same_as(r, k);
@@ -230,8 +230,8 @@ void rep_backward_md(FILE *f, const struct rep *r)
             "*root* region |x − x₀| ≤ 1/32, and the *scaled error* is the absolute error in "
             "ulps of 1 (= ulp(max|f′|)), which stays meaningful there. Throughput: millions of "
             "elements per second at %s floats (x and dy read, dx written) and as a multiple of "
-            "relu-bwd-vec, ReLU's backward, the same traffic at the least cost (ᶠ: timed inside "
-            "its framework's process, the pipe excluded). Special values: "
+            "relu-bwd-vec, ReLU's backward, the same traffic at the least cost (" REP_MARKS
+            "). Special values: "
             "f′ at NaN, +∞, −∞, +0, −0 (exact: NaN, 1, −0, 0.5, 0.5; ?: not an input of this "
             "sweep). `(= k)`: bit-identical "
             "results to kernel k on every input.\n\n",

@@ -275,7 +275,8 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
         body, sizeof body, &used,
         "set multiplot layout %d,2 title \"%s\\na binade whose errors are all below 10^{-4} ULP "
         "(exact results included) is drawn on the line marked <10^{-4}; beyond 2^{%d} every "
-        "error is 0\\nnon-finite results are not drawn (the tables count them)\" font ',11'\n"
+        "finite result has error 0\\nnon-finite results are not drawn (the tables count them)\" "
+        "font ',11'\n"
         "set logscale y\nset format y '10^{%%L}'\nset yrange [%g:%g]\n"
         "set ytics add ('<10^{-4}' %g)\n"
         "set xrange [-130:%d]\nset xtics 20 font ',8'\n",
@@ -466,25 +467,6 @@ static void pareto_labels(const struct rep *r, const int *idx, int n, char (*tex
     rep_place_labels(n, px, py, text, first, fx, fy, nfront, range, height, lx, ly, ex, ey);
 }
 
-/* 1 when a kernel with bit-identical results (an ISA build of the same algorithm, a peer that
- * is another's) is cheaper: the chart shows the cheapest of each group; *more counts the
- * others */
-static int pareto_cheaper_twin(const struct rep *r, int k, int *more)
-{
-    int cheaper = 0;
-    double c = r->rk[k].cyc;
-    *more = 0;
-    for (int j = 0; j < r->nrk; j++) {
-        double cj = r->rk[j].cyc;
-        if (j == k || cj <= 0 || rep_lib_entry(r->rk[j].k) ||
-            !rep_same_bits(&r->f32, r->rk[k].k, r->rk[j].k))
-            continue;
-        ++*more;
-        cheaper |= cj < c || (cj == c && j < k);
-    }
-    return cheaper;
-}
-
 /* Accuracy against cost, in two panels on the same axes (one crowded panel overprinted its
  * labels once the Python frameworks came): gelulab's kernels above, the peers below, the
  * Pareto front of both in each; each panel's key above its frame, off the data. Of kernels with
@@ -498,7 +480,7 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     char text[256][96];
     for (int i = 0; i < r->nrk && n < 256; i++) { /* the library's entry points: their builds */
         int m;
-        if (r->rk[i].cyc > 0 && !rep_lib_entry(r->rk[i].k) && !pareto_cheaper_twin(r, i, &m))
+        if (r->rk[i].cyc > 0 && !rep_lib_entry(r->rk[i].k) && !rep_pareto_cheaper_twin(r, i, &m))
             more[n] = m, idx[n++] = i;
     }
     for (int i = 0; i < n; i++) { /* sort by cost */
@@ -634,7 +616,7 @@ static int tp_panels(const struct rep *r, struct tp_panel *pan)
         if (j < 0 || tp_add(&pan[j], p->name))
             fprintf(stderr, "gelulab report: throughput chart: %s left out (%s full)\n", p->name,
                     j < 0 ? "chart" : "panel");
-        else if (*rep_timed_mark(r, p->name) && !strchr(pan[j].title, '('))
+        else if (!strcmp(rep_timed_mark(r, p->name), "ᶠ") && !strchr(pan[j].title, '('))
             snprintf(pan[j].title + strlen(pan[j].title),
                      sizeof pan[j].title - strlen(pan[j].title), " (timed inside its own process)");
     }

@@ -122,10 +122,14 @@ double rep_eps(const struct rep *r, const char *name, size_t n)
     return row ? row->eps_median : 0;
 }
 
+const char *rep_row_mark(const struct gl_bench_row *row)
+{
+    return !row ? "" : !strcmp(row->timed, "framework") ? "ᶠ" : row->scaled ? "ˢ" : "";
+}
+
 const char *rep_timed_mark(const struct rep *r, const char *name)
 {
-    const struct gl_bench_row *row = gl_bench_find(&r->bench, name, r->pareto_size);
-    return row && !strcmp(row->timed, "framework") ? "ᶠ" : "";
+    return rep_row_mark(gl_bench_find(&r->bench, name, r->pareto_size));
 }
 
 double rep_cyc(const struct rep *r, const char *name, size_t n)
@@ -150,6 +154,26 @@ double rep_core_exact(const struct rep_kernel *k)
 int rep_lib_entry(const struct gl_kernel_src *k)
 {
     return k->kind == GL_SRC_LIB && !strncmp(k->name, "lib/", 4);
+}
+
+int rep_pareto_same(const struct rep *r, int k, int j)
+{
+    return j != k && r->rk[j].cyc > 0 && !rep_lib_entry(r->rk[j].k) &&
+           rep_same_bits(&r->f32, r->rk[k].k, r->rk[j].k);
+}
+
+int rep_pareto_cheaper_twin(const struct rep *r, int k, int *more)
+{
+    int cheaper = 0;
+    double c = r->rk[k].cyc;
+    *more = 0;
+    for (int j = 0; j < r->nrk; j++) {
+        double cj = r->rk[j].cyc;
+        if (!rep_pareto_same(r, k, j)) continue;
+        ++*more;
+        cheaper |= cj < c || (cj == c && j < k);
+    }
+    return cheaper;
 }
 
 int rep_twin_lead(const struct rep *r, int i)

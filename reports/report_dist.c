@@ -96,7 +96,7 @@ static void cell(FILE *f, const struct gl_bench *b, const char *name, size_t n,
         fprintf(f, " – |");
         return;
     }
-    fprintf(f, " %.0f%s", w->eps_median / 1e6, !strcmp(w->timed, "framework") ? "ᶠ" : "");
+    fprintf(f, " %.0f%s", w->eps_median / 1e6, rep_row_mark(w));
     if (p && strcmp(name, "memcpy")) fprintf(f, " (%.2f×)", w->eps_median / p->eps_median);
     fprintf(f, " |");
 }
@@ -144,7 +144,7 @@ void rep_dist_md(FILE *f, const struct rep *r)
         fprintf(f, "MiniLM: the inputs of the GELUs of all-MiniLM-L6-v2 (`make "
                    "deps-activations`).");
     fprintf(f, " Median Melem/s; in brackets the ratio to the fastest exact-GELU peer of the same "
-               "run at that size (its last row); ᶠ: timed inside its framework's process.\n\n"
+               "run at that size (its last row); " REP_MARKS ".\n\n"
                "| case (Melem/s, × the fastest exact peer) |");
     for (int i = 0; i < nruns; i++)
         for (size_t s = 0; s < 2; s++) {

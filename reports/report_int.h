@@ -83,9 +83,17 @@ void rep_typical(const struct gl_acc *a, char *buf, size_t len);
  * b's figures), not an error. */
 void rep_bench_add_runs(struct gl_bench *b, const char *pattern);
 double rep_eps(const struct rep *r, const char *name, size_t n);
-/* "ᶠ" when the benchmark timed NAME inside its framework's process (a served peer: timed=
- * framework), else "": the mark on its speed cells */
+/* How a benchmark row was timed, the mark on its speed cells in every table: "ᶠ" inside its
+ * framework's process (a served peer: timed=framework), "ˢ" in a gelulab-bench run of its own put
+ * on the main run's scale (gl_bench_merge: scaled), else ""; REP_MARKS says so in the tables'
+ * words. rep_timed_mark: NAME's mark at the Pareto size in the main run. */
+const char *rep_row_mark(const struct gl_bench_row *row);
 const char *rep_timed_mark(const struct rep *r, const char *name);
+#define REP_MARKS                                                                                  \
+    "ᶠ: timed inside its framework's process (`bench/py_eval.py`: the framework's call in a "    \
+    "loop on its own tensor, the pipe excluded); ˢ: timed in a `gelulab-bench` run of its own "   \
+    "(a library that cannot share the main run's process: oneDNN 3.13 beside 2.6) and put on "     \
+    "the main run's scale by the compare peer timed in both"
 /* median TSC cycles per element of case NAME at size n, 0: not benchmarked */
 double rep_cyc(const struct rep *r, const char *name, size_t n);
 /* 1 when kernels a and b of one sweep gave bit-identical results (same definition, same hash of
@@ -98,6 +106,12 @@ int rep_lib_entry(const struct gl_kernel_src *k);
  * bits, never an entry point of the library (an entry point repeats the build it runs, which
  * the sweep lists after it); -1 when none */
 int rep_same_as(const struct gl_sweep *s, int k);
+/* The Pareto chart draws one point per group of benchmarked kernels with bit-identical
+ * results (libgelulab's entry points apart: their builds stand): rep_pareto_same, whether j is
+ * in k's group (not k itself); rep_pareto_cheaper_twin, whether another of k's group is drawn
+ * instead (cheaper, or as cheap and earlier), *more the others of its group */
+int rep_pareto_same(const struct rep *r, int k, int j);
+int rep_pareto_cheaper_twin(const struct rep *r, int k, int *more);
 /* the kernel whose results a twin (rep_kernel.twin) repeats, itself not a twin: by its
  * same_as, or else the first build of its algorithm; -1 if none (i itself if not a twin) */
 int rep_twin_lead(const struct rep *r, int i);

@@ -26,6 +26,41 @@ static void md_incomplete(FILE *f, const struct rep *r)
     }
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* "median of 3 repetitions, one core; ..." with the repetitions' spread over the main run's
+ * benchmarks (case and size): the median and 90th percentile of their coefficients of
+ * variation, so that a reader knows how far apart two figures must be to differ */
+static void bench_spread(const struct gl_bench *b, char *buf, size_t len)
+{
+    double *cv = malloc((b->nrows + 1) * sizeof *cv);
+    size_t n = 0;
+    int lo = 0, hi = 0;
+    for (size_t i = 0; cv && i < b->nrows; i++) {
+        const struct gl_bench_row *w = &b->rows[i];
+        if (w->reps < 2 || w->scaled) continue; /* a run of its own: its own noise */
+        cv[n++] = w->eps_cv;
+        lo = !lo || w->reps < lo ? w->reps : lo, hi = w->reps > hi ? w->reps : hi;
+    }
+    if (!n) {
+        snprintf(buf, len, "median of repetitions, one core");
+    } else {
+        qsort(cv, n, sizeof *cv, cmp_double);
+        char reps[24];
+        snprintf(reps, sizeof reps, lo == hi ? "%d" : "%d-%d", lo, hi);
+        snprintf(buf, len,
+                 "median of %s repetitions, one core; the repetitions' spread (coefficient of "
+                 "variation of elements/s) over the run's %zu benchmarks, case and size: median "
+                 "%.1f %%, 90th percentile %.1f %%",
+                 reps, n, 100 * cv[(n - 1) / 2], 100 * cv[(size_t)(0.9 * (double)(n - 1))]);
+    }
+    free(cv);
+}
+
 static void md_header(FILE *f, const struct rep *r)
 {
     fprintf(f, "# gelulab report\n\n");
@@ -41,12 +76,13 @@ static void md_header(FILE *f, const struct rep *r)
             rep_fact(r, "machine", "gelulab") ? rep_str(rep_fact(r, "machine", "gelulab")) : "",
             rep_fact(r, "machine", "gelulab") ? ", " : "",
             rep_str(rep_fact(r, "machine", "commit")), rep_str(rep_fact(r, "machine", "date")));
-    fprintf(f,
-            "binary32 sweep: %s, %llu inputs%s. Benchmarks: median of repetitions, one core.\n\n",
+    char spread[300];
+    bench_spread(&r->bench, spread, sizeof spread);
+    fprintf(f, "binary32 sweep: %s, %llu inputs%s. Benchmarks: %s.\n\n",
             r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "**exhaustive** (all 2^32 bit patterns)"
                                                : "quick (every 61st bit pattern)",
             (unsigned long long)r->f32.n_inputs,
-            r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "" : " (QUICK=1: sampled, not a proof)");
+            r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "" : " (QUICK=1: sampled, not a proof)", spread);
     md_incomplete(f, r);
 }
 
@@ -63,9 +99,12 @@ static void md_summary(FILE *f, const struct rep *r)
         "finite where the reference is (the others: listed below the table); beside the worst, "
         "the typical error: the mean ULP over the core's inputs (own definition), and the "
         "median and the 99.9th percentile of the ULP errors over all inputs (own definition; "
+        "each bit pattern counted once, so that tiny and huge |x|, where most kernels are "
+        "exact, weigh as much as the core; "
         "each the upper edge of the power-of-two bin that holds it: ≤ 0.5, ≤ 1, ≤ 2, ≤ 2^2, ...; a "
         "non-finite result counts as > 2^39); max absolute "
-        "error over all finite inputs; %% correctly rounded (own definition); throughput in "
+        "error over all finite inputs (own definition); %% correctly rounded (own definition, "
+        "bit for bit: +0 where the correctly rounded result is −0 counts as not); throughput in "
         "million elements/s per array size; TSC cycles/element and ratios at %s floats, to "
         "`relu-vec` (the benchmark's vectorised ReLU, the same traffic and a max: timed, not "
         "swept, so it has no row) and to the peer the last column names. `*` "
@@ -73,8 +112,7 @@ static void md_summary(FILE *f, const struct rep *r)
         "(no kernel both cheaper and more accurate against exact GELU on the core). Peers "
         "(%s) are swept through the same code the benchmark times (a worker per library; "
         "ONNX Runtime 1.30 served through Node, swept but not timed: `-` in the speed columns; "
-        "the Python frameworks served by `bench/py_eval.py` and timed inside their own process, "
-        "the framework's call in a loop, the pipe excluded: ᶠ).\n\n",
+        "the Python frameworks served by `bench/py_eval.py`). " REP_MARKS ".\n\n",
         sl, libs);
     fprintf(f, "| kernel | defn | ISA | own: core, ULP | own: all, ULP | exact: tail_neg, ULP | "
                "exact: core, ULP | exact: pos, ULP | mean ULP, own: core | ULP, own: all, median / "
@@ -132,9 +170,10 @@ static void md_summary(FILE *f, const struct rep *r)
                 w->ulp);
     }
     /* the rows left out: each repeats a listed kernel's results, so its worst input */
-    fprintf(f, "\nLeft out, each with the results of the kernel it follows (bit-identical on "
+    fprintf(f, "\nLeft out of this table and of the per-binade and histogram charts below, "
+               "each with the results of the kernel it follows (bit-identical on "
                "every swept input, or a build of the same algorithm, whose contract is the same "
-               "bits on every ISA), so the same worst input:");
+               "bits on every ISA), so the same worst input and the same curves:");
     int groups = 0;
     for (int i = 0; i < r->nrk; i++) {
         if (r->rk[i].twin) continue;
@@ -154,6 +193,27 @@ static void md_summary(FILE *f, const struct rep *r)
     fprintf(f, "%s.\n", groups ? "" : " none");
 }
 
+/* who each point of the Pareto chart that stands for several kernels stands for */
+static void md_pareto_groups(FILE *f, const struct rep *r)
+{
+    int any = 0, more;
+    for (int i = 0; i < r->nrk; i++) {
+        if (r->rk[i].cyc <= 0 || rep_lib_entry(r->rk[i].k) ||
+            rep_pareto_cheaper_twin(r, i, &more) || !more)
+            continue;
+        fprintf(f, "%s`%s` (+%d): ",
+                any++
+                    ? "; "
+                    : "\nThe chart's points that stand for several "
+                      "kernels with bit-identical results (the cheapest drawn and named, (+N) the "
+                      "others): ",
+                r->rk[i].k->name, more);
+        for (int j = 0, m = 0; j < r->nrk; j++)
+            if (rep_pareto_same(r, i, j)) fprintf(f, "%s`%s`", m++ ? ", " : "", r->rk[j].k->name);
+    }
+    if (any) fprintf(f, ".\n");
+}
+
 static void md_pareto(FILE *f, const struct rep *r)
 {
     fprintf(
@@ -162,11 +222,18 @@ static void md_pareto(FILE *f, const struct rep *r)
         "accuracy (max ULP against exact GELU on [-5, 5]); cost at 4 Ki floats of uniform inputs "
         "on [−8, 8], whose share of slow-path lanes is large (other inputs: Speed by input "
         "distribution, below):\n\n");
-    for (int i = 0; i < r->nrk; i++)
-        if (r->rk[i].pareto)
-            fprintf(f, "- **%s** (%s): %.2f cycles/element, %.3g ULP%s\n", r->rk[i].k->name,
-                    gl_defn_name(r->rk[i].k->defn), r->rk[i].cyc, rep_core_exact(&r->rk[i]),
-                    mark(&r->f32));
+    int front[256], nf = 0; /* by cost, cheapest first */
+    for (int i = 0; i < r->nrk && nf < 256; i++)
+        if (r->rk[i].pareto) {
+            int j = nf++;
+            for (; j > 0 && r->rk[front[j - 1]].cyc > r->rk[i].cyc; j--) front[j] = front[j - 1];
+            front[j] = i;
+        }
+    for (int q = 0; q < nf; q++) {
+        const struct rep_kernel *k = &r->rk[front[q]];
+        fprintf(f, "- **%s** (%s): %.2f cycles/element, %.3g ULP%s\n", k->k->name,
+                gl_defn_name(k->k->defn), k->cyc, rep_core_exact(k), mark(&r->f32));
+    }
     int peers = 0;
     for (int i = 0; i < r->nrk; i++) peers += !strcmp(r->rk[i].family, "peer");
     char libs[200];
@@ -181,7 +248,9 @@ static void md_pareto(FILE *f, const struct rep *r)
                 "\nPeers (%s) appear in the throughput figures only: their "
                 "accuracy was not swept for this report (libgelulab-peers.so not built).\n",
                 libs);
-    fprintf(f, "\n![Pareto](pareto.png)\n\n![Throughput](throughput.png)\n");
+    fprintf(f, "\n![Pareto](pareto.png)\n");
+    md_pareto_groups(f, r);
+    fprintf(f, "\n![Throughput](throughput.png)\n");
     /* memcpy is the memory traffic's reference, not a bound: say where a kernel passes it */
     double mc[REP_MAXSIZES], rv[REP_MAXSIZES];
     int above = 0;
@@ -226,7 +295,8 @@ static void md_charts(FILE *f, const struct rep *r)
     }
     fprintf(f, "![Max ULP per binade](binades.png)\n\n![ULP histograms](hist.png)\n\n");
     if (rep_peer_charts(r))
-        fprintf(f, "The peers' (one curve per group of bit-identical ones):\n\n"
+        fprintf(f, "The peers' (one curve per group of bit-identical ones, named after the "
+                   "first; who follows whom: the list under the worst-input table):\n\n"
                    "![Max ULP per binade, peers](binades_peers.png)\n\n"
                    "![ULP histograms, peers](hist_peers.png)\n\n");
     fprintf(f, "Every chart also exists as SVG beside the PNG; its data and gnuplot script are in "

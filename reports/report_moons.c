@@ -47,23 +47,30 @@ int rep_moons_chart(const struct rep *r, char *err, size_t errlen)
     FILE *out = rep_open(r, "charts/moons.dat", err, errlen);
     if (!out) return -1;
     const struct gl_json *acts = gl_json_get(r->moons, "activations");
-    int n = 0;
+    int n = 0, base = -1; /* base: gelu-exact's row, which the right panel compares with */
     double lo = INFINITY, hi = -INFINITY; /* the left panel's range: its tics' step */
     for (size_t i = 0; acts && i < acts->n; i++, n++) {
         const struct gl_json *a = &acts->items[i], *s = summary(a, "test_acc");
         const struct gl_json *c = comparison(r, jstr(a, "name"), "gelu-exact", "test_acc");
         const struct gl_json *d = c ? gl_json_get(c, "diff") : NULL;
         lo = fmin(lo, 100 * jnum(s, "ci_lo")), hi = fmax(hi, 100 * jnum(s, "ci_hi"));
+        if (!strcmp(jstr(a, "name"), "gelu-exact")) base = n;
+        /* no comparison (gelu-exact with itself): NaN, not drawn, rather than a measured 0 */
         fprintf(out, "%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", jstr(a, "name"), 100 * jnum(s, "mean"),
-                100 * jnum(s, "ci_lo"), 100 * jnum(s, "ci_hi"), d ? 100 * jnum(d, "mean") : 0,
-                d ? 100 * jnum(d, "ci_lo") : 0, d ? 100 * jnum(d, "ci_hi") : 0);
+                100 * jnum(s, "ci_lo"), 100 * jnum(s, "ci_hi"), d ? 100 * jnum(d, "mean") : NAN,
+                d ? 100 * jnum(d, "ci_lo") : NAN, d ? 100 * jnum(d, "ci_hi") : NAN);
     }
     fclose(out);
     const struct gl_json *cfg = gl_json_get(r->moons, "config");
     /* about four tics, each 1, 2 or 5 times a power of ten (more overprint at its width) */
     double raw = hi > lo ? (hi - lo) / 4 : 1, mag = pow(10, floor(log10(raw)));
     double step = raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag : 10 * mag;
-    char body[3000];
+    char body[3200], label[120] = "";
+    if (base >= 0)
+        snprintf(label, sizeof label,
+                 "set label 'the baseline' at first 0, first %d offset 0.5,0 font ',9' "
+                 "tc rgb '#888888'\n",
+                 base);
     snprintf(body, sizeof body,
              "set multiplot layout 1,2 title 'Two moons: test accuracy over %g seeds (mean and "
              "95%% interval), MLP trained with each activation'\n"
@@ -75,10 +82,10 @@ int rep_moons_chart(const struct rep *r, char *err, size_t errlen)
              "lc rgb '#1f77b4' noenhanced\n"
              "set xlabel 'test accuracy minus gelu-exact''s, same seed (percentage points)'\n"
              "set ytics format ''\nset xtics autofreq\nset arrow from 0, graph 0 to 0, graph 1 "
-             "nohead lc rgb '#888888'\n"
+             "nohead lc rgb '#888888'\n%s"
              "plot '%s/charts/moons.dat' using 5:0:6:7 with xerrorbars pt 7 ps 1.2 lw 2 lc rgb "
              "'#d62728'\n",
-             jnum(cfg, "seeds"), n - 1, step, r->out, r->out);
+             jnum(cfg, "seeds"), n - 1, step, r->out, label, r->out);
     return rep_render(r, "moons", body, err, errlen);
 }
 

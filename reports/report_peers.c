@@ -166,6 +166,41 @@ static int row_of(const struct rep *r, int i)
     return -1;
 }
 
+/* The libraries of row i's peers ("oneDNN 2.6, oneDNN 3.13, PyTorch 1.13"), each once, in the
+ * row's order */
+static void row_libraries(const struct rep *r, int i, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int j = 0; j < r->nrk && used < len; j++) {
+        const struct rep_peer *p = rep_peer_find(r, r->rk[j].k->name);
+        if (!p || group(r, j) != group(r, i)) continue;
+        char lib[100];
+        snprintf(lib, sizeof lib, "%s %s", p->library, p->version);
+        int seen = 0;
+        for (const char *q = buf; !seen && (q = strstr(q, lib)) != NULL; q += strlen(lib))
+            seen = (q == buf || q[-1] == ' ') && (q[strlen(lib)] == ',' || !q[strlen(lib)]);
+        if (!seen) used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", lib);
+    }
+}
+
+/* Row i's speeds at the Pareto size over the compare peer's, one per peer in the row's order
+ * ("1.000 / 0.177 / 0.373"; "-": not timed) */
+static void row_speeds(const struct rep *r, int i, double cmp, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int j = 0; j < r->nrk && used < len; j++) {
+        const char *name = r->rk[j].k->name;
+        if (group(r, j) != group(r, i) || !rep_peer_find(r, name)) continue;
+        double x = rep_eps(r, name, r->pareto_size);
+        used += x > 0 && cmp > 0
+                    ? (size_t)snprintf(buf + used, len - used, "%s%.3f%s", used ? " / " : "",
+                                       x / cmp, rep_timed_mark(r, name))
+                    : (size_t)snprintf(buf + used, len - used, "%s-", used ? " / " : "");
+    }
+}
+
 /* The names on row i: the peers of its group; and the kernel whose results they are, when that
  * is not a peer (a gelulab or C-library kernel listed above) */
 static void row_names(const struct rep *r, int i, char *buf, size_t len)
@@ -185,13 +220,15 @@ static void md_peer_table(FILE *f, const struct rep *r)
     int cmp = r->bench.compare[0] != 0;
     double dnnl = cmp ? rep_eps(r, r->bench.compare, r->pareto_size) : 0;
     fprintf(f,
-            "| peers (bit-identical on the sweep's calls: one row) | library | claims | own: "
+            "| peers (bit-identical on the sweep's calls: one row) | libraries | claims | own: "
             "core, ULP | mean ULP, own: core | ULP, own: all, median / 99.9 %% | own: all, ULP | "
             "%% CR | exact: core, ULP | "
             "returns ±0 where the "
             "definition is not 0 | sign not x's "
             "| \\|y\\| > \\|x\\| (Φ > 1) | NaN → | +∞ → | −∞ → |");
-    if (cmp) fprintf(f, " × %s (%zu floats) |", r->bench.compare, r->pareto_size);
+    if (cmp)
+        fprintf(f, " × %s (%zu floats), each peer in the row's order |", r->bench.compare,
+                r->pareto_size);
     fprintf(f, "\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|%s\n",
             cmp ? "---|" : "");
     for (int i = 0; i < r->nrk; i++) {
@@ -200,24 +237,24 @@ static void md_peer_table(FILE *f, const struct rep *r)
         if (!p || row_of(r, i) != i) continue;
         const struct gl_acc *o = k->res->acc[0];
         const struct gl_traits *t = &o->traits;
-        char names[600], c[GL_TRAITS][160], sp[3][80];
+        char names[600], libs[300], c[GL_TRAITS][160], sp[3][80];
         row_names(r, i, names, sizeof names);
+        row_libraries(r, i, libs, sizeof libs);
         for (int q = 0; q < GL_TRAITS; q++) trait_cell(t, q, c[q], sizeof c[q]);
         char typical[64];
         rep_typical(o, typical, sizeof typical);
         for (int s = 0; s < 3; s++)
             special_cell(t, traits_in(&r->bf16, k->k->name), s, sp[s], sizeof sp[s]);
         fprintf(f,
-                "| %s | %s %s | %s | %.3g | %.3g | %s | %.3g | %.2f | %.3g | %s | %s | %s | %s | "
+                "| %s | %s | %s | %.3g | %.3g | %s | %.3g | %.2f | %.3g | %s | %s | %s | %s | "
                 "%s | %s |",
-                names, p->library, p->version, p->defn, o->region[GL_REGION_CORE].max_ulp,
+                names, libs, p->defn, o->region[GL_REGION_CORE].max_ulp,
                 gl_stats_mean_ulp(&o->region[GL_REGION_CORE]), typical, o->all.max_ulp,
                 rep_pct(o->all.correctly_rounded, o->all.n), rep_core_exact(k), c[0], c[1], c[2],
                 sp[0], sp[1], sp[2]);
-        double x = rep_eps(r, k->k->name, r->pareto_size);
-        if (cmp)
-            x > 0 && dnnl > 0 ? fprintf(f, " %.3f%s |", x / dnnl, rep_timed_mark(r, k->k->name))
-                              : fprintf(f, " - |");
+        char speeds[400];
+        row_speeds(r, i, dnnl, speeds, sizeof speeds);
+        if (cmp) fprintf(f, " %s |", speeds);
         fputc('\n', f);
     }
 }
@@ -295,9 +332,8 @@ void rep_peers_md(FILE *f, const struct rep *r)
             "of such x; then the results at the special inputs (bold: not what GELU gives; ᵇ: "
             "from the bfloat16 sweep, when the binary32 one is sampled). "
             "Peers served through a pipe are measured for accuracy only (ONNX Runtime 1.30 in "
-            "Node) or timed inside their framework's process (the Python frameworks, "
-            "`bench/py_eval.py`: the framework's call in a loop on its own tensor, the pipe "
-            "excluded, marked ᶠ).\n\n",
+            "Node) or timed inside their framework's process (the Python frameworks). " REP_MARKS
+            ".\n\n",
             n, r->npeers, swept,
             r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick, sampled");
     md_peer_table(f, r);

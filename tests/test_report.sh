@@ -60,6 +60,12 @@ if [ -n "$PEER" ]; then
         "sed -n '/^## What changed between versions/,/^## /p' '$O/REPORT.md' | grep -E '^\| onednn-' | cut -d'|' -f2,3 | tr -d ' ' | tr '\n' ' ' | grep -qx 'onednn-2.6-gelu_erf|2.6 onednn-9.9-gelu_erf/avx512|9.9 ' &&
          grep -qF -- '- \`onednn-2.6-gelu_erf\` → \`onednn-9.9-gelu_erf/avx512\`: bit-identical results' '$O/REPORT.md'"
 fi
+if [ -n "$PEER" ]; then # onednn-9.9-gelu_erf/avx512 is not benchmarked: "-" in its place
+  check "the frameworks table: a row of bit-identical peers gives each one's library and speed" \
+        "grep -qE '^\| onednn-2.6-gelu_erf = onednn-9.9-gelu_erf/avx512[^|]* \| oneDNN 2.6, oneDNN 9.9 \| exact \|.*\| 1\.000 / - \|\$' '$O/REPORT.md'"
+fi
+check "the header gives the repetitions and their spread" \
+      "grep -qE '^binary32 sweep: .* Benchmarks: median of 2 repetitions, one core; the repetitions. spread \(coefficient of variation of elements/s\) over the run.s [0-9]+ benchmarks, case and size: median [0-9.]+ %, 90th percentile [0-9.]+ %\.\$' '$O/REPORT.md'"
 for c in definitions binades hist pareto throughput moons errors_erf errors_tanh errors_relu errors_poly; do
   check "chart $c.png and $c.svg" "[ -s '$O/$c.png' ] && [ -s '$O/$c.svg' ] && grep -q '<svg' '$O/$c.svg'"
 done
@@ -100,7 +106,7 @@ if [ -n "$PEER" ]; then
          grep -q '^| \*fastest exact peer\* | onednn-2.6-gelu_erf | onednn-2.6-gelu_erf |$' '$T/dist'"
 fi
 check "the worst-input table says what it leaves out, and why" \
-  "grep -q '^Left out, each with the results of the kernel it follows' '$O/REPORT.md'"
+  "grep -q '^Left out of this table and of the per-binade and histogram charts below, each with the results of the kernel it follows' '$O/REPORT.md'"
 if [ -n "$LIBK" ]; then
   check "the worst-input table: libgelulab's entry point named where it is left out" \
     "grep '^Left out' '$O/REPORT.md' | grep -q '\`lib/gelu-fast\`'"
