@@ -480,8 +480,7 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     char text[256][96];
     for (int i = 0; i < r->nrk && n < 256; i++) { /* the library's entry points: their builds */
         int m;
-        if (r->rk[i].cyc > 0 && !rep_lib_entry(r->rk[i].k) && !rep_pareto_cheaper_twin(r, i, &m))
-            more[n] = m, idx[n++] = i;
+        if (rep_pareto_drawn(r, i, &m)) more[n] = m, idx[n++] = i;
     }
     for (int i = 0; i < n; i++) { /* sort by cost */
         for (int j = i; j > 0 && r->rk[idx[j]].cyc < r->rk[idx[j - 1]].cyc; j--) {
@@ -618,7 +617,8 @@ static int tp_panels(const struct rep *r, struct tp_panel *pan)
                     j < 0 ? "chart" : "panel");
         else if (!strcmp(rep_timed_mark(r, p->name), "ᶠ") && !strchr(pan[j].title, '('))
             snprintf(pan[j].title + strlen(pan[j].title),
-                     sizeof pan[j].title - strlen(pan[j].title), " (timed inside its own process)");
+                     sizeof pan[j].title - strlen(pan[j].title),
+                     " (ᶠ: timed inside the framework process)");
     }
     int kept = 0; /* a gelulab panel with no kernel of its own (relu-vec alone) is left out */
     for (int j = 0; j < np; j++) {

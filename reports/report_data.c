@@ -124,7 +124,8 @@ double rep_eps(const struct rep *r, const char *name, size_t n)
 
 const char *rep_row_mark(const struct gl_bench_row *row)
 {
-    return !row ? "" : !strcmp(row->timed, "framework") ? "ᶠ" : row->scaled ? "ˢ" : "";
+    int fw = row && !strcmp(row->timed, "framework"), sc = row && row->scaled;
+    return fw && sc ? "ᶠˢ" : fw ? "ᶠ" : sc ? "ˢ" : "";
 }
 
 const char *rep_timed_mark(const struct rep *r, const char *name)
@@ -160,6 +161,12 @@ int rep_pareto_same(const struct rep *r, int k, int j)
 {
     return j != k && r->rk[j].cyc > 0 && !rep_lib_entry(r->rk[j].k) &&
            rep_same_bits(&r->f32, r->rk[k].k, r->rk[j].k);
+}
+
+int rep_pareto_drawn(const struct rep *r, int k, int *more)
+{
+    *more = 0;
+    return r->rk[k].cyc > 0 && !rep_lib_entry(r->rk[k].k) && !rep_pareto_cheaper_twin(r, k, more);
 }
 
 int rep_pareto_cheaper_twin(const struct rep *r, int k, int *more)

@@ -92,7 +92,8 @@ const char *rep_timed_mark(const struct rep *r, const char *name);
 #define REP_MARKS                                                                                  \
     "ᶠ: timed inside its framework's process (`bench/py_eval.py`: the framework's call in a "    \
     "loop on its own tensor, the pipe excluded); ˢ: timed in a `gelulab-bench` run of its own "   \
-    "(a library that cannot share the main run's process: oneDNN 3.13 beside 2.6) and put on "     \
+    "(a library that cannot share the main run's process, such as a second version of one "        \
+    "loaded there) and put on "                                                                    \
     "the main run's scale by the compare peer timed in both"
 /* median TSC cycles per element of case NAME at size n, 0: not benchmarked */
 double rep_cyc(const struct rep *r, const char *name, size_t n);
@@ -112,6 +113,8 @@ int rep_same_as(const struct gl_sweep *s, int k);
  * instead (cheaper, or as cheap and earlier), *more the others of its group */
 int rep_pareto_same(const struct rep *r, int k, int j);
 int rep_pareto_cheaper_twin(const struct rep *r, int k, int *more);
+/* whether the chart draws k (benchmarked, not an entry point, the cheapest of its group) */
+int rep_pareto_drawn(const struct rep *r, int k, int *more);
 /* the kernel whose results a twin (rep_kernel.twin) repeats, itself not a twin: by its
  * same_as, or else the first build of its algorithm; -1 if none (i itself if not a twin) */
 int rep_twin_lead(const struct rep *r, int i);

@@ -198,9 +198,7 @@ static void md_pareto_groups(FILE *f, const struct rep *r)
 {
     int any = 0, more;
     for (int i = 0; i < r->nrk; i++) {
-        if (r->rk[i].cyc <= 0 || rep_lib_entry(r->rk[i].k) ||
-            rep_pareto_cheaper_twin(r, i, &more) || !more)
-            continue;
+        if (!rep_pareto_drawn(r, i, &more) || !more) continue;
         fprintf(f, "%s`%s` (+%d): ",
                 any++
                     ? "; "

@@ -166,21 +166,29 @@ static int row_of(const struct rep *r, int i)
     return -1;
 }
 
-/* The libraries of row i's peers ("oneDNN 2.6, oneDNN 3.13, PyTorch 1.13"), each once, in the
- * row's order */
-static void row_libraries(const struct rep *r, int i, char *buf, size_t len)
+/* Row i's peers' libraries ("oneDNN 2.6 / oneDNN 3.13 / PyTorch 1.13", library 0) or claimed
+ * definitions (one, when they all claim it; else one per peer), in the row's order, as its
+ * names and speeds */
+static void row_column(const struct rep *r, int i, int library, char *buf, size_t len)
 {
     size_t used = 0;
+    int same = 1;
+    const char *first = NULL;
+    for (int j = 0; j < r->nrk && !library; j++) {
+        const struct rep_peer *p = rep_peer_find(r, r->rk[j].k->name);
+        if (!p || group(r, j) != group(r, i)) continue;
+        same &= !first || !strcmp(first, p->defn);
+        first = first ? first : p->defn;
+    }
     buf[0] = '\0';
     for (int j = 0; j < r->nrk && used < len; j++) {
         const struct rep_peer *p = rep_peer_find(r, r->rk[j].k->name);
         if (!p || group(r, j) != group(r, i)) continue;
-        char lib[100];
-        snprintf(lib, sizeof lib, "%s %s", p->library, p->version);
-        int seen = 0;
-        for (const char *q = buf; !seen && (q = strstr(q, lib)) != NULL; q += strlen(lib))
-            seen = (q == buf || q[-1] == ' ') && (q[strlen(lib)] == ',' || !q[strlen(lib)]);
-        if (!seen) used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", lib);
+        if (library)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s %s", used ? " / " : "",
+                                     p->library, p->version);
+        else if (!same || !used)
+            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " / " : "", p->defn);
     }
 }
 
@@ -219,13 +227,15 @@ static void md_peer_table(FILE *f, const struct rep *r)
 {
     int cmp = r->bench.compare[0] != 0;
     double dnnl = cmp ? rep_eps(r, r->bench.compare, r->pareto_size) : 0;
-    fprintf(f,
-            "| peers (bit-identical on the sweep's calls: one row) | libraries | claims | own: "
-            "core, ULP | mean ULP, own: core | ULP, own: all, median / 99.9 %% | own: all, ULP | "
-            "%% CR | exact: core, ULP | "
-            "returns ±0 where the "
-            "definition is not 0 | sign not x's "
-            "| \\|y\\| > \\|x\\| (Φ > 1) | NaN → | +∞ → | −∞ → |");
+    fprintf(
+        f,
+        "| peers (bit-identical on the sweep's calls: one row) | libraries, each peer's | claims | "
+        "own: "
+        "core, ULP | mean ULP, own: core | ULP, own: all, median / 99.9 %% | own: all, ULP | "
+        "%% CR | exact: core, ULP | "
+        "returns ±0 where the "
+        "definition is not 0 | sign not x's "
+        "| \\|y\\| > \\|x\\| (Φ > 1) | NaN → | +∞ → | −∞ → |");
     if (cmp)
         fprintf(f, " × %s (%zu floats), each peer in the row's order |", r->bench.compare,
                 r->pareto_size);
@@ -237,9 +247,10 @@ static void md_peer_table(FILE *f, const struct rep *r)
         if (!p || row_of(r, i) != i) continue;
         const struct gl_acc *o = k->res->acc[0];
         const struct gl_traits *t = &o->traits;
-        char names[600], libs[300], c[GL_TRAITS][160], sp[3][80];
+        char names[600], libs[600], claims[200], c[GL_TRAITS][160], sp[3][80];
         row_names(r, i, names, sizeof names);
-        row_libraries(r, i, libs, sizeof libs);
+        row_column(r, i, 1, libs, sizeof libs);
+        row_column(r, i, 0, claims, sizeof claims);
         for (int q = 0; q < GL_TRAITS; q++) trait_cell(t, q, c[q], sizeof c[q]);
         char typical[64];
         rep_typical(o, typical, sizeof typical);
@@ -248,7 +259,7 @@ static void md_peer_table(FILE *f, const struct rep *r)
         fprintf(f,
                 "| %s | %s | %s | %.3g | %.3g | %s | %.3g | %.2f | %.3g | %s | %s | %s | %s | "
                 "%s | %s |",
-                names, libs, p->defn, o->region[GL_REGION_CORE].max_ulp,
+                names, libs, claims, o->region[GL_REGION_CORE].max_ulp,
                 gl_stats_mean_ulp(&o->region[GL_REGION_CORE]), typical, o->all.max_ulp,
                 rep_pct(o->all.correctly_rounded, o->all.n), rep_core_exact(k), c[0], c[1], c[2],
                 sp[0], sp[1], sp[2]);
@@ -332,8 +343,7 @@ void rep_peers_md(FILE *f, const struct rep *r)
             "of such x; then the results at the special inputs (bold: not what GELU gives; ᵇ: "
             "from the bfloat16 sweep, when the binary32 one is sampled). "
             "Peers served through a pipe are measured for accuracy only (ONNX Runtime 1.30 in "
-            "Node) or timed inside their framework's process (the Python frameworks). " REP_MARKS
-            ".\n\n",
+            "Node) or timed by their own process (the Python frameworks). " REP_MARKS ".\n\n",
             n, r->npeers, swept,
             r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick, sampled");
     md_peer_table(f, r);
@@ -517,7 +527,7 @@ void rep_versions_md(FILE *f, const struct rep *r)
                     "× %s at %zu floats (one run of the benchmark; a library timed in a run of "
                     "its own put on its scale by that peer, timed in both). Below each table, what "
                     "changed in words: the checks of `gelulab validate` one version fails and the "
-                    "other passes.\n",
+                    "other passes. " REP_MARKS ".\n",
                     r->bench.compare_title[0] ? r->bench.compare_title : "the compare peer",
                     r->pareto_size);
         fprintf(f,
