@@ -615,7 +615,7 @@ static int tp_panels(const struct rep *r, struct tp_panel *pan)
         if (j < 0 || tp_add(&pan[j], p->name))
             fprintf(stderr, "gelulab report: throughput chart: %s left out (%s full)\n", p->name,
                     j < 0 ? "chart" : "panel");
-        else if (!strcmp(rep_timed_mark(r, p->name), "ᶠ") && !strchr(pan[j].title, '('))
+        else if (strstr(rep_timed_mark(r, p->name), "ᶠ") && !strchr(pan[j].title, '('))
             snprintf(pan[j].title + strlen(pan[j].title),
                      sizeof pan[j].title - strlen(pan[j].title),
                      " (ᶠ: timed inside the framework process)");

@@ -163,13 +163,9 @@ int rep_pareto_same(const struct rep *r, int k, int j)
            rep_same_bits(&r->f32, r->rk[k].k, r->rk[j].k);
 }
 
-int rep_pareto_drawn(const struct rep *r, int k, int *more)
-{
-    *more = 0;
-    return r->rk[k].cyc > 0 && !rep_lib_entry(r->rk[k].k) && !rep_pareto_cheaper_twin(r, k, more);
-}
-
-int rep_pareto_cheaper_twin(const struct rep *r, int k, int *more)
+/* whether another of k's group is drawn instead (cheaper, or as cheap and earlier); *more: the
+ * others of its group */
+static int pareto_cheaper_twin(const struct rep *r, int k, int *more)
 {
     int cheaper = 0;
     double c = r->rk[k].cyc;
@@ -181,6 +177,12 @@ int rep_pareto_cheaper_twin(const struct rep *r, int k, int *more)
         cheaper |= cj < c || (cj == c && j < k);
     }
     return cheaper;
+}
+
+int rep_pareto_drawn(const struct rep *r, int k, int *more)
+{
+    *more = 0;
+    return r->rk[k].cyc > 0 && !rep_lib_entry(r->rk[k].k) && !pareto_cheaper_twin(r, k, more);
 }
 
 int rep_twin_lead(const struct rep *r, int i)

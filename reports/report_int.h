@@ -93,8 +93,7 @@ const char *rep_timed_mark(const struct rep *r, const char *name);
     "ᶠ: timed inside its framework's process (`bench/py_eval.py`: the framework's call in a "    \
     "loop on its own tensor, the pipe excluded); ˢ: timed in a `gelulab-bench` run of its own "   \
     "(a library that cannot share the main run's process, such as a second version of one "        \
-    "loaded there) and put on "                                                                    \
-    "the main run's scale by the compare peer timed in both"
+    "loaded there) and put on the main run's scale by the compare peer timed in both"
 /* median TSC cycles per element of case NAME at size n, 0: not benchmarked */
 double rep_cyc(const struct rep *r, const char *name, size_t n);
 /* 1 when kernels a and b of one sweep gave bit-identical results (same definition, same hash of
@@ -109,11 +108,10 @@ int rep_lib_entry(const struct gl_kernel_src *k);
 int rep_same_as(const struct gl_sweep *s, int k);
 /* The Pareto chart draws one point per group of benchmarked kernels with bit-identical
  * results (libgelulab's entry points apart: their builds stand): rep_pareto_same, whether j is
- * in k's group (not k itself); rep_pareto_cheaper_twin, whether another of k's group is drawn
- * instead (cheaper, or as cheap and earlier), *more the others of its group */
+ * in k's group (not k itself); rep_pareto_drawn, whether the chart draws k (benchmarked, not an
+ * entry point, the cheapest of its group, or as cheap and earlier), *more the others of its
+ * group */
 int rep_pareto_same(const struct rep *r, int k, int j);
-int rep_pareto_cheaper_twin(const struct rep *r, int k, int *more);
-/* whether the chart draws k (benchmarked, not an entry point, the cheapest of its group) */
 int rep_pareto_drawn(const struct rep *r, int k, int *more);
 /* the kernel whose results a twin (rep_kernel.twin) repeats, itself not a twin: by its
  * same_as, or else the first build of its algorithm; -1 if none (i itself if not a twin) */

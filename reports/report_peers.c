@@ -166,61 +166,49 @@ static int row_of(const struct rep *r, int i)
     return -1;
 }
 
-/* Row i's peers' libraries ("oneDNN 2.6 / oneDNN 3.13 / PyTorch 1.13", library 0) or claimed
- * definitions (one, when they all claim it; else one per peer), in the row's order, as its
- * names and speeds */
-static void row_column(const struct rep *r, int i, int library, char *buf, size_t len)
+/* text appended to the cell buf, after sep when buf holds something (truncated at len) */
+static void cell_add(char *buf, size_t len, const char *sep, const char *text)
 {
-    size_t used = 0;
-    int same = 1;
+    size_t used = strlen(buf);
+    if (used < len) snprintf(buf + used, len - used, "%s%s", used ? sep : "", text);
+}
+
+/* The cells of row i that speak of its peers, each peer's in the row's order: the names
+ * ("a = b", and the kernel whose results they are when that is not a peer: a gelulab or
+ * C-library kernel listed above), their libraries ("oneDNN 2.6 / PyTorch 1.13"), their speeds at
+ * the Pareto size over the compare peer's ("1.000 / 0.366"; "-": not timed) and the claimed
+ * definition (once where they all claim it) */
+struct row_cells {
+    char names[600], libs[600], claims[200], speeds[400];
+};
+static void row_cells(const struct rep *r, int i, double cmp, struct row_cells *c)
+{
+    c->names[0] = c->libs[0] = c->claims[0] = c->speeds[0] = '\0';
     const char *first = NULL;
-    for (int j = 0; j < r->nrk && !library; j++) {
-        const struct rep_peer *p = rep_peer_find(r, r->rk[j].k->name);
+    int same = 1;
+    for (int j = 0; j < r->nrk; j++) {
+        const char *name = r->rk[j].k->name;
+        const struct rep_peer *p = rep_peer_find(r, name);
         if (!p || group(r, j) != group(r, i)) continue;
+        char lib[100], speed[32] = "-";
+        double x = rep_eps(r, name, r->pareto_size);
+        snprintf(lib, sizeof lib, "%s %s", p->library, p->version);
+        if (x > 0 && cmp > 0)
+            snprintf(speed, sizeof speed, "%.3f%s", x / cmp, rep_timed_mark(r, name));
+        cell_add(c->names, sizeof c->names, " = ", name);
+        cell_add(c->libs, sizeof c->libs, " / ", lib);
+        cell_add(c->speeds, sizeof c->speeds, " / ", speed);
+        cell_add(c->claims, sizeof c->claims, " / ", p->defn);
         same &= !first || !strcmp(first, p->defn);
         first = first ? first : p->defn;
     }
-    buf[0] = '\0';
-    for (int j = 0; j < r->nrk && used < len; j++) {
-        const struct rep_peer *p = rep_peer_find(r, r->rk[j].k->name);
-        if (!p || group(r, j) != group(r, i)) continue;
-        if (library)
-            used += (size_t)snprintf(buf + used, len - used, "%s%s %s", used ? " / " : "",
-                                     p->library, p->version);
-        else if (!same || !used)
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " / " : "", p->defn);
+    if (same && first) snprintf(c->claims, sizeof c->claims, "%s", first);
+    const char *lead = r->rk[group(r, i)].k->name;
+    if (!rep_peer_find(r, lead)) {
+        char also[200];
+        snprintf(also, sizeof also, " (bit-identical to %s)", lead);
+        cell_add(c->names, sizeof c->names, "", also);
     }
-}
-
-/* Row i's speeds at the Pareto size over the compare peer's, one per peer in the row's order
- * ("1.000 / 0.177 / 0.373"; "-": not timed) */
-static void row_speeds(const struct rep *r, int i, double cmp, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int j = 0; j < r->nrk && used < len; j++) {
-        const char *name = r->rk[j].k->name;
-        if (group(r, j) != group(r, i) || !rep_peer_find(r, name)) continue;
-        double x = rep_eps(r, name, r->pareto_size);
-        used += x > 0 && cmp > 0
-                    ? (size_t)snprintf(buf + used, len - used, "%s%.3f%s", used ? " / " : "",
-                                       x / cmp, rep_timed_mark(r, name))
-                    : (size_t)snprintf(buf + used, len - used, "%s-", used ? " / " : "");
-    }
-}
-
-/* The names on row i: the peers of its group; and the kernel whose results they are, when that
- * is not a peer (a gelulab or C-library kernel listed above) */
-static void row_names(const struct rep *r, int i, char *buf, size_t len)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int j = 0; j < r->nrk && used < len; j++)
-        if (group(r, j) == group(r, i) && rep_peer_find(r, r->rk[j].k->name))
-            used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " = " : "",
-                                     r->rk[j].k->name);
-    if (used < len && !rep_peer_find(r, r->rk[group(r, i)].k->name))
-        snprintf(buf + used, len - used, " (bit-identical to %s)", r->rk[group(r, i)].k->name);
 }
 
 static void md_peer_table(FILE *f, const struct rep *r)
@@ -247,10 +235,9 @@ static void md_peer_table(FILE *f, const struct rep *r)
         if (!p || row_of(r, i) != i) continue;
         const struct gl_acc *o = k->res->acc[0];
         const struct gl_traits *t = &o->traits;
-        char names[600], libs[600], claims[200], c[GL_TRAITS][160], sp[3][80];
-        row_names(r, i, names, sizeof names);
-        row_column(r, i, 1, libs, sizeof libs);
-        row_column(r, i, 0, claims, sizeof claims);
+        struct row_cells rc;
+        char c[GL_TRAITS][160], sp[3][80];
+        row_cells(r, i, dnnl, &rc);
         for (int q = 0; q < GL_TRAITS; q++) trait_cell(t, q, c[q], sizeof c[q]);
         char typical[64];
         rep_typical(o, typical, sizeof typical);
@@ -259,13 +246,11 @@ static void md_peer_table(FILE *f, const struct rep *r)
         fprintf(f,
                 "| %s | %s | %s | %.3g | %.3g | %s | %.3g | %.2f | %.3g | %s | %s | %s | %s | "
                 "%s | %s |",
-                names, libs, claims, o->region[GL_REGION_CORE].max_ulp,
+                rc.names, rc.libs, rc.claims, o->region[GL_REGION_CORE].max_ulp,
                 gl_stats_mean_ulp(&o->region[GL_REGION_CORE]), typical, o->all.max_ulp,
                 rep_pct(o->all.correctly_rounded, o->all.n), rep_core_exact(k), c[0], c[1], c[2],
                 sp[0], sp[1], sp[2]);
-        char speeds[400];
-        row_speeds(r, i, dnnl, speeds, sizeof speeds);
-        if (cmp) fprintf(f, " %s |", speeds);
+        if (cmp) fprintf(f, " %s |", rc.speeds);
         fputc('\n', f);
     }
 }
