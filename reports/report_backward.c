@@ -72,36 +72,55 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
         range[3] = fmax(range[3], py[n] + 0.3); /* labels */
         n++;
     }
+    /* the frame BWD_FRAME points high between the title (three lines) and the x axis, the key
+     * below */
+    enum { BWD_FRAME = 170, BWD_LEFT = 34, BWD_RIGHT = 14, BWD_TOP = 28 };
     double lx[256], ly[256], ex[256], ey[256];
-    rep_place_labels(n, px, py, text, first, NULL, NULL, 0, range, 640, lx, ly, ex, ey);
+    char names[256][96], list[4000] = "", numbered[4200] = "";
+    int numbers = 0;
+    size_t used = 0, line = 0;
+    memcpy(names, text, sizeof names);
+    rep_place_labels(n, px, py, text, first, NULL, NULL, 0, range,
+                     REP_COL_PT - BWD_LEFT - BWD_RIGHT, BWD_FRAME, &numbers, lx, ly, ex, ey);
+    int lines = rep_numbered_list(n, names, text, 0, numbers, list, sizeof list, &used, &line);
+    double h = BWD_TOP + BWD_FRAME + 30 + (lines ? 6.5 * lines + 3 : 0);
+    if (lines) /* the list under the key */
+        snprintf(numbered, sizeof numbered,
+                 "set label 1000 \"numbered: %s\" at screen 0.01, screen %g left font ',5' "
+                 "noenhanced\n",
+                 list, (6.5 * lines - 2) / h);
     for (int i = 0; i < n; i++)
-        fprintf(out, "%.6g,%.6g,%s,%d,%.6g,%.6g,%.6g,%.6g\n", pow(10, px[i]), pow(10, py[i]),
-                text[i], r->bwd.k[idx[i]].kind != GL_SRC_BUILTIN, lx[i], ly[i], ex[i], ey[i]);
+        fprintf(out, "%.6g,%.6g,%s,%d,%.6g,%.6g,%.6g,%.6g,%s\n", pow(10, px[i]), pow(10, py[i]),
+                names[i], r->bwd.k[idx[i]].kind != GL_SRC_BUILTIN, lx[i], ly[i], ex[i], ey[i],
+                text[i]);
     fclose(out);
-    char body[2400];
+    char body[8000];
     if (!n)
         return rep_render(r, "backward_pareto",
                           "set title 'Backward pass: accuracy against cost'\nset label 'no "
-                          "backward kernel was benchmarked' at graph 0.3,0.5\nplot [1:10] [1:10] "
+                          "backward kernel was benchmarked' at graph 0.1,0.5\nplot [1:10] [1:10] "
                           "1e30 notitle\n",
-                          err, errlen);
+                          260, err, errlen);
     snprintf(body, sizeof body,
-             "set title \"Backward pass: max scaled error (ulps of 1, all inputs, dy = 1, own "
-             "derivative) vs TSC cycles per element at %zu floats\\n(of kernels with "
-             "bit-identical results, the cheapest; names where they fit, grey: a leader to a "
-             "name set apart)\" noenhanced\n"
+             "set title \"Backward pass: max scaled error (ulps of 1, all inputs, dy = 1,\\nown "
+             "derivative) vs TSC cycles per element at %zu floats; of kernels\\nwith "
+             "bit-identical results the cheapest; grey: a leader\" noenhanced offset 0,-0.3\n"
              "set logscale xy\nset format y '10^{%%L}'\n"
              "set xrange [%g:%g]\nset yrange [%g:%g]\nset xlabel 'cycles per element "
-             "(time-stamp counter, one core)'\nset ylabel 'max |dx - f''(x)| / ulp(1)'\n"
-             "set key outside below center horizontal\n"
-             "plot '%s/charts/backward_pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 1.2 "
-             "lc rgb '#888888' t 'gelulab', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.8 lc "
-             "rgb '#1f77b4' t 'peers', '' using 5:6:3 w labels left font ',9' noenhanced "
+             "(time-stamp counter, one core)' offset 0,0.6\nset ylabel 'max |dx - f''(x)| / "
+             "ulp(1)'\nset lmargin at screen %g\nset rmargin at screen %g\n"
+             "set tmargin at screen %g\nset bmargin at screen %g\n"
+             "set key at screen 0.5, screen %g center bottom horizontal samplen 1.5\n%s"
+             "plot '%s/charts/backward_pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 0.9 "
+             "lc rgb '#888888' t 'gelulab', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.1 lc "
+             "rgb '#1f77b4' t 'peers', '' using 5:6:9 w labels left font ',5' noenhanced "
              "notitle, '' using 1:2:($7 - $1):($8 - $2) w vectors nohead lc rgb '#aaaaaa' "
              "notitle\n",
              r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]),
-             pow(10, range[3]), r->out);
-    return rep_render(r, "backward_pareto", body, err, errlen);
+             pow(10, range[3]), (double)BWD_LEFT / REP_COL_PT, 1 - (double)BWD_RIGHT / REP_COL_PT,
+             1 - BWD_TOP / h, 1 - (BWD_TOP + BWD_FRAME) / h, (lines ? 6.5 * lines + 3 : 1) / h,
+             numbered, r->out);
+    return rep_render(r, "backward_pareto", body, (int)ceil(h), err, errlen);
 }
 
 /* max ULP per binade of x for each kernel whose results are not an earlier one's, a row per
@@ -122,7 +141,7 @@ static int chart_binades_bwd(const struct rep *r, char *err, size_t errlen)
     }
     return rep_binades_chart(r, "backward_binades", "bwd.binades.csv", ks, nk,
                              "Backward pass: max ULP error per binade of x (dy = 1, own "
-                             "derivative), a row per library",
+                             "derivative),\\na panel per library",
                              err, errlen);
 }
 

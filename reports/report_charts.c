@@ -1,5 +1,6 @@
 /* The report's charts: data files and gnuplot scripts in OUT/charts/, rendered by gnuplot to
- * OUT/NAME.png (1200x800) and OUT/NAME.svg. Every chart reads only files under OUT and IN. */
+ * OUT/NAME.png and OUT/NAME.svg, each at the size it is printed at (a column, REP_COL_PT). Every
+ * chart reads only files under OUT and IN. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -30,17 +31,20 @@ static int chart_full(const char *chart, size_t used, size_t cap, char *err, siz
     return -1;
 }
 
-/* the chart at w x h pixels */
-static int render_sized(const struct rep *r, const char *name, const char *body, int w, int h,
-                        char *err, size_t errlen)
+/* The chart at REP_COL_PT x h points, its text in points: the PNG at REP_PX_PT pixels a point
+ * (fonts, lines and points scaled alike), the SVG in points */
+int rep_render(const struct rep *r, const char *name, const char *body, int h, char *err,
+               size_t errlen)
 {
     char p[1200], cmd[2600];
     snprintf(p, sizeof p, "%s/charts/%s.gp", r->out, name);
     FILE *f = fopen(p, "w");
     if (!f) return snprintf(err, errlen, "cannot write %s", p), -1;
-    const char *term[2][2] = {{"pngcairo size %d,%d font 'Sans,11'", "png"},
-                              {"svg size %d,%d font 'Sans,11' dynamic", "svg"}};
-    /* the provenance in a corner of every chart: the machine, the commit, the date */
+    const char *term[2][2] = {
+        {"pngcairo size %d,%d font 'Sans,%d' fontscale %d linewidth %g pointscale %g", "png"},
+        {"svg size %d,%d font 'Sans,%d' fontscale 1 linewidth %g dynamic\nset pointsize %g",
+         "svg"}};
+    /* the provenance along the right edge of every chart: the machine, the commit, the date */
     char prov[400], *q;
     const struct gl_json *id = rep_fact(r, "machine", "cpu_id");
     snprintf(prov, sizeof prov, "%s%s%s%s, commit %s, %s", rep_str(rep_fact(r, "machine", "cpu")),
@@ -48,13 +52,18 @@ static int render_sized(const struct rep *r, const char *name, const char *body,
              rep_str(rep_fact(r, "machine", "commit")), rep_str(rep_fact(r, "machine", "date")));
     while ((q = strchr(prov, '\'')) != NULL) *q = ' '; /* inside a quoted gnuplot string */
     for (int t = 0; t < 2; t++) {
-        char tm[80];
-        snprintf(tm, sizeof tm, term[t][0], w, h);
+        char tm[160];
+        if (t == 0) /* pngcairo sets a font of s points s * 4/3 pixels high at fontscale 1, a
+                     * line width of 1 is then half a point, a point's size that of the text */
+            snprintf(tm, sizeof tm, term[0][0], REP_COL_PT * REP_PX_PT, h * REP_PX_PT, REP_FONT_PT,
+                     REP_PX_PT * 3 / 4, 0.5 * REP_PX_PT, 0.5 * REP_PX_PT);
+        else
+            snprintf(tm, sizeof tm, term[1][0], REP_COL_PT, h, REP_FONT_PT, 0.5, 0.5);
         fprintf(f,
-                "reset\nset terminal %s\nset output '%s/%s.%s'\nset grid\nset datafile separator "
-                "','\nset label 999 '%s' at screen 0.996, screen 0.01 left rotate by 90 font ',8' "
-                "tc rgb "
-                "'#777777' noenhanced\n%s\nunset multiplot\nunset output\n",
+                "reset\nset terminal %s\nset output '%s/%s.%s'\nset grid lw 0.5\n"
+                "set datafile separator ','\nset label 999 '%s' at screen 0.999, screen 0.005 "
+                "left rotate by 90 font ',5' tc rgb '#777777' noenhanced\n%s\nunset multiplot\n"
+                "unset output\n",
                 tm, r->out, name, term[t][1], prov, body);
     }
     fclose(f);
@@ -66,30 +75,26 @@ static int render_sized(const struct rep *r, const char *name, const char *body,
     return 0;
 }
 
-int rep_render(const struct rep *r, const char *name, const char *body, char *err, size_t errlen)
-{
-    return render_sized(r, name, body, 1200, 800, err, errlen);
-}
-
 static int chart_definitions(const struct rep *r, char *err, size_t errlen)
 {
     char body[3000];
     snprintf(
         body, sizeof body,
-        "set multiplot layout 2,1 title 'GELU definitions (correctly rounded binary64 reference)'\n"
-        "set xlabel 'x'\nset ylabel 'f(x)'\nset rmargin at screen 0.77\n"
-        "set key at screen 0.785, graph 1 left top Left reverse\nset xrange [-6:6]\n"
+        "set multiplot layout 2,1 title 'GELU definitions (correctly rounded binary64 "
+        "reference)' font ',6'\n"
+        "set xlabel 'x' offset 0,0.5\nset ylabel 'f(x)'\nset key outside top center horizontal "
+        "maxcols 2 samplen 2\nset xrange [-6:6]\n"
         "plot '%s/curves.csv' every ::1 using 1:2 w l lw 2 t 'exact  x{/Symbol F}(x)', '' every "
         "::1 using 1:3 w l t 'tanh form', "
         "'' every ::1 using 1:4 w l t 'sigmoid x{/Symbol s}(1.702x)', '' every ::1 using 1:5 "
         "w l t 'SiLU x{/Symbol s}(x)'\n"
         "set logscale y\nset format y '10^{%%L}'\nset ylabel '|difference| from exact GELU'\n"
-        "set label 'zero at x = 0 (not drawn)' at screen 0.79, graph 0.1 font ',9'\n"
+        "set title 'its zero at x = 0 is not drawn' font ',6'\n"
         "plot '%s/curves.csv' every ::1 using 1:(abs($6) > 0 ? abs($6) : NaN) w l lw 2 t '|tanh "
         "- exact|', "
         "'' every ::1 using 1:(abs($7) > 0 ? abs($7) : NaN) w l lw 2 t '|sigmoid - exact|'\n",
         r->in, r->in);
-    return rep_render(r, "definitions", body, err, errlen);
+    return rep_render(r, "definitions", body, 300, err, errlen);
 }
 
 /* families of the listed (non-twin) built-in kernels, in order of first appearance */
@@ -162,15 +167,17 @@ static int chart_errors(const struct rep *r, const char *family, char *err, size
                  "%s'%s/charts/errors_%s.dat' index %d using 1:3 w l t '%s' noenhanced",
                  i ? ", " : "", r->out, family, i, names[i]);
     }
+    /* one key, above the first panel: the second draws the same kernels in the same colours */
     snprintf(body, sizeof body,
-             "set multiplot layout 2,1 title 'Family %s: largest error in cells of width 0.02 on "
-             "[-8, 8] (256 binary32 inputs each), against its own definition'\n"
-             "set logscale y\nset format y '10^{%%L}'\nset key outside right\nset xlabel 'x'\n"
-             "set ylabel 'max absolute error'\nplot %s\nset ylabel 'max error (ULP, "
-             "binary32)'\nplot %s\n",
+             "set multiplot layout 2,1 title \"Family %s: largest error in cells of width 0.02 "
+             "on [-8, 8]\\n(256 binary32 inputs each), against its own definition\" font ',6'\n"
+             "set logscale y\nset format y '10^{%%L}'\nset key outside top center horizontal "
+             "maxcols 2 samplen 2\nset xlabel 'x' offset 0,0.5\n"
+             "set ylabel 'max absolute error'\nplot %s\nset key off\nset title 'the same "
+             "kernels in ULP' font ',6'\nset ylabel 'max error (ULP, binary32)'\nplot %s\n",
              family, plot1, plot2);
     snprintf(name, sizeof name, "errors_%s", family);
-    return rep_render(r, name, body, err, errlen);
+    return rep_render(r, name, body, 30 + 6 * ((n + 1) / 2) + 270, err, errlen);
 }
 
 /* max ULP per binade (own definition), negative and positive x, one line per algorithm */
@@ -213,14 +220,64 @@ static const char *chart_group(const struct rep *r, int i)
     return p ? p->library : r->rk[i].family;
 }
 
+/* Small multiples at column width: np panels in two columns, each titled above its frame and
+ * keyed below it (a line per entry, outside the data: nkey[p] lines), a row as tall as the
+ * longer key of its two panels; head: the points above the first row (the chart's title),
+ * title: above each frame (its title), plot: each frame's height. Each panel's frame and key corner
+ * in screen fractions; returns the chart's height in points. The left column's frames leave room
+ * for a y label. */
+#define GRID_MAX 32
+struct grid_frame {
+    double l, r, b, t, key_x, key_y, title_y; /* title_y: its title's offset (characters) */
+};
+static int grid_layout(int np, const int *nkey, double head, double title, double plot,
+                       struct grid_frame *f)
+{
+    const double lm[2] = {34, 22}, gap = 6, w = (REP_COL_PT - 12 - lm[0] - lm[1] - gap) / 2;
+    const double below = 15, line = 6.5;
+    double y = head, row_top[GRID_MAX / 2 + 1];
+    int rows = (np + 1) / 2;
+    for (int row = 0; row < rows && row <= GRID_MAX / 2; row++) {
+        int keys = nkey[2 * row];
+        if (2 * row + 1 < np && nkey[2 * row + 1] > keys) keys = nkey[2 * row + 1];
+        row_top[row] = y;
+        y += title + plot + below + line * keys + 6;
+    }
+    for (int p = 0; p < np && p < GRID_MAX; p++) {
+        int c = p % 2, row = p / 2;
+        double x0 = c ? lm[0] + w + gap + lm[1] : lm[0], t = row_top[row] + title, b = t + plot;
+        f[p].l = x0 / REP_COL_PT, f[p].r = (x0 + w) / REP_COL_PT;
+        f[p].t = 1 - t / y, f[p].b = 1 - b / y;
+        f[p].key_x = (x0 - (c ? lm[1] : lm[0]) + 2) / REP_COL_PT, f[p].key_y = 1 - (b + below) / y;
+        f[p].title_y = (title - 10) / 6 - 0.6;
+    }
+    return (int)ceil(y);
+}
+
+/* a panel of a grid_layout: its frame, title, axis labels (the y label in the left column
+ * only) and its key below it */
+static void grid_panel(char *body, size_t cap, size_t *used, const struct grid_frame *f, int p,
+                       const char *title, const char *xlabel, const char *ylabel)
+{
+    chart_add(body, cap, used,
+              "set lmargin at screen %g\nset rmargin at screen %g\nset bmargin at screen %g\n"
+              "set tmargin at screen %g\nset title '%s' font ',6' offset 0,%g noenhanced\n"
+              "set xlabel '%s' offset 0,0.6\nset ylabel '%s' offset 1,0\n"
+              "set key at screen %g, screen %g left top Left reverse font ',5' samplen 1.5 "
+              "spacing 0.85 maxcols 1 width -2\n",
+              f[p].l, f[p].r, f[p].b, f[p].t, title, f[p].title_y, xlabel, p % 2 ? "" : ylabel,
+              f[p].key_x, f[p].key_y);
+}
+
 #define BIN_GROUPS 16
 #define BIN_ZERO   1e-4 /* where a binade without an error above it is drawn, its tic so labelled */
 
 /* A max-ULP-per-binade chart (IN/CSV: kernel,against,sign,exponent_field,max_ulp,...; the
- * rows against the kernel's own definition) of the kernels ks[0..nk), in small multiples: a row
- * per group (ks[i].group), x < 0 and x > 0 side by side in panels of one width, a binade whose
- * errors are all below BIN_ZERO (exact results included) drawn on the line so marked, the x
- * axis ending 8 binades past the last error. what: the title's first line. */
+ * rows against the kernel's own definition) of the kernels ks[0..nk), in small multiples: a
+ * panel per group (ks[i].group), two to a row, x on a log scale each side of 0 (the binades of
+ * x < 0 left of 0, mirrored), a binade whose errors are all below BIN_ZERO (exact results
+ * included) drawn on the line so marked, the x axis ending 8 binades past the last error.
+ * what: the title's first lines (gnuplot's "\\n" between them, at most 74 characters each). */
 int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
                       const struct rep_chart_kernel *ks, int nk, const char *what, char *err,
                       size_t errlen)
@@ -268,56 +325,52 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
     }
     fclose(in);
     fclose(out);
+    /* x on a logarithmic scale on each side of 0: binade e of x < 0 at -(e + BIN_OFF), of
+     * x > 0 at e + BIN_OFF, the subnormals (e = -127) next to 0 */
+    enum { BIN_OFF = 128 };
+    int np = ng ? ng : 1, nkey[GRID_MAX], xmax = (emax + 8 < 128 ? emax + 8 : 128) + BIN_OFF;
+    struct grid_frame fr[GRID_MAX];
+    for (int g = 0; g < np && g < GRID_MAX; g++) {
+        nkey[g] = 0;
+        for (int i = 0; i < n; i++) nkey[g] += group_of[i] == g;
+    }
+    int h = grid_layout(np < GRID_MAX ? np : GRID_MAX, nkey, 44, 10, 52, fr);
     char body[60000];
-    int rows = ng ? ng : 1, hpx = 100 + 230 * rows, xmax = emax + 8 < 128 ? emax + 8 : 128;
     size_t used = 0;
     chart_add(
         body, sizeof body, &used,
-        "set multiplot layout %d,2 title \"%s\\na binade whose errors are all below 10^{-4} ULP "
-        "(exact results included) is drawn on the line marked <10^{-4}; beyond 2^{%d} every "
-        "finite result has error 0\\nnon-finite results are not drawn (the tables count them)\" "
-        "font ',11'\n"
-        "set logscale y\nset format y '10^{%%L}'\nset yrange [%g:%g]\n"
-        "set ytics add ('<10^{-4}' %g)\n"
-        "set xrange [-130:%d]\nset xtics 20 font ',8'\n",
-        rows, what, xmax, BIN_ZERO / 2, top * 10, BIN_ZERO, xmax);
-    for (int g = 0; g < rows; g++) {
-        for (int s = 1; s >= 0; s--) { /* x < 0 (sign 1) left */
-            /* a row of 230 pixels: its title above, the x tics (and on the last row the
-             * x label) below */
-            double top_px = 80 + 230.0 * g, x0 = s ? 0.07 : 0.44, y1 = 1 - (top_px + 24) / hpx,
-                   y0 = 1 - (top_px + 230 - 34) / hpx;
-            char key[120] = "set key off"; /* the right panel's key beside the row */
-            if (!s)
-                snprintf(key, sizeof key,
-                         "set key at screen 0.80, screen %g left Left reverse font ',8' samplen 2 "
-                         "spacing 0.9",
-                         y1);
-            chart_add(
-                body, sizeof body, &used,
-                "set lmargin at screen %g\nset rmargin at screen %g\nset bmargin at screen %g\n"
-                "set tmargin at screen %g\nset title '%s%s' font ',10' offset 0,-0.5 noenhanced\n"
-                "set xlabel '%s' font ',8' offset 0,0.5\nset ylabel '%s' font ',9'\n%s\nplot ",
-                x0, x0 + 0.33, y0, y1, ng ? groups[g] : "none swept", s ? ", x < 0" : ", x > 0",
-                g == rows - 1 ? (s ? "exponent e of x: |x| in [2^e, 2^{e+1})" : "exponent e of x")
-                              : "",
-                s ? "max error (ULP)" : "", key);
-            int c = 0;
-            for (int i = 0; i < n; i++) {
-                if (group_of[i] != g) continue;
-                chart_add(
-                    body, sizeof body, &used,
-                    "%s'%s/%s' index %d using ($1 == %d ? $2 : NaN):3 w lp pt 7 ps 0.3 lw 1.5 "
-                    "lc rgb '%s' t '%s' noenhanced",
-                    c ? ", " : "", r->out, dat, i, s, chart_colours[c % CHART_COLOURS], names[i]);
-                c++;
-            }
-            if (!c) chart_add(body, sizeof body, &used, "1e30 notitle");
-            chart_add(body, sizeof body, &used, "\n");
+        "set multiplot title \"%s\\nx on a log scale each side of 0: a point per binade 2^e <= "
+        "|x| < 2^{e+1},\\nthe subnormals at 0; a binade whose errors are all below 10^{-4} "
+        "ULP\\n(exact results included) is drawn at <10^{-4}; beyond 2^{%d} every finite\\n"
+        "result has error 0; non-finite results are not drawn (tables count them)\" font ',5'\n"
+        "set logscale y\nset format y '10^{%%L}'\nset yrange [%g:%g]\nset ytics 1e4\n"
+        "set ytics add ('<10^{-4}' %g)\nset xrange [%d:%d]\n"
+        "set xtics ('-1' -%d, '-2^{-64}' -%d, '0' 0, '2^{-64}' %d, '1' %d)\n"
+        "set xtics add ('' -%d 1, '' -%d 1, '' %d 1, '' %d 1)\nset grid xtics ytics\n"
+        "set arrow from 0, graph 0 to 0, graph 1 nohead dt 3 lc rgb '#999999'\n",
+        what, xmax - BIN_OFF, BIN_ZERO / 2, top * 10, BIN_ZERO, -xmax, xmax, BIN_OFF, BIN_OFF - 64,
+        BIN_OFF - 64, BIN_OFF, BIN_OFF + 32, BIN_OFF - 96, BIN_OFF - 96, BIN_OFF + 32);
+    for (int g = 0; g < np && g < GRID_MAX; g++) {
+        grid_panel(body, sizeof body, &used, fr, g, ng ? groups[g] : "none swept", "x",
+                   "max error (ULP)");
+        chart_add(body, sizeof body, &used, "plot ");
+        int c = 0;
+        for (int i = 0; i < n; i++) {
+            if (group_of[i] != g) continue;
+            for (int s = 1; s >= 0; s--) /* x < 0 (sign 1), then x > 0: one key entry */
+                chart_add(body, sizeof body, &used,
+                          "%s'%s/%s' index %d using ($1 == %d ? %s($2 + %d) : NaN):3 w l lw 1.5 "
+                          "lc rgb '%s' %s%s%s noenhanced",
+                          c || s == 0 ? ", " : "", r->out, dat, i, s, s ? "-" : "", BIN_OFF,
+                          chart_colours[c % CHART_COLOURS], s ? "t '" : "notitle",
+                          s ? names[i] : "", s ? "'" : "");
+            c++;
         }
+        if (!c) chart_add(body, sizeof body, &used, "1e30 notitle");
+        chart_add(body, sizeof body, &used, "\n");
     }
     if (chart_full(chart, used, sizeof body, err, errlen)) return -1;
-    return render_sized(r, chart, body, 1300, hpx, err, errlen);
+    return rep_render(r, chart, body, h, err, errlen);
 }
 
 /* binades.png (peers = 0) or binades_peers.png: the binary32 sweep's kernels or peers, once
@@ -330,9 +383,10 @@ static int chart_binades(const struct rep *r, int peers, char *err, size_t errle
         if (on_chart(r, i, peers))
             ks[nk].name = r->rk[i].k->name, ks[nk++].group = chart_group(r, i);
     char what[200];
-    snprintf(what, sizeof what, "Max ULP error per binade of x (binary32, %s, own definition)%s",
+    snprintf(what, sizeof what,
+             "Max ULP error per binade of x (binary32, %s, own definition):\\n%s",
              r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "sampled",
-             peers ? ": the peers, a row per library" : ", a row per family");
+             peers ? "the peers, a panel per library" : "gelulab's kernels, a panel per family");
     return rep_binades_chart(r, peers ? "binades_peers" : "binades", "f32.binades.csv", ks, nk,
                              what, err, errlen);
 }
@@ -362,28 +416,32 @@ static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
         kern[n] = i, group_of[n++] = j;
     }
     fclose(out);
-    int cols = 2, rows = ng ? (ng + cols - 1) / cols : 1;
+    int np = ng ? ng : 1, nkey[GRID_MAX];
+    struct grid_frame fr[GRID_MAX];
+    for (int g = 0; g < np; g++) {
+        nkey[g] = 0;
+        for (int i = 0; i < n; i++) nkey[g] += group_of[i] == g;
+    }
+    int h = grid_layout(np, nkey, 26, 10, 55, fr);
     char body[40000];
     size_t used = 0;
-    chart_add(
-        body, sizeof body, &used,
-        "set multiplot layout %d,%d title \"ULP error histograms (binary32 sweep, own "
-        "definition%s): inputs per bin\\nthe point at b counts errors in (2^{b-1}, 2^b] ULP; b = "
-        "-1: [0, 1/2]; b = 40: above 2^{39} or not finite\" font ',12'\n"
-        "set logscale y\nset format y '10^{%%L}'\nset xrange [-2:41]\nset yrange [0.5:2e10]\nset "
-        "xtics 5 font ',8'\n"
-        "set xlabel 'b (log_2 of the bin''s upper edge, ULP)' font ',9'\n"
-        "set ylabel 'inputs' font ',9'\nset key outside below font ',8' samplen 2 maxrows 2\n",
-        rows, cols, peers ? ", the peers: a panel per library" : ": a panel per family");
-    for (int g = 0; g < (ng ? ng : 1); g++) {
-        chart_add(body, sizeof body, &used, "set title '%s' font ',10' noenhanced\nplot ",
-                  ng ? groups[g] : "none swept");
+    chart_add(body, sizeof body, &used,
+              "set multiplot title \"ULP error histograms (binary32 sweep, own definition%s):\\n"
+              "inputs per bin; the point at b counts errors in (2^{b-1}, 2^b] ULP;\\nb = -1: [0, "
+              "1/2]; b = 40: above 2^{39} or not finite\" font ',6'\n"
+              "set logscale y\nset format y '10^{%%L}'\nset xrange [-2:41]\nset yrange [0.5:2e10]\n"
+              "set xtics 10\nset ytics 1e3\n",
+              peers ? "), a panel per library" : "), a panel per family");
+    for (int g = 0; g < np; g++) {
+        grid_panel(body, sizeof body, &used, fr, g, ng ? groups[g] : "none swept", "b (log_2 ULP)",
+                   "inputs");
+        chart_add(body, sizeof body, &used, "plot ");
         int c = 0;
         for (int i = 0; i < n; i++) {
             if (group_of[i] != g) continue;
             chart_add(body, sizeof body, &used,
-                      "%s'%s/%s' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 ps "
-                      "0.5 lw 1.5 lc rgb '%s' t '%s' noenhanced",
+                      "%s'%s/%s' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 ps 0.4 lw 1.5 "
+                      "lc rgb '%s' t '%s' noenhanced",
                       c ? ", " : "", r->out, dat, i, chart_colours[c % CHART_COLOURS],
                       r->rk[kern[i]].k->name);
             c++;
@@ -392,7 +450,7 @@ static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
         chart_add(body, sizeof body, &used, "\n");
     }
     if (chart_full(chart, used, sizeof body, err, errlen)) return -1;
-    return render_sized(r, chart, body, 1200, 100 + 340 * rows, err, errlen);
+    return rep_render(r, chart, body, h, err, errlen);
 }
 
 static double core_ulp(const struct rep_kernel *k) /* rep_core_exact, floored for log axes */
@@ -403,9 +461,11 @@ static double core_ulp(const struct rep_kernel *k) /* rep_core_exact, floored fo
 
 void rep_place_labels(int n, const double *px, const double *py, char (*text)[96], const int *first,
                       const double *fx, const double *fy, int nfront, const double range[4],
-                      double height, double *lx, double *ly, double *ex, double *ey)
+                      double frame_w, double frame_h, int *number, double *lx, double *ly,
+                      double *ex, double *ey)
 {
-    double cw = (range[1] - range[0]) * 6.5 / 1000, ch = (range[3] - range[2]) * 12 / height;
+    /* a character of a 5-point label about 3 points wide, a line 6.5 points high */
+    double cw = (range[1] - range[0]) * 3.0 / frame_w, ch = (range[3] - range[2]) * 6.5 / frame_h;
     static const double dy[] = {0, 0.8, -0.8, 1.6, -1.6, 2.4, -2.4, 3.2};
     double bx[256], by[256], bw[256], ox[2048], oy[2048];
     int order[256], m = 0, placed = 0, no = 0;
@@ -427,22 +487,28 @@ void rep_place_labels(int n, const double *px, const double *py, char (*text)[96
             if ((first[i] != 0) == (pass == 0)) order[m++] = i;
     for (int o = 0; o < m; o++) {
         int i = order[o];
-        double w = (double)strlen(text[i]) * cw, best_x = NAN, best_y = NAN;
+        double w = 0, best_x = NAN, best_y = NAN;
         size_t c = 0;
-        for (; c < 2 * sizeof dy / sizeof dy[0] && isnan(best_y); c++) {
-            double yc = py[i] + dy[c / 2] * ch;
-            double xc = c % 2 ? px[i] - 0.8 * cw - w : px[i] + 0.8 * cw; /* right, then left */
-            int clash = xc < range[0] || xc + w > range[1];
-            for (int j = 0; j < placed && !clash; j++)
-                clash = xc < bx[j] + bw[j] && bx[j] < xc + w && fabs(yc - by[j]) < 0.9 * ch;
-            for (int j = 0; j < no && !clash; j++) /* each about a character wide */
-                clash = (ox[j] != px[i] || oy[j] != py[i]) && xc < ox[j] + 0.6 * cw &&
-                        ox[j] - 0.6 * cw < xc + w && fabs(yc - oy[j]) < 0.7 * ch;
-            if (!clash) best_x = xc, best_y = yc;
+        for (int numbered = 0; numbered < 2 && isnan(best_y); numbered++) {
+            if (numbered) { /* the name fits nowhere: its number, the name in the list */
+                if (first[i]) break;
+                snprintf(text[i], sizeof text[i], "%d", ++*number);
+            }
+            w = (double)strlen(text[i]) * cw;
+            for (c = 0; c < 2 * sizeof dy / sizeof dy[0] && isnan(best_y); c++) {
+                double yc = py[i] + dy[c / 2] * ch;
+                double xc = c % 2 ? px[i] - 0.8 * cw - w : px[i] + 0.8 * cw; /* right, left */
+                int clash = xc < range[0] + cw || xc + w > range[1];
+                for (int j = 0; j < placed && !clash; j++)
+                    clash = xc < bx[j] + bw[j] && bx[j] < xc + w && fabs(yc - by[j]) < 0.9 * ch;
+                for (int j = 0; j < no && !clash; j++) /* each about a character wide */
+                    clash = (ox[j] != px[i] || oy[j] != py[i]) && xc < ox[j] + 0.6 * cw &&
+                            ox[j] - 0.6 * cw < xc + w && fabs(yc - oy[j]) < 0.7 * ch;
+                if (!clash) best_x = xc, best_y = yc;
+            }
         }
-        if (isnan(best_y) && first[i]) /* the first ones' names, in any case */
+        if (isnan(best_y)) /* the first ones' names, and numbers, in any case */
             best_x = px[i] + 0.8 * cw, best_y = py[i] + 0.8 * ch, c = 1;
-        if (isnan(best_y)) continue;
         bx[placed] = best_x, by[placed] = best_y, bw[placed++] = w;
         lx[i] = pow(10, best_x), ly[i] = pow(10, best_y);
         if ((c - 1) / 2 >= 3) /* a label two lines or more away: a leader to its box's edge */
@@ -450,12 +516,32 @@ void rep_place_labels(int n, const double *px, const double *py, char (*text)[96
     }
 }
 
+int rep_numbered_list(int n, const char (*names)[96], const char (*text)[96], int from, int to,
+                      char *list, size_t cap, size_t *used, size_t *line)
+{
+    int lines = 0;
+    for (int k = from + 1; k <= to; k++) /* in the numbers' order */
+        for (int i = 0; i < n; i++) {
+            char num[16], entry[128];
+            snprintf(num, sizeof num, "%d", k);
+            if (strcmp(text[i], num) || !strcmp(names[i], num)) continue;
+            int len = snprintf(entry, sizeof entry, "%s: %s", num, names[i]);
+            if (!*used || *used - *line + (size_t)len + 2 > 76) /* a new line */
+                chart_add(list, cap, used, "%s", *used ? "\\n" : ""), *line = *used, lines++;
+            else
+                chart_add(list, cap, used, ", ");
+            chart_add(list, cap, used, "%s", entry);
+        }
+    return lines;
+}
+
 /* The Pareto chart's labels (rep_place_labels): one panel's kernels idx[0..n) by increasing
  * cost, the front's points placed first and its line (both panels' front points by cost:
  * front[]) an obstacle */
 static void pareto_labels(const struct rep *r, const int *idx, int n, char (*text)[96],
-                          const int *front, int nfront, const double range[4], double height,
-                          double *lx, double *ly, double *ex, double *ey)
+                          const int *front, int nfront, const double range[4], double frame_w,
+                          double frame_h, int *number, double *lx, double *ly, double *ex,
+                          double *ey)
 {
     double px[256], py[256], fx[256], fy[256];
     int first[256];
@@ -464,7 +550,8 @@ static void pareto_labels(const struct rep *r, const int *idx, int n, char (*tex
         first[i] = r->rk[idx[i]].pareto != 0;
     for (int f = 0; f < nfront && f < 256; f++)
         fx[f] = log10(r->rk[front[f]].cyc), fy[f] = log10(core_ulp(&r->rk[front[f]]));
-    rep_place_labels(n, px, py, text, first, fx, fy, nfront, range, height, lx, ly, ex, ey);
+    rep_place_labels(n, px, py, text, first, fx, fy, nfront, range, frame_w, frame_h, number, lx,
+                     ly, ex, ey);
 }
 
 /* Accuracy against cost, in two panels on the same axes (one crowded panel overprinted its
@@ -477,7 +564,7 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     FILE *out = rep_open(r, "charts/pareto.dat", err, errlen);
     if (!out) return -1;
     int idx[256], n = 0, more[256];
-    char text[256][96];
+    char text[256][96], label[256][96]; /* a point's name, and its label: the name or a number */
     for (int i = 0; i < r->nrk && n < 256; i++) { /* the library's entry points: their builds */
         int m;
         if (rep_pareto_drawn(r, i, &m)) more[n] = m, idx[n++] = i;
@@ -498,10 +585,20 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
         range[2] = fmin(range[2], floor(y) - 1),
         range[3] = fmax(range[3], ceil(y) + 1); /* labels */
     }
+    /* two frames of PARETO_FRAME points square-ish, one above the other (points from the top:
+     * the title, the one key, gelulab's panel; the peers' panel with its title of two lines
+     * and the x label) */
+    enum { PARETO_FRAME = 165, PARETO_LEFT = 34, PARETO_RIGHT = 14 };
+    const double top1 = 34 + 9 + 8, top2 = top1 + PARETO_FRAME + 9 + 4 + 15,
+                 hpt = top2 + PARETO_FRAME + 9 + 9 + 3,
+                 frame_w = REP_COL_PT - PARETO_LEFT - PARETO_RIGHT;
     double lx[256], ly[256], ex[256], ey[256];
-    int front[256], nfront = 0;
+    int front[256], nfront = 0, numbers = 0;
     for (int i = 0; i < n; i++)
         if (r->rk[idx[i]].pareto) front[nfront++] = idx[i];
+    char list[4000] = ""; /* the numbered points' names, "\n" between lines */
+    size_t used = 0, line = 0;
+    int lines = 0;
     for (int peer = 0; peer < 2; peer++) { /* each panel's labels apart */
         int sub[256], m = 0;
         double sx[256], sy[256], tx[256], ty[256];
@@ -511,50 +608,83 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
         char ktext[256][96];
         for (int i = 0; i < m; i++)
             kidx[i] = idx[sub[i]], memcpy(ktext[i], text[sub[i]], sizeof ktext[i]);
-        pareto_labels(r, kidx, m, ktext, front, nfront, range, 300, sx, sy, tx, ty);
+        int from = numbers;
+        pareto_labels(r, kidx, m, ktext, front, nfront, range, frame_w, PARETO_FRAME, &numbers, sx,
+                      sy, tx, ty);
+        char names[256][96];
+        for (int i = 0; i < m; i++) memcpy(names[i], text[sub[i]], sizeof names[i]);
+        lines += rep_numbered_list(m, names, ktext, from, numbers, list, sizeof list, &used, &line);
         for (int i = 0; i < m; i++)
-            lx[sub[i]] = sx[i], ly[sub[i]] = sy[i], ex[sub[i]] = tx[i], ey[sub[i]] = ty[i];
+            lx[sub[i]] = sx[i], ly[sub[i]] = sy[i], ex[sub[i]] = tx[i], ey[sub[i]] = ty[i],
+            memcpy(label[sub[i]], ktext[i], sizeof label[sub[i]]);
     }
     for (int i = 0; i < n; i++) {
         const struct rep_kernel *k = &r->rk[idx[i]];
-        fprintf(out, "%.6g,%.6g,%s,%d,%.6g,%.6g,%.6g,%.6g,%d\n", k->cyc, core_ulp(k), text[i],
-                !strcmp(k->family, "peer"), lx[i], ly[i], ex[i], ey[i], k->pareto);
+        fprintf(out, "%.6g,%.6g,%s,%d,%.6g,%.6g,%.6g,%.6g,%s,%d\n", k->cyc, core_ulp(k), text[i],
+                !strcmp(k->family, "peer"), lx[i], ly[i], ex[i], ey[i], label[i], k->pareto);
     }
     fclose(out);
-    char body[4000], libs[200];
+    char body[10000], libs[200];
     rep_peer_libraries(r, libs, sizeof libs);
+    if (strlen(libs) > 60 &&
+        strlen(libs) + 2 < sizeof libs) { /* the peers' panel title in two
+                                           * lines: at the comma nearest half */
+        char *best = NULL, *c = libs;
+        size_t half = strlen(libs) / 2;
+        while ((c = strstr(c, ", ")) != NULL) {
+            if (!best ||
+                labs((long)(c - libs) - (long)half) < labs((long)(best - libs) - (long)half))
+                best = c;
+            c += 2;
+        }
+        if (best) best[1] = '\\', memmove(best + 3, best + 2, strlen(best + 2) + 1), best[2] = 'n';
+    }
     if (n == 0)
         return rep_render(
             r, "pareto",
             "set title 'Accuracy against cost'\nset label 'no kernel of the sweep was "
-            "benchmarked' at graph 0.3,0.5\nplot [1:10] [1:10] 1e30 notitle\n",
-            err, errlen);
-    const char *front_fmt = "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.4 "
-                            "lw 2 lc rgb '#d62728' t 'Pareto front (kernels and peers)'";
-    char fr[600];
-    snprintf(fr, sizeof fr, front_fmt, r->out);
+            "benchmarked' at graph 0.1,0.5\nplot [1:10] [1:10] 1e30 notitle\n",
+            260, err, errlen);
+    const char *front_fmt = "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.1 "
+                            "lw 2 lc rgb '#d62728' %s";
+    char fr[2][600], numbered[4200] = "";
+    double htot = hpt + (lines ? 6.5 * lines + 3 : 0);
+    if (lines) /* the list under the x label */
+        snprintf(numbered, sizeof numbered,
+                 "set label 1000 \"numbered: %s\" at screen 0.01, screen %g left font ',5' "
+                 "noenhanced\n",
+                 list, (6.5 * lines - 2) / htot);
+    snprintf(fr[0], sizeof fr[0], front_fmt, r->out, "t 'Pareto front'");
+    snprintf(fr[1], sizeof fr[1], front_fmt, r->out, "notitle");
     snprintf(body, sizeof body,
-             "set multiplot layout 2,1 title \"Accuracy against cost: max ULP against exact GELU "
-             "on [-5, 5] (binary32 sweep) vs TSC cycles per element at %zu floats\\nof kernels "
-             "with bit-identical results the cheapest, (+N): N others; names where they fit "
-             "(the front's first; grey: a leader to a name set apart)\"\n"
+             "set multiplot title \"Accuracy against cost: max ULP against exact GELU on [-5, "
+             "5]\\n(binary32 sweep) vs TSC cycles per element at %zu floats;\\nof kernels with "
+             "bit-identical results the cheapest is drawn, (+N):\\nN others; grey: a leader; the "
+             "front is of both panels together\" font ',6'\n"
              "set logscale xy\nset format y '10^{%%L}'\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
-             "set ylabel 'max ULP on [-5, 5]'\nset key outside top center horizontal\n"
-             "set xlabel ''\n"
-             "plot '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 1.2 lc rgb "
-             "'#888888' t 'kernels (gelulab)', %s, "
-             "'%s/charts/pareto.dat' using ($4 == 0 ? $5 : NaN):6:3 w labels left font ',9' "
+             "set ylabel 'max ULP on [-5, 5]'\nset lmargin at screen %g\nset rmargin at screen %g\n"
+             "set key at screen 0.5, screen %g center top horizontal samplen 1.5\n"
+             "set tmargin at screen %g\nset bmargin at screen %g\n"
+             "set title \"gelulab's kernels\" font ',6' offset 0,-0.6\nset xlabel ''\n%s"
+             "plot '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 0.9 lc rgb "
+             "'#888888' t 'gelulab', 1e30 w p pt 9 ps 1.1 lc rgb '#1f77b4' t 'peers', %s, "
+             "'%s/charts/pareto.dat' using ($4 == 0 ? $5 : NaN):6:9 w labels left font ',5' "
              "noenhanced notitle, '' using ($4 == 0 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
              "nohead lc rgb '#aaaaaa' notitle\n"
-             "set xlabel 'cycles per element (time-stamp counter, one core)'\n"
-             "plot '%s/charts/pareto.dat' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.6 lc rgb "
-             "'#1f77b4' t 'peers (%s)', %s, "
-             "'%s/charts/pareto.dat' using ($4 == 1 ? $5 : NaN):6:3 w labels left font ',9' "
+             "set key off\nunset label 1000\nset tmargin at screen %g\nset bmargin at screen %g\n"
+             "set title \"the peers: %s\" font ',6' offset 0,-0.6\n"
+             "set xlabel 'cycles per element (time-stamp counter, one core)' offset 0,0.6\n"
+             "plot '%s/charts/pareto.dat' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.1 lc rgb "
+             "'#1f77b4' notitle, %s, "
+             "'%s/charts/pareto.dat' using ($4 == 1 ? $5 : NaN):6:9 w labels left font ',5' "
              "noenhanced notitle, '' using ($4 == 1 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
              "nohead lc rgb '#aaaaaa' notitle\n",
              r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]),
-             pow(10, range[3]), r->out, fr, r->out, r->out, libs, fr, r->out);
-    return rep_render(r, "pareto", body, err, errlen);
+             pow(10, range[3]), (double)PARETO_LEFT / REP_COL_PT,
+             1 - (double)PARETO_RIGHT / REP_COL_PT, 1 - 35 / htot, 1 - top1 / htot,
+             1 - (top1 + PARETO_FRAME) / htot, numbered, r->out, fr[0], r->out, 1 - top2 / htot,
+             1 - (top2 + PARETO_FRAME) / htot, libs, r->out, fr[1], r->out);
+    return rep_render(r, "pareto", body, (int)ceil(htot), err, errlen);
 }
 
 /* The throughput chart's panels (small multiples): gelulab's fastest build of each kernel
@@ -564,9 +694,9 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
 #define TP_PANELS 16
 #define TP_SERIES CHART_COLOURS
 struct tp_panel {
-    char title[80]; /* its library, or gelulab's, and how it was timed */
+    char title[80]; /* its library, or gelulab's */
     const char *names[TP_SERIES];
-    int n;
+    int n, framework; /* framework: timed inside the framework's process (ᶠ) */
 };
 
 static int tp_add(struct tp_panel *p, const char *name)
@@ -582,9 +712,8 @@ static int tp_panels(const struct rep *r, struct tp_panel *pan)
     const char *libs[TP_PANELS] = {"", "\001"};
     int np = 2;
     memset(pan, 0, 2 * sizeof *pan);
-    snprintf(pan[0].title, sizeof pan[0].title,
-             "gelulab, exact GELU: the fastest build of each family");
-    snprintf(pan[1].title, sizeof pan[1].title, "gelulab, tanh, sigmoid, SiLU forms and ReLU");
+    snprintf(pan[0].title, sizeof pan[0].title, "gelulab: exact GELU");
+    snprintf(pan[1].title, sizeof pan[1].title, "gelulab: other forms, ReLU");
     if (rep_eps(r, "relu-vec", r->pareto_size) > 0)
         tp_add(&pan[0], "relu-vec"), tp_add(&pan[1], "relu-vec");
     const char *fam[32];
@@ -615,10 +744,8 @@ static int tp_panels(const struct rep *r, struct tp_panel *pan)
         if (j < 0 || tp_add(&pan[j], p->name))
             fprintf(stderr, "gelulab report: throughput chart: %s left out (%s full)\n", p->name,
                     j < 0 ? "chart" : "panel");
-        else if (strstr(rep_timed_mark(r, p->name), "ᶠ") && !strchr(pan[j].title, '('))
-            snprintf(pan[j].title + strlen(pan[j].title),
-                     sizeof pan[j].title - strlen(pan[j].title),
-                     " (ᶠ: timed inside the framework process)");
+        else if (strstr(rep_timed_mark(r, p->name), "ᶠ"))
+            pan[j].framework = 1;
     }
     int kept = 0; /* a gelulab panel with no kernel of its own (relu-vec alone) is left out */
     for (int j = 0; j < np; j++) {
@@ -630,12 +757,31 @@ static int tp_panels(const struct rep *r, struct tp_panel *pan)
     return kept ? kept : 1; /* nothing timed: gelulab's first panel, empty */
 }
 
-static int chart_throughput(const struct rep *r, char *err, size_t errlen)
+int rep_throughput_frameworks(const struct rep *r)
 {
-    FILE *out = rep_open(r, "charts/throughput.dat", err, errlen);
-    if (!out) return -1;
     struct tp_panel pan[TP_PANELS];
-    int np = tp_panels(r, pan), idx = 0, has_memcpy = rep_eps(r, "memcpy", r->pareto_size) > 0;
+    int np = tp_panels(r, pan), any = 0;
+    for (int p = 0; p < np; p++) any |= pan[p].framework;
+    return any;
+}
+
+/* throughput.png (framework = 0: gelulab's kernels and the peers timed in gelulab-bench) or
+ * throughput_frameworks.png (the peers timed inside their framework's process, ᶠ), a panel
+ * per library with memcpy in each */
+static int chart_throughput(const struct rep *r, int framework, char *err, size_t errlen)
+{
+    const char *chart = framework ? "throughput_frameworks" : "throughput";
+    char dat[64];
+    snprintf(dat, sizeof dat, "charts/%s.dat", chart);
+    struct tp_panel all_pan[TP_PANELS], pan[TP_PANELS];
+    int nall_pan = tp_panels(r, all_pan), np = 0, idx = 0;
+    for (int p = 0; p < nall_pan; p++)
+        if (all_pan[p].framework == framework) pan[np++] = all_pan[p];
+    if (framework && !np) return 0;
+    if (!np) pan[np++] = all_pan[0]; /* nothing timed: gelulab's first panel, empty */
+    FILE *out = rep_open(r, dat, err, errlen);
+    if (!out) return -1;
+    int has_memcpy = rep_eps(r, "memcpy", r->pareto_size) > 0;
     double lo = INFINITY, hi = 0;
     /* memcpy first (index 0), then every panel's series in order */
     const char *all[TP_PANELS * TP_SERIES + 1];
@@ -661,43 +807,53 @@ static int chart_throughput(const struct rep *r, char *err, size_t errlen)
         if (r->bench.cache[c] > 0)
             chart_add(marks, sizeof marks, &used,
                       "set arrow from %g, graph 0 to %g, graph 1 nohead dt 3 lc rgb '#999999'\n"
-                      "set label 'L%d' at %g, graph 1.03 center font ',8' tc rgb '#666666'\n",
+                      "set label 'L%d' at %g, graph 1.07 center font ',5' tc rgb '#666666'\n",
                       r->bench.cache[c] / 8, r->bench.cache[c] / 8, c + 1, r->bench.cache[c] / 8);
-    int cols = np <= 4 ? 2 : 3, rows = (np + cols - 1) / cols;
+    int nkey[GRID_MAX];
+    struct grid_frame fr[GRID_MAX];
+    for (int p = 0; p < np; p++) nkey[p] = pan[p].n;
+    int h = grid_layout(np, nkey, framework ? 26 : 33, 16, 62, fr);
+    char xtics[200] = ""; /* the sizes at least 2^4 apart: closer, their labels overprint */
+    size_t xt = 0;
+    for (size_t s = 0, last = 0; s < r->nsizes; s++)
+        if (s == 0 || r->sizes[s] >= 16 * r->sizes[last])
+            chart_add(xtics, sizeof xtics, &xt, "%s%zu", s ? ", " : "", r->sizes[s]), last = s;
     used = 0;
-    chart_add(
-        body, sizeof body, &used,
-        "set multiplot layout %d,%d title 'Throughput against array size (one core, median of "
-        "repetitions; dotted: the array sizes whose two arrays, x and y, fill the L1, L2, L3 "
-        "caches)' font ',12'\n"
-        "set logscale x 2\nset logscale y\nset format x '2^{%%L}'\nset format y '10^{%%L}'\n"
-        "set xrange [%g:%g]\nset yrange [%g:%g]\n"
-        "set xlabel 'array size (floats)' font ',9'\nset ylabel 'million elements per second' "
-        "font ',9'\nset key outside below font ',8' maxrows 4\n%s",
-        rows, cols, (double)r->sizes[0] / 1.5,
-        (double)r->sizes[r->nsizes ? r->nsizes - 1 : 0] * 1.5, lo / 1.5, hi * 1.5, marks);
+    chart_add(body, sizeof body, &used,
+              "set multiplot title \"Throughput against array size (one core, median of "
+              "repetitions):\\n%s;\\ngrey: memcpy (glibc), the bandwidth limit; dotted: the array "
+              "sizes whose\\ntwo arrays, x and y, fill the L1, L2, L3 caches\" font ',5'\n"
+              "set logscale x 2\nset logscale y\nset format x '2^{%%L}'\nset format y '10^{%%L}'\n"
+              "set xrange [%g:%g]\nset yrange [%g:%g]\nset xtics (%s)\n%s",
+              framework ? "the peers timed inside their framework's process (ᶠ)"
+                        : "gelulab's kernels (the fastest build of each family) and the "
+                          "peers\\ntimed in gelulab-bench",
+              (double)r->sizes[0] / 1.5, (double)r->sizes[r->nsizes ? r->nsizes - 1 : 0] * 1.5,
+              lo / 1.5, hi * 1.5, xtics, marks);
     for (int p = 0; p < np; p++) {
-        chart_add(body, sizeof body, &used, "set title '%s' font ',11'\nplot ", pan[p].title);
+        grid_panel(body, sizeof body, &used, fr, p, pan[p].title, "array size (floats)",
+                   "10^6 elements/s");
+        chart_add(body, sizeof body, &used, "plot ");
         if (has_memcpy)
             chart_add(body, sizeof body, &used,
-                      "'%s/charts/throughput.dat' index 0 using 1:($2 > 0 ? $2 : "
-                      "NaN) w l lw 4 lc rgb '#bbbbbb' t 'memcpy (glibc)'",
-                      r->out);
+                      "'%s/%s' index 0 using 1:($2 > 0 ? $2 : NaN) w l lw 4 lc rgb '#bbbbbb' "
+                      "notitle",
+                      r->out, dat);
         for (int i = 0, c = 0; i < pan[p].n; i++) {
             if (!strcmp(pan[p].names[i], "memcpy")) continue;
             for (idx = 0; idx < nall && strcmp(all[idx], pan[p].names[i]); idx++) {
             }
             chart_add(body, sizeof body, &used,
-                      "%s'%s/charts/throughput.dat' index %d using 1:($2 > 0 ? $2 "
-                      ": NaN) w lp pt 7 ps 0.8 lw 2 lc rgb '%s' t '%s' noenhanced",
-                      has_memcpy || c ? ", " : "", r->out, idx, chart_colours[c % CHART_COLOURS],
-                      pan[p].names[i]);
+                      "%s'%s/%s' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 ps 0.5 lw 1.5 "
+                      "lc rgb '%s' t '%s' noenhanced",
+                      has_memcpy || c ? ", " : "", r->out, dat, idx,
+                      chart_colours[c % CHART_COLOURS], pan[p].names[i]);
             c++;
         }
         chart_add(body, sizeof body, &used, has_memcpy || pan[p].n ? "\n" : "1e30 notitle\n");
     }
-    if (chart_full("throughput", used, sizeof body, err, errlen)) return -1;
-    return render_sized(r, "throughput", body, 560 * cols, 440 * rows, err, errlen);
+    if (chart_full(chart, used, sizeof body, err, errlen)) return -1;
+    return rep_render(r, chart, body, h, err, errlen);
 }
 
 int rep_charts(struct rep *r, char *err, size_t errlen)
@@ -709,7 +865,7 @@ int rep_charts(struct rep *r, char *err, size_t errlen)
     if (chart_definitions(r, err, errlen) || chart_binades(r, 0, err, errlen) ||
         chart_hist(r, 0, err, errlen) || (peers && chart_binades(r, 1, err, errlen)) ||
         (peers && chart_hist(r, 1, err, errlen)) || chart_pareto(r, err, errlen) ||
-        chart_throughput(r, err, errlen))
+        chart_throughput(r, 0, err, errlen) || chart_throughput(r, 1, err, errlen))
         return -1;
     const char *fam[32];
     int nf = families(r, fam, 32);

@@ -120,8 +120,8 @@ int rep_twin_lead(const struct rep *r, int i);
 struct rep_chart_kernel {
     const char *name, *group;
 };
-/* The max-ULP-per-binade chart OUT/CHART.png of the kernels ks[0..nk) from IN/CSV, a row of
- * panels per group (report_charts.c); 0, or -1 with a message in err */
+/* The max-ULP-per-binade chart OUT/CHART.png of the kernels ks[0..nk) from IN/CSV, a panel
+ * per group (report_charts.c); 0, or -1 with a message in err */
 int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
                       const struct rep_chart_kernel *ks, int nk, const char *what, char *err,
                       size_t errlen);
@@ -129,13 +129,21 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
  * of it, at the first of a few heights (level, above, below, further above, further below)
  * where the label's box covers neither a label already placed nor another point nor the line
  * through (fx, fy)[0..nfront); the points with first[i] set placed first (and named in any
- * case), the others in order; nowhere (NaN) where every place would. Coordinates in decades
- * (log10); range: the axes' [x0, x1] and [y0, y1] decades, for a plot 1000 pixels wide and
- * `height` high (9-point font). Out: the label's place (lx, ly: data coordinates) and, for a
- * label set apart, the end of its leader (ex, ey; NaN: none). At most 256 points. */
+ * case), the others in order. A name that fits nowhere is replaced in text[i] by a number,
+ * ++*number, placed the same way (in any case): the chart lists the numbered names. Coordinates
+ * in decades (log10); range: the axes' [x0, x1] and [y0, y1] decades, for a frame frame_w x
+ * frame_h points and 5-point labels. Out: the label's place (lx, ly: data coordinates) and, for
+ * a label set apart, the end of its leader (ex, ey; NaN: none). At most 256 points. */
 void rep_place_labels(int n, const double *px, const double *py, char (*text)[96], const int *first,
                       const double *fx, const double *fy, int nfront, const double range[4],
-                      double height, double *lx, double *ly, double *ex, double *ey);
+                      double frame_w, double frame_h, int *number, double *lx, double *ly,
+                      double *ex, double *ey);
+/* The names of the points that rep_place_labels numbered from+1 to `to` (names: before it,
+ * text: after), appended to list[cap] at *used as "K: NAME" entries in lines of at most 76
+ * characters (a 5-point line across the column) joined by a gnuplot "\\n", *line the start of
+ * the last; returns the lines it began */
+int rep_numbered_list(int n, const char (*names)[96], const char (*text)[96], int from, int to,
+                      char *list, size_t cap, size_t *used, size_t *line);
 /* report_peers.c: the libraries of the peers, distinct, in order: from the peer table when it has
  * one (the swept peers), else from the benchmark's "lib=" labels: "oneDNN, SLEEF"; "none" when it
  * has no peer. */
@@ -145,12 +153,23 @@ void rep_peer_libraries(const struct rep *r, char *buf, size_t len);
 double rep_core_exact(const struct rep_kernel *k);
 FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen);
 
-/* Writes OUT/charts/NAME.gp rendering BODY to NAME.png and NAME.svg, and runs gnuplot. */
-int rep_render(const struct rep *r, const char *name, const char *body, char *err, size_t errlen);
+/* Every chart is drawn at the size it is printed at: a column 8.5 cm (REP_COL_PT points) wide,
+ * as tall as it needs, its text REP_FONT_PT points (titles 6);
+ * the PNG at REP_PX_PT pixels a point (288 dpi at that width), the SVG in points. rep_render
+ * writes OUT/charts/NAME.gp rendering BODY at REP_COL_PT x H points to NAME.png and NAME.svg,
+ * and runs gnuplot. */
+#define REP_COL_PT  241
+#define REP_FONT_PT 5
+#define REP_PX_PT   4
+int rep_render(const struct rep *r, const char *name, const char *body, int h, char *err,
+               size_t errlen);
 int rep_moons_chart(const struct rep *r, char *err, size_t errlen);
 void rep_moons_md(FILE *f, const struct rep *r);
 
 int rep_charts(struct rep *r, char *err, size_t errlen);
+/* 1 when some peer was timed inside its framework's process (ᶠ): the throughput of those
+ * peers is a chart of its own, throughput_frameworks */
+int rep_throughput_frameworks(const struct rep *r);
 /* 1 when the peers have charts of their own (binades_peers, hist_peers): some peer's results
  * are not an earlier kernel's */
 int rep_peer_charts(const struct rep *r);

@@ -249,6 +249,8 @@ static void md_pareto(FILE *f, const struct rep *r)
     fprintf(f, "\n![Pareto](pareto.png)\n");
     md_pareto_groups(f, r);
     fprintf(f, "\n![Throughput](throughput.png)\n");
+    if (rep_throughput_frameworks(r))
+        fprintf(f, "\n![Throughput, the frameworks](throughput_frameworks.png)\n");
     /* memcpy is the memory traffic's reference, not a bound: say where a kernel passes it */
     double mc[REP_MAXSIZES], rv[REP_MAXSIZES];
     int above = 0;

@@ -42,6 +42,14 @@ static int significant(const struct gl_json *c)
     return s && s->text && !strcmp(s->text, "true");
 }
 
+/* about three tics over [lo, hi], each 1, 2 or 5 times a power of ten (more overprint at a
+ * panel's width in the column) */
+static double tic_step(double lo, double hi)
+{
+    double raw = hi > lo ? (hi - lo) / 3 : 1, mag = pow(10, floor(log10(raw)));
+    return raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag : 10 * mag;
+}
+
 int rep_moons_chart(const struct rep *r, char *err, size_t errlen)
 {
     FILE *out = rep_open(r, "charts/moons.dat", err, errlen);
@@ -49,12 +57,14 @@ int rep_moons_chart(const struct rep *r, char *err, size_t errlen)
     const struct gl_json *acts = gl_json_get(r->moons, "activations");
     int n = 0, base = -1; /* base: gelu-exact's row, which the right panel compares with */
     double lo = INFINITY, hi = -INFINITY; /* the left panel's range: its tics' step */
+    double dlo = 0, dhi = 0;              /* the right panel's, 0 included */
     for (size_t i = 0; acts && i < acts->n; i++, n++) {
         const struct gl_json *a = &acts->items[i], *s = summary(a, "test_acc");
         const struct gl_json *c = comparison(r, jstr(a, "name"), "gelu-exact", "test_acc");
         const struct gl_json *d = c ? gl_json_get(c, "diff") : NULL;
         lo = fmin(lo, 100 * jnum(s, "ci_lo")), hi = fmax(hi, 100 * jnum(s, "ci_hi"));
         if (!strcmp(jstr(a, "name"), "gelu-exact")) base = n;
+        if (d) dlo = fmin(dlo, 100 * jnum(d, "ci_lo")), dhi = fmax(dhi, 100 * jnum(d, "ci_hi"));
         /* no comparison (gelu-exact with itself): NaN, not drawn, rather than a measured 0 */
         fprintf(out, "%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", jstr(a, "name"), 100 * jnum(s, "mean"),
                 100 * jnum(s, "ci_lo"), 100 * jnum(s, "ci_hi"), d ? 100 * jnum(d, "mean") : NAN,
@@ -62,31 +72,34 @@ int rep_moons_chart(const struct rep *r, char *err, size_t errlen)
     }
     fclose(out);
     const struct gl_json *cfg = gl_json_get(r->moons, "config");
-    /* about four tics, each 1, 2 or 5 times a power of ten (more overprint at its width) */
-    double raw = hi > lo ? (hi - lo) / 4 : 1, mag = pow(10, floor(log10(raw)));
-    double step = raw <= mag ? mag : raw <= 2 * mag ? 2 * mag : raw <= 5 * mag ? 5 * mag : 10 * mag;
+    double step = tic_step(lo, hi), dstep = tic_step(dlo, dhi);
     char body[3200], label[120] = "";
     if (base >= 0)
         snprintf(label, sizeof label,
-                 "set label 'the baseline' at first 0, first %d offset 0.5,0 font ',9' "
+                 "set label 'the baseline' at first 0, first %d right offset -0.5,0 font ',5' "
                  "tc rgb '#888888'\n",
                  base);
+    int h = n * 11 + 58 > 250 ? n * 11 + 58 : 250; /* room for the provenance */
+    /* the activations' names once, left of the first panel; each panel's x label in two
+     * lines (the column is narrow) */
     snprintf(body, sizeof body,
-             "set multiplot layout 1,2 title 'Two moons: test accuracy over %g seeds (mean and "
-             "95%% interval), MLP trained with each activation'\n"
+             "set multiplot title \"Two moons: test accuracy over %g seeds (mean and 95%% "
+             "interval),\\nMLP trained with each activation\" font ',6'\n"
              "set datafile separator ','\nset yrange [-0.5:%d.5] reverse\nset ytics nomirror "
              "noenhanced\n"
-             "set key off\nset grid x\n"
-             "set xlabel 'test accuracy (%%)'\nset xtics %g\n"
-             "plot '%s/charts/moons.dat' using 2:0:3:4:ytic(1) with xerrorbars pt 7 ps 1.2 lw 2 "
+             "set key off\nset grid x\nset tmargin at screen %g\nset bmargin at screen %g\n"
+             "set lmargin at screen 0.41\nset rmargin at screen 0.65\n"
+             "set xlabel \"test accuracy\\n(%%)\"\nset xtics %g\n"
+             "plot '%s/charts/moons.dat' using 2:0:3:4:ytic(1) with xerrorbars pt 7 ps 0.6 lw 1.5 "
              "lc rgb '#1f77b4' noenhanced\n"
-             "set xlabel 'test accuracy minus gelu-exact''s, same seed (percentage points)'\n"
-             "set ytics format ''\nset xtics autofreq\nset arrow from 0, graph 0 to 0, graph 1 "
+             "set lmargin at screen 0.72\nset rmargin at screen 0.95\n"
+             "set xlabel \"minus gelu-exact's, same\\nseed (percentage points)\"\n"
+             "set ytics format ''\nset xtics %g\nset arrow from 0, graph 0 to 0, graph 1 "
              "nohead lc rgb '#888888'\n%s"
-             "plot '%s/charts/moons.dat' using 5:0:6:7 with xerrorbars pt 7 ps 1.2 lw 2 lc rgb "
+             "plot '%s/charts/moons.dat' using 5:0:6:7 with xerrorbars pt 7 ps 0.6 lw 1.5 lc rgb "
              "'#d62728'\n",
-             jnum(cfg, "seeds"), n - 1, step, r->out, label, r->out);
-    return rep_render(r, "moons", body, err, errlen);
+             jnum(cfg, "seeds"), n - 1, 1 - 24.0 / h, 30.0 / h, step, r->out, dstep, label, r->out);
+    return rep_render(r, "moons", body, h, err, errlen);
 }
 
 static void md_config(FILE *f, const struct gl_json *cfg)

@@ -122,7 +122,11 @@ fi
 check "summary: the typical error (mean ULP on the core) beside the worst, units in the headers" \
   "grep -q '^| kernel | defn | ISA | own: core, ULP | own: all, ULP |.* mean ULP, own: core |' '$O/REPORT.md'"
 check "throughput: one panel per group, memcpy in each" \
-  "grep -q 'set multiplot layout' '$O/charts/throughput.gp' && [ \$(grep -c \"t 'memcpy (glibc)'\" '$O/charts/throughput.gp') -ge 4 ]"
+  "grep -q 'set multiplot title' '$O/charts/throughput.gp' && [ \$(grep -c \"index 0 using .* lc rgb '#bbbbbb' notitle\" '$O/charts/throughput.gp') -ge 4 ]"
+# a chart is drawn at the size it is printed at: 241 points, a column 8.5 cm wide (the PNG at 4
+# pixels a point), its text 5 points and up
+check "every chart at column width" \
+  "[ \$(ls '$O'/charts/*.gp | wc -l) -ge 10 ] && ! grep -L \"^set terminal pngcairo size 964,[0-9]* font 'Sans,5' fontscale 3 \" '$O'/charts/*.gp | grep -q . && ! grep -L '^set terminal svg size 241,' '$O'/charts/*.gp | grep -q . && ! grep -hoE \"font ',[0-4](\\.[0-9])?'\" '$O'/charts/*.gp | grep -q ."
 check "claims: GELU(-1) from the reference" "grep -q '| GELU(−1) ≈ −0.159 | -0.15865525393145' '$O/REPORT.md'"
 check "claims: the minimum of GELU" "grep -q 'minimum -0.169971' '$O/REPORT.md'"
 check "special values: relu(NaN) is flagged" "grep -E '^\| relu \|' '$O/REPORT.md' | head -n 3 | grep -q '\*\*0\*\*'"
