@@ -466,7 +466,8 @@ void rep_place_labels(int n, const double *px, const double *py, char (*text)[96
 {
     /* a character of a 5-point label about 3 points wide, a line 6.5 points high */
     double cw = (range[1] - range[0]) * 3.0 / frame_w, ch = (range[3] - range[2]) * 6.5 / frame_h;
-    static const double dy[] = {0, 0.8, -0.8, 1.6, -1.6, 2.4, -2.4, 3.2};
+    /* a name's places: up to 3.2 lines away; a number's, further (a leader joins them) */
+    static const double dy[] = {0, 0.8, -0.8, 1.6, -1.6, 2.4, -2.4, 3.2, -3.2, 4, -4, 4.8, -4.8};
     double bx[256], by[256], bw[256], ox[2048], oy[2048];
     int order[256], m = 0, placed = 0, no = 0;
     if (n > 256) n = 256;
@@ -495,7 +496,7 @@ void rep_place_labels(int n, const double *px, const double *py, char (*text)[96
                 snprintf(text[i], sizeof text[i], "%d", ++*number);
             }
             w = (double)strlen(text[i]) * cw;
-            for (c = 0; c < 2 * sizeof dy / sizeof dy[0] && isnan(best_y); c++) {
+            for (c = 0; c < 2 * (numbered ? sizeof dy / sizeof dy[0] : 8) && isnan(best_y); c++) {
                 double yc = py[i] + dy[c / 2] * ch;
                 double xc = c % 2 ? px[i] - 0.8 * cw - w : px[i] + 0.8 * cw; /* right, left */
                 int clash = xc < range[0] + cw || xc + w > range[1];
@@ -803,8 +804,10 @@ static int chart_throughput(const struct rep *r, int framework, char *err, size_
     char body[40000], marks[600] = "";
     size_t used = 0;
     /* the cache levels, for two arrays (x and y) of n floats: n = size / 8 */
-    for (int c = 0; c < 3; c++)
-        if (r->bench.cache[c] > 0)
+    double x0 = (double)r->sizes[0] / 1.5,
+           x1 = (double)r->sizes[r->nsizes ? r->nsizes - 1 : 0] * 1.5;
+    for (int c = 0; c < 3; c++) /* those within the axis */
+        if (r->bench.cache[c] / 8 > x0 && r->bench.cache[c] / 8 < x1)
             chart_add(marks, sizeof marks, &used,
                       "set arrow from %g, graph 0 to %g, graph 1 nohead dt 3 lc rgb '#999999'\n"
                       "set label 'L%d' at %g, graph 1.07 center font ',5' tc rgb '#666666'\n",
@@ -828,8 +831,7 @@ static int chart_throughput(const struct rep *r, int framework, char *err, size_
               framework ? "the peers timed inside their framework's process (ᶠ)"
                         : "gelulab's kernels (the fastest build of each family) and the "
                           "peers\\ntimed in gelulab-bench",
-              (double)r->sizes[0] / 1.5, (double)r->sizes[r->nsizes ? r->nsizes - 1 : 0] * 1.5,
-              lo / 1.5, hi * 1.5, xtics, marks);
+              x0, x1, lo / 1.5, hi * 1.5, xtics, marks);
     for (int p = 0; p < np; p++) {
         grid_panel(body, sizeof body, &used, fr, p, pan[p].title, "array size (floats)",
                    "10^6 elements/s");
