@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 #include "report_int.h"
 
-#define FLOOR_ULP 1e-3 /* zero errors drawn at this height on log scales */
-#define FLOOR_ABS 1e-12
+#define FLOOR_ULP 1e-3  /* errors below it (zero included) drawn at this height on log scales, */
+#define FLOOR_ABS 1e-12 /* on a tic so labelled */
 
 /* Appends to buf[cap] at *used; once it is full, nothing more (and *used = cap, which
  * chart_full reports): a chart script never runs past its buffer */
@@ -170,14 +170,20 @@ static int chart_errors(const struct rep *r, const char *family, char *err, size
     /* one key, above the first panel: the second draws the same kernels in the same colours */
     snprintf(body, sizeof body,
              "set multiplot layout 2,1 title \"Family %s: largest error in cells of width 0.02 "
-             "on [-8, 8]\\n(256 binary32 inputs each), against its own definition\" font ',6'\n"
+             "on [-8, 8]\\n(256 binary32 inputs each), against its own definition;\\na cell "
+             "whose errors are all below the lowest tic is drawn on it\" font ',6'\n"
              "set logscale y\nset format y '10^{%%L}'\nset key outside top center horizontal "
              "maxcols 2 samplen 2\nset xlabel 'x' offset 0,0.5\n"
-             "set ylabel 'max absolute error'\nplot %s\nset key off\nset title 'the same "
-             "kernels in ULP' font ',6'\nset ylabel 'max error (ULP, binary32)'\nplot %s\n",
-             family, plot1, plot2);
+             "set ylabel 'max absolute error'\nset yrange [%g:*]\nset ytics %g, 100\n"
+             "set ytics add ('<10^{%d}' %g)\nplot %s\nset key off\n"
+             "set title 'the same kernels in ULP' font ',6'\n"
+             "set ylabel 'max error (ULP, binary32)'\nset yrange [%g:*]\nset ytics %g, 100\n"
+             "set ytics add ('<10^{%d}' %g)\nplot %s\n",
+             family, FLOOR_ABS / 2, FLOOR_ABS * 100, (int)lround(log10(FLOOR_ABS)), FLOOR_ABS,
+             plot1, FLOOR_ULP / 2, FLOOR_ULP * 100, (int)lround(log10(FLOOR_ULP)), FLOOR_ULP,
+             plot2);
     snprintf(name, sizeof name, "errors_%s", family);
-    return rep_render(r, name, body, 30 + 6 * ((n + 1) / 2) + 270, err, errlen);
+    return rep_render(r, name, body, 38 + 6 * ((n + 1) / 2) + 270, err, errlen);
 }
 
 /* max ULP per binade (own definition), negative and positive x, one line per algorithm */
@@ -570,12 +576,8 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
         int m;
         if (rep_pareto_drawn(r, i, &m)) more[n] = m, idx[n++] = i;
     }
-    for (int i = 0; i < n; i++) { /* sort by cost */
-        for (int j = i; j > 0 && r->rk[idx[j]].cyc < r->rk[idx[j - 1]].cyc; j--) {
-            int t = idx[j], tm = more[j];
-            idx[j] = idx[j - 1], idx[j - 1] = t, more[j] = more[j - 1], more[j - 1] = tm;
-        }
-    }
+    rep_by_cost(r, idx, n);
+    for (int i = 0; i < n; i++) rep_pareto_drawn(r, idx[i], &more[i]);
     for (int i = 0; i < n; i++)
         snprintf(text[i], sizeof text[i], more[i] ? "%s (+%d)" : "%s", r->rk[idx[i]].k->name,
                  more[i]);
@@ -648,7 +650,11 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
             260, err, errlen);
     const char *front_fmt = "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.1 "
                             "lw 2 lc rgb '#d62728' %s";
-    char fr[2][600], numbered[4200] = "";
+    char fr[2][600], numbered[4200] = "", floor_tic[80] = "";
+    for (int i = 0; i < n; i++) /* an error below the floor (zero included) is drawn on it */
+        if (rep_core_exact(&r->rk[idx[i]]) < FLOOR_ULP)
+            snprintf(floor_tic, sizeof floor_tic, "set ytics add ('<10^{%d}' %g)\n",
+                     (int)lround(log10(FLOOR_ULP)), FLOOR_ULP);
     double htot = hpt + (lines ? 6.5 * lines + 3 : 0);
     if (lines) /* the list under the x label */
         snprintf(numbered, sizeof numbered,
@@ -657,34 +663,34 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
                  list, (6.5 * lines - 2) / htot);
     snprintf(fr[0], sizeof fr[0], front_fmt, r->out, "t 'Pareto front'");
     snprintf(fr[1], sizeof fr[1], front_fmt, r->out, "notitle");
-    snprintf(body, sizeof body,
-             "set multiplot title \"Accuracy against cost: max ULP against exact GELU on [-5, "
-             "5]\\n(binary32 sweep) vs TSC cycles per element at %zu floats;\\nof kernels with "
-             "bit-identical results the cheapest is drawn, (+N):\\nN others; grey: a leader; the "
-             "front is of both panels together\" font ',6'\n"
-             "set logscale xy\nset format y '10^{%%L}'\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
-             "set ylabel 'max ULP on [-5, 5]'\nset lmargin at screen %g\nset rmargin at screen %g\n"
-             "set key at screen 0.5, screen %g center top horizontal samplen 1.5\n"
-             "set tmargin at screen %g\nset bmargin at screen %g\n"
-             "set title \"gelulab's kernels\" font ',6' offset 0,-0.6\nset xlabel ''\n%s"
-             "plot '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 0.9 lc rgb "
-             "'#888888' t 'gelulab', 1e30 w p pt 9 ps 1.1 lc rgb '#1f77b4' t 'peers', %s, "
-             "'%s/charts/pareto.dat' using ($4 == 0 ? $5 : NaN):6:9 w labels left font ',5' "
-             "noenhanced notitle, '' using ($4 == 0 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
-             "nohead lc rgb '#aaaaaa' notitle\n"
-             "set key off\nunset label 1000\nset tmargin at screen %g\nset bmargin at screen %g\n"
-             "set title \"the peers: %s\" font ',6' offset 0,-0.6\n"
-             "set xlabel 'cycles per element (time-stamp counter, one core)' offset 0,0.6\n"
-             "plot '%s/charts/pareto.dat' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.1 lc rgb "
-             "'#1f77b4' notitle, %s, "
-             "'%s/charts/pareto.dat' using ($4 == 1 ? $5 : NaN):6:9 w labels left font ',5' "
-             "noenhanced notitle, '' using ($4 == 1 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
-             "nohead lc rgb '#aaaaaa' notitle\n",
-             r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]),
-             pow(10, range[3]), (double)PARETO_LEFT / REP_COL_PT,
-             1 - (double)PARETO_RIGHT / REP_COL_PT, 1 - 35 / htot, 1 - top1 / htot,
-             1 - (top1 + PARETO_FRAME) / htot, numbered, r->out, fr[0], r->out, 1 - top2 / htot,
-             1 - (top2 + PARETO_FRAME) / htot, libs, r->out, fr[1], r->out);
+    snprintf(
+        body, sizeof body,
+        "set multiplot title \"Accuracy against cost: max ULP against exact GELU on [-5, "
+        "5]\\n(binary32 sweep) vs TSC cycles per element at %zu floats;\\nof kernels with "
+        "bit-identical results the cheapest is drawn, (+N):\\nN others; grey: a leader; the "
+        "front is of both panels together\" font ',6'\n"
+        "set logscale xy\nset format y '10^{%%L}'\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
+        "set ylabel 'max ULP on [-5, 5]'\n%sset lmargin at screen %g\nset rmargin at screen %g\n"
+        "set key at screen 0.5, screen %g center top horizontal samplen 1.5\n"
+        "set tmargin at screen %g\nset bmargin at screen %g\n"
+        "set title \"gelulab's kernels\" font ',6' offset 0,-0.6\nset xlabel ''\n%s"
+        "plot '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 0.9 lc rgb "
+        "'#888888' t 'gelulab', 1e30 w p pt 9 ps 1.1 lc rgb '#1f77b4' t 'peers', %s, "
+        "'%s/charts/pareto.dat' using ($4 == 0 ? $5 : NaN):6:9 w labels left font ',5' "
+        "noenhanced notitle, '' using ($4 == 0 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
+        "nohead lc rgb '#aaaaaa' notitle\n"
+        "set key off\nunset label 1000\nset tmargin at screen %g\nset bmargin at screen %g\n"
+        "set title \"the peers: %s\" font ',6' offset 0,-0.6\n"
+        "set xlabel 'cycles per element (time-stamp counter, one core)' offset 0,0.6\n"
+        "plot '%s/charts/pareto.dat' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.1 lc rgb "
+        "'#1f77b4' notitle, %s, "
+        "'%s/charts/pareto.dat' using ($4 == 1 ? $5 : NaN):6:9 w labels left font ',5' "
+        "noenhanced notitle, '' using ($4 == 1 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
+        "nohead lc rgb '#aaaaaa' notitle\n",
+        r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]), pow(10, range[3]),
+        floor_tic, (double)PARETO_LEFT / REP_COL_PT, 1 - (double)PARETO_RIGHT / REP_COL_PT,
+        1 - 35 / htot, 1 - top1 / htot, 1 - (top1 + PARETO_FRAME) / htot, numbered, r->out, fr[0],
+        r->out, 1 - top2 / htot, 1 - (top2 + PARETO_FRAME) / htot, libs, r->out, fr[1], r->out);
     return rep_render(r, "pareto", body, (int)ceil(htot), err, errlen);
 }
 

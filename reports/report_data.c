@@ -206,3 +206,12 @@ int rep_same_as(const struct gl_sweep *s, int k)
         if (j != k && !rep_lib_entry(&s->k[j]) && rep_same_bits(s, &s->k[k], &s->k[j])) return j;
     return -1;
 }
+
+void rep_by_cost(const struct rep *r, int *idx, int n)
+{
+    for (int i = 1; i < n; i++) /* insertion: stable */
+        for (int j = i; j > 0 && r->rk[idx[j]].cyc < r->rk[idx[j - 1]].cyc; j--) {
+            int t = idx[j];
+            idx[j] = idx[j - 1], idx[j - 1] = t;
+        }
+}

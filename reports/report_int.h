@@ -113,6 +113,9 @@ int rep_same_as(const struct gl_sweep *s, int k);
  * group */
 int rep_pareto_same(const struct rep *r, int k, int j);
 int rep_pareto_drawn(const struct rep *r, int k, int *more);
+/* sorts the kernels idx[0..n) by cost (cycles per element), cheapest first, ties in their order:
+ * the Pareto chart's points and REPORT.md's list of the front */
+void rep_by_cost(const struct rep *r, int *idx, int n);
 /* the kernel whose results a twin (rep_kernel.twin) repeats, itself not a twin: by its
  * same_as, or else the first build of its algorithm; -1 if none (i itself if not a twin) */
 int rep_twin_lead(const struct rep *r, int i);

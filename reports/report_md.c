@@ -94,7 +94,9 @@ static void md_summary(FILE *f, const struct rep *r)
     fprintf(
         f,
         "## Summary\n\nOne row per kernel and peer swept (libgelulab's entry points: in their "
-        "own section). Max ULP error per region (tail_neg: x < -5, core: [-5, 5], pos: x > 5) "
+        "own section); `relu` is ReLU, whose own definition is exact GELU: its errors are "
+        "ReLU's distance from GELU. Max ULP error per region (tail_neg: x < -5, core: [-5, 5], "
+        "pos: x > 5) "
         "against the kernel's own definition and against exact GELU, over the results that are "
         "finite where the reference is (the others: listed below the table); beside the worst, "
         "the typical error: the mean ULP over the core's inputs (own definition), and the "
@@ -222,15 +224,13 @@ static void md_pareto(FILE *f, const struct rep *r)
         "distribution, below):\n\n");
     int front[256], nf = 0; /* by cost, cheapest first */
     for (int i = 0; i < r->nrk && nf < 256; i++)
-        if (r->rk[i].pareto) {
-            int j = nf++;
-            for (; j > 0 && r->rk[front[j - 1]].cyc > r->rk[i].cyc; j--) front[j] = front[j - 1];
-            front[j] = i;
-        }
+        if (r->rk[i].pareto) front[nf++] = i;
+    rep_by_cost(r, front, nf);
     for (int q = 0; q < nf; q++) {
         const struct rep_kernel *k = &r->rk[front[q]];
         fprintf(f, "- **%s** (%s): %.2f cycles/element, %.3g ULP%s\n", k->k->name,
-                gl_defn_name(k->k->defn), k->cyc, rep_core_exact(k), mark(&r->f32));
+                !strcmp(k->family, "relu") ? "ReLU, against exact GELU" : gl_defn_name(k->k->defn),
+                k->cyc, rep_core_exact(k), mark(&r->f32));
     }
     int peers = 0;
     for (int i = 0; i < r->nrk; i++) peers += !strcmp(r->rk[i].family, "peer");
