@@ -52,47 +52,48 @@ static int cheaper_twin(const struct rep *r, int k, double c)
 }
 
 /* Accuracy against cost of the backward kernels and peers: of kernels with bit-identical
- * results the cheapest; each name where it fits beside its point (rep_place_labels), the key
- * in a band above the data */
+ * results the cheapest; each name where it fits beside its point (rep_place_labels), else a
+ * number listed under the chart; the key below the x axis */
 static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
 {
     FILE *out = rep_open(r, "charts/backward_pareto.dat", err, errlen);
     if (!out) return -1;
-    int n = 0, idx[256], first[256];
+    int n = 0, idx[256], first[256], floored = 0;
     double px[256], py[256], range[4] = {1e300, -1e300, 1e300, -1e300};
     char text[256][96];
     for (int k = 0; k < r->bwd.nk && n < 256; k++) {
         double c = cycles(r, r->bwd.k[k].name), e = scaled_all(r, &r->bwd.k[k]);
         if (c <= 0 || rep_lib_entry(&r->bwd.k[k]) || cheaper_twin(r, k, c)) continue;
         idx[n] = k, first[n] = r->bwd.k[k].kind == GL_SRC_BUILTIN; /* gelulab's named first */
-        px[n] = log10(c), py[n] = log10(e > 1e-3 ? e : 1e-3);
+        px[n] = log10(c), py[n] = log10(e > 1e-3 ? e : 1e-3), floored |= !(e > 1e-3);
         snprintf(text[n], sizeof text[n], "%s", r->bwd.k[k].name);
         range[0] = fmin(range[0], floor(px[n])), range[1] = fmax(range[1], floor(px[n]) + 1);
         range[2] = fmin(range[2], floor(py[n])),
-        range[3] = fmax(range[3], py[n] + 0.3); /* labels */
+        range[3] = fmax(range[3], py[n] + 0.6); /* labels */
         n++;
     }
+    if (floored) range[2] = -3.5; /* an error below 1e-3 (zero included) on the tic <10^{-3} */
     /* the frame BWD_FRAME points high between the title (three lines) and the x axis, the key
      * below */
-    enum { BWD_FRAME = 170, BWD_LEFT = 34, BWD_RIGHT = 14, BWD_TOP = 28 };
+    enum { BWD_FRAME = 212, BWD_LEFT = 34, BWD_RIGHT = 14, BWD_TOP = 28 };
     double lx[256], ly[256], ex[256], ey[256];
-    char names[256][96], list[4000] = "", numbered[4200] = "";
-    int numbers = 0;
+    char names[256][96], list[4000] = "", numbered[sizeof list + 100] = "";
+    int numbers = 0, right[256];
     size_t used = 0, line = 0;
     memcpy(names, text, sizeof names);
     rep_place_labels(n, px, py, text, first, NULL, NULL, 0, range,
-                     REP_COL_PT - BWD_LEFT - BWD_RIGHT, BWD_FRAME, &numbers, lx, ly, ex, ey);
+                     REP_COL_PT - BWD_LEFT - BWD_RIGHT, BWD_FRAME, &numbers, lx, ly, right, ex, ey);
     int lines = rep_numbered_list(n, names, text, 0, numbers, list, sizeof list, &used, &line);
     double h = BWD_TOP + BWD_FRAME + 30 + (lines ? 6.5 * lines + 3 : 0);
     if (lines) /* the list under the key */
         snprintf(numbered, sizeof numbered,
-                 "set label 1000 \"numbered: %s\" at screen 0.01, screen %g left font ',5' "
+                 "set label 1000 \"%s\" at screen 0.01, screen %g left font ',5' "
                  "noenhanced\n",
                  list, (6.5 * lines - 2) / h);
     for (int i = 0; i < n; i++)
-        fprintf(out, "%.6g,%.6g,%s,%d,%.6g,%.6g,%.6g,%.6g,%s\n", pow(10, px[i]), pow(10, py[i]),
+        fprintf(out, "%.6g,%.6g,%s,%d,%.6g,%.6g,%.6g,%.6g,%s,%d\n", pow(10, px[i]), pow(10, py[i]),
                 names[i], r->bwd.k[idx[i]].kind != GL_SRC_BUILTIN, lx[i], ly[i], ex[i], ey[i],
-                text[i]);
+                text[i], right[i]);
     fclose(out);
     char body[8000];
     if (!n)
@@ -100,30 +101,38 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
                           "set title 'Backward pass: accuracy against cost'\nset label 'no "
                           "backward kernel was benchmarked' at graph 0.1,0.5\nplot [1:10] [1:10] "
                           "1e30 notitle\n",
-                          260, err, errlen);
-    snprintf(body, sizeof body,
-             "set title \"Backward pass: max scaled error (ulps of 1, all inputs, dy = 1,\\nown "
-             "derivative) vs TSC cycles per element at %zu floats; of kernels\\nwith "
-             "bit-identical results the cheapest; grey: a leader\" noenhanced offset 0,-0.3\n"
-             "set logscale xy\nset format y '10^{%%L}'\n"
-             "set xrange [%g:%g]\nset yrange [%g:%g]\nset xlabel 'cycles per element "
-             "(time-stamp counter, one core)' offset 0,0.6\nset ylabel 'max |dx - f''(x)| / "
-             "ulp(1)'\nset lmargin at screen %g\nset rmargin at screen %g\n"
-             "set tmargin at screen %g\nset bmargin at screen %g\n"
-             "set key at screen 0.5, screen %g center bottom horizontal samplen 1.5\n%s"
-             "plot '%s/charts/backward_pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 0.9 "
-             "lc rgb '#888888' t 'gelulab', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.1 lc "
-             "rgb '#1f77b4' t 'peers', '' using 5:6:9 w labels left font ',5' noenhanced "
-             "notitle, '' using 1:2:($7 - $1):($8 - $2) w vectors nohead lc rgb '#aaaaaa' "
-             "notitle\n",
-             r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]),
-             pow(10, range[3]), (double)BWD_LEFT / REP_COL_PT, 1 - (double)BWD_RIGHT / REP_COL_PT,
-             1 - BWD_TOP / h, 1 - (BWD_TOP + BWD_FRAME) / h, (lines ? 6.5 * lines + 3 : 1) / h,
-             numbered, r->out);
+                          REP_MIN_H, err, errlen);
+    int k = snprintf(
+        body, sizeof body,
+        "set title \"Backward pass: max scaled error (ulps of 1, all inputs, dy = 1,\\nown "
+        "derivative) vs TSC cycles per element at %zu floats; of kernels\\nwith "
+        "bit-identical results the cheapest; grey: a leader\" noenhanced offset 0,-0.3\n"
+        "set logscale xy\nset format y '10^{%%L}'\n"
+        "set xrange [%g:%g]\nset yrange [%g:%g]\nset xlabel 'cycles per element "
+        "(time-stamp counter, one core)' offset 0,0.6\nset ylabel 'max |dx - f''(x)| / "
+        "ulp(1)'\n%sset lmargin at screen %g\nset rmargin at screen %g\n"
+        "set tmargin at screen %g\nset bmargin at screen %g\n"
+        "set key at screen 0.5, screen %g center bottom horizontal samplen 1.5\n%s"
+        "plot '%s/charts/backward_pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 0.9 "
+        "lc rgb '#888888' t 'gelulab', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.1 lc "
+        "rgb '#1f77b4' t 'peers', '' using ($10 == 0 ? $5 : NaN):6:9 w labels left "
+        "font ',5' noenhanced notitle, '' using ($10 == 1 ? $5 : NaN):6:9 w labels right "
+        "font ',5' noenhanced notitle, '' using 1:2:($7 - $1):($8 - $2) w vectors nohead "
+        "lc rgb '#aaaaaa' notitle\n",
+        r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]), pow(10, range[3]),
+        floored ? "set ytics add ('<10^{-3}' 1e-3)\n" : "", (double)BWD_LEFT / REP_COL_PT,
+        1 - (double)BWD_RIGHT / REP_COL_PT, 1 - BWD_TOP / h, 1 - (BWD_TOP + BWD_FRAME) / h,
+        (lines ? 6.5 * lines + 3 : 1) / h, numbered, r->out);
+    if (k < 0 || (size_t)k >= sizeof body)
+        return snprintf(err, errlen,
+                        "chart backward_pareto: its gnuplot script is longer than %zu "
+                        "bytes",
+                        sizeof body),
+               -1;
     return rep_render(r, "backward_pareto", body, (int)ceil(h), err, errlen);
 }
 
-/* max ULP per binade of x for each kernel whose results are not an earlier one's, a row per
+/* max ULP per binade of x for each kernel whose results are not an earlier one's, a panel per
  * library (a peer's name up to its first '-': onednn, torch, tf, jax) and one for gelulab's */
 static int chart_binades_bwd(const struct rep *r, char *err, size_t errlen)
 {

@@ -41,7 +41,7 @@ int rep_render(const struct rep *r, const char *name, const char *body, int h, c
     FILE *f = fopen(p, "w");
     if (!f) return snprintf(err, errlen, "cannot write %s", p), -1;
     const char *term[2][2] = {
-        {"pngcairo size %d,%d font 'Sans,%d' fontscale %d linewidth %g pointscale %g", "png"},
+        {"pngcairo size %d,%d font 'Sans,%d' fontscale %g linewidth %g pointscale %g", "png"},
         {"svg size %d,%d font 'Sans,%d' fontscale 1 linewidth %g dynamic\nset pointsize %g",
          "svg"}};
     /* the provenance along the right edge of every chart: the machine, the commit, the date */
@@ -50,21 +50,26 @@ int rep_render(const struct rep *r, const char *name, const char *body, int h, c
     snprintf(prov, sizeof prov, "%s%s%s%s, commit %s, %s", rep_str(rep_fact(r, "machine", "cpu")),
              id ? " (" : "", id ? rep_str(id) : "", id ? ")" : "",
              rep_str(rep_fact(r, "machine", "commit")), rep_str(rep_fact(r, "machine", "date")));
-    while ((q = strchr(prov, '\'')) != NULL) *q = ' '; /* inside a quoted gnuplot string */
+    while ((q = strpbrk(prov, "'\"\\")) != NULL) *q = ' '; /* inside a quoted gnuplot string */
+    /* in 5 points (a character about 3 wide), in two lines where the chart is too short for one:
+     * the machine, then the commit and the date */
+    double x = 0.999;
+    if (strlen(prov) * 3.0 > h - 6 && (q = strstr(prov, ", commit ")) != NULL)
+        q[0] = '\\', q[1] = 'n', x -= 7.5 / REP_COL_PT; /* ", " becomes gnuplot's "\n" */
     for (int t = 0; t < 2; t++) {
         char tm[160];
         if (t == 0) /* pngcairo sets a font of s points s * 4/3 pixels high at fontscale 1, a
                      * line width of 1 is then half a point, a point's size that of the text */
             snprintf(tm, sizeof tm, term[0][0], REP_COL_PT * REP_PX_PT, h * REP_PX_PT, REP_FONT_PT,
-                     REP_PX_PT * 3 / 4, 0.5 * REP_PX_PT, 0.5 * REP_PX_PT);
+                     REP_PX_PT * 0.75, 0.5 * REP_PX_PT, 0.5 * REP_PX_PT);
         else
             snprintf(tm, sizeof tm, term[1][0], REP_COL_PT, h, REP_FONT_PT, 0.5, 0.5);
         fprintf(f,
                 "reset\nset terminal %s\nset output '%s/%s.%s'\nset grid lw 0.5\n"
-                "set datafile separator ','\nset label 999 '%s' at screen 0.999, screen 0.005 "
-                "left rotate by 90 font ',5' tc rgb '#777777' noenhanced\n%s\nunset multiplot\n"
-                "unset output\n",
-                tm, r->out, name, term[t][1], prov, body);
+                "set datafile separator ','\nset label 999 \"%s\" at screen %g, screen 0.005 "
+                "left rotate by 90 font ',5' tc rgb '#777777' noenhanced\n%s\nunset "
+                "multiplot\nunset output\n",
+                tm, r->out, name, term[t][1], prov, x, body);
     }
     fclose(f);
     snprintf(cmd, sizeof cmd, "gnuplot '%s' 2>'%s/charts/%s.log'", p, r->out, name);
@@ -82,7 +87,8 @@ static int chart_definitions(const struct rep *r, char *err, size_t errlen)
         body, sizeof body,
         "set multiplot layout 2,1 title 'GELU definitions (correctly rounded binary64 "
         "reference)' font ',6'\n"
-        "set xlabel 'x' offset 0,0.5\nset ylabel 'f(x)'\nset key outside top center horizontal "
+        "set lmargin at screen 0.15\nset xlabel 'x' offset 0,0.5\nset ylabel 'f(x)'\n"
+        "set key outside top center horizontal "
         "maxcols 2 samplen 2\nset xrange [-6:6]\n"
         "plot '%s/curves.csv' every ::1 using 1:2 w l lw 2 t 'exact  x{/Symbol F}(x)', '' every "
         "::1 using 1:3 w l t 'tanh form', "
@@ -173,7 +179,7 @@ static int chart_errors(const struct rep *r, const char *family, char *err, size
              "on [-8, 8]\\n(256 binary32 inputs each), against its own definition;\\na cell "
              "whose errors are all below the lowest tic is drawn on it\" font ',6'\n"
              "set logscale y\nset format y '10^{%%L}'\nset key outside top center horizontal "
-             "maxcols 2 samplen 2\nset xlabel 'x' offset 0,0.5\n"
+             "maxcols 2 samplen 2\nset lmargin at screen 0.15\nset xlabel 'x' offset 0,0.5\n"
              "set ylabel 'max absolute error'\nset yrange [%g:*]\nset ytics %g, 100\n"
              "set ytics add ('<10^{%d}' %g)\nplot %s\nset key off\n"
              "set title 'the same kernels in ULP' font ',6'\n"
@@ -241,15 +247,17 @@ static int grid_layout(int np, const int *nkey, double head, double title, doubl
 {
     const double lm[2] = {34, 22}, gap = 6, w = (REP_COL_PT - 12 - lm[0] - lm[1] - gap) / 2;
     const double below = 15, line = 6.5;
-    double y = head, row_top[GRID_MAX / 2 + 1];
+    double y = head, row_top[GRID_MAX / 2];
+    if (np > GRID_MAX) np = GRID_MAX;
     int rows = (np + 1) / 2;
-    for (int row = 0; row < rows && row <= GRID_MAX / 2; row++) {
+    for (int row = 0; row < rows; row++) {
         int keys = nkey[2 * row];
         if (2 * row + 1 < np && nkey[2 * row + 1] > keys) keys = nkey[2 * row + 1];
         row_top[row] = y;
         y += title + plot + below + line * keys + 6;
     }
-    for (int p = 0; p < np && p < GRID_MAX; p++) {
+    if (y < REP_MIN_H) y = REP_MIN_H; /* room below the last row */
+    for (int p = 0; p < np; p++) {
         int c = p % 2, row = p / 2;
         double x0 = c ? lm[0] + w + gap + lm[1] : lm[0], t = row_top[row] + title, b = t + plot;
         f[p].l = x0 / REP_COL_PT, f[p].r = (x0 + w) / REP_COL_PT;
@@ -345,7 +353,7 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
     size_t used = 0;
     chart_add(
         body, sizeof body, &used,
-        "set multiplot title \"%s\\nx on a log scale each side of 0: a point per binade 2^e <= "
+        "set multiplot title \"%s\\nx on a log scale each side of 0, a step per binade 2^e <= "
         "|x| < 2^{e+1},\\nthe subnormals at 0; a binade whose errors are all below 10^{-4} "
         "ULP\\n(exact results included) is drawn at <10^{-4}; beyond 2^{%d} every finite\\n"
         "result has error 0; non-finite results are not drawn (tables count them)\" font ',5'\n"
@@ -380,7 +388,7 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
 }
 
 /* binades.png (peers = 0) or binades_peers.png: the binary32 sweep's kernels or peers, once
- * per group of bit-identical results, a row per family or library */
+ * per group of bit-identical results, a panel per family or library */
 static int chart_binades(const struct rep *r, int peers, char *err, size_t errlen)
 {
     struct rep_chart_kernel ks[256];
@@ -432,12 +440,12 @@ static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
     char body[40000];
     size_t used = 0;
     chart_add(body, sizeof body, &used,
-              "set multiplot title \"ULP error histograms (binary32 sweep, own definition%s):\\n"
+              "set multiplot title \"ULP error histograms (binary32 sweep, own definition)%s:\\n"
               "inputs per bin; the point at b counts errors in (2^{b-1}, 2^b] ULP;\\nb = -1: [0, "
               "1/2]; b = 40: above 2^{39} or not finite\" font ',6'\n"
               "set logscale y\nset format y '10^{%%L}'\nset xrange [-2:41]\nset yrange [0.5:2e10]\n"
               "set xtics 10\nset ytics 1e3\n",
-              peers ? "), a panel per library" : "), a panel per family");
+              peers ? ", a panel per library" : ", a panel per family");
     for (int g = 0; g < np; g++) {
         grid_panel(body, sizeof body, &used, fr, g, ng ? groups[g] : "none swept", "b (log_2 ULP)",
                    "inputs");
@@ -465,19 +473,38 @@ static double core_ulp(const struct rep_kernel *k) /* rep_core_exact, floored fo
     return u > FLOOR_ULP ? u : FLOOR_ULP;
 }
 
+/* how many placed labels (bx, by, bw) and obstacles (ox, oy, other than the point's own
+ * px, py) a label box at (xc, yc), w wide, covers; a box outside the range counts as many */
+static int label_clashes(double xc, double yc, double w, double cw, double ch, const double *range,
+                         const double *bx, const double *by, const double *bw, int placed,
+                         const double *ox, const double *oy, int no, double px, double py)
+{
+    if (xc < range[0] + cw || xc + w > range[1] || yc - 0.5 * ch < range[2] ||
+        yc + 0.5 * ch > range[3])
+        return 1000;
+    int k = 0;
+    for (int j = 0; j < placed; j++)
+        k += xc < bx[j] + bw[j] && bx[j] < xc + w && fabs(yc - by[j]) < 0.9 * ch;
+    for (int j = 0; j < no; j++) /* each about a character wide */
+        k += (ox[j] != px || oy[j] != py) && xc < ox[j] + 0.6 * cw && ox[j] - 0.6 * cw < xc + w &&
+             fabs(yc - oy[j]) < 0.7 * ch;
+    return k;
+}
+
 void rep_place_labels(int n, const double *px, const double *py, char (*text)[96], const int *first,
                       const double *fx, const double *fy, int nfront, const double range[4],
                       double frame_w, double frame_h, int *number, double *lx, double *ly,
-                      double *ex, double *ey)
+                      int *right, double *ex, double *ey)
 {
-    /* a character of a 5-point label about 3 points wide, a line 6.5 points high */
-    double cw = (range[1] - range[0]) * 3.0 / frame_w, ch = (range[3] - range[2]) * 6.5 / frame_h;
+    /* a character of a 5-point label about 2.8 points wide (more than most names take), a
+     * line 6.5 points high */
+    double cw = (range[1] - range[0]) * 2.8 / frame_w, ch = (range[3] - range[2]) * 6.5 / frame_h;
     /* a name's places: up to 3.2 lines away; a number's, further (a leader joins them) */
     static const double dy[] = {0, 0.8, -0.8, 1.6, -1.6, 2.4, -2.4, 3.2, -3.2, 4, -4, 4.8, -4.8};
     double bx[256], by[256], bw[256], ox[2048], oy[2048];
     int order[256], m = 0, placed = 0, no = 0;
     if (n > 256) n = 256;
-    for (int i = 0; i < n; i++) lx[i] = ly[i] = ex[i] = ey[i] = NAN;
+    for (int i = 0; i < n; i++) lx[i] = ly[i] = ex[i] = ey[i] = NAN, right[i] = 0;
     /* the obstacles: the points, and the line through (fx, fy) sampled every half character */
     for (int i = 0; i < n && no < 2048; i++) ox[no] = px[i], oy[no++] = py[i];
     double x0 = 0, y0 = 0;
@@ -493,32 +520,35 @@ void rep_place_labels(int n, const double *px, const double *py, char (*text)[96
         for (int i = 0; i < n; i++)
             if ((first[i] != 0) == (pass == 0)) order[m++] = i;
     for (int o = 0; o < m; o++) {
-        int i = order[o];
+        int i = order[o], best = 1 << 30;
         double w = 0, best_x = NAN, best_y = NAN;
-        size_t c = 0;
-        for (int numbered = 0; numbered < 2 && isnan(best_y); numbered++) {
+        size_t c = 0, best_c = 0;
+        double best_shift = 0;
+        for (int numbered = 0; numbered < 2 && best; numbered++) {
             if (numbered) { /* the name fits nowhere: its number, the name in the list */
                 if (first[i]) break;
                 snprintf(text[i], sizeof text[i], "%d", ++*number);
+                best = 1 << 30;
             }
             w = (double)strlen(text[i]) * cw;
-            for (c = 0; c < 2 * (numbered ? sizeof dy / sizeof dy[0] : 8) && isnan(best_y); c++) {
-                double yc = py[i] + dy[c / 2] * ch;
-                double xc = c % 2 ? px[i] - 0.8 * cw - w : px[i] + 0.8 * cw; /* right, left */
-                int clash = xc < range[0] + cw || xc + w > range[1];
-                for (int j = 0; j < placed && !clash; j++)
-                    clash = xc < bx[j] + bw[j] && bx[j] < xc + w && fabs(yc - by[j]) < 0.9 * ch;
-                for (int j = 0; j < no && !clash; j++) /* each about a character wide */
-                    clash = (ox[j] != px[i] || oy[j] != py[i]) && xc < ox[j] + 0.6 * cw &&
-                            ox[j] - 0.6 * cw < xc + w && fabs(yc - oy[j]) < 0.7 * ch;
-                if (!clash) best_x = xc, best_y = yc;
-            }
+            /* a name: beside its point; a number or a first one: also a few characters out */
+            size_t places = numbered || first[i] ? sizeof dy / sizeof dy[0] : 8;
+            int shifts = numbered || first[i] ? 3 : 1;
+            for (int sh = 0; sh < shifts && best; sh++)
+                for (c = 0; c < 2 * places && best; c++) { /* right of the point, then left */
+                    double yc = py[i] + dy[c / 2] * ch, d = (0.8 + 3 * sh) * cw;
+                    double xc = c % 2 ? px[i] - d - w : px[i] + d;
+                    int k = label_clashes(xc, yc, w, cw, ch, range, bx, by, bw, placed, ox, oy, no,
+                                          px[i], py[i]);
+                    if (k < best && (k == 0 || numbered || first[i]))
+                        best = k, best_x = xc, best_y = yc, best_c = c, best_shift = sh;
+                }
         }
-        if (isnan(best_y)) /* the first ones' names, and numbers, in any case */
-            best_x = px[i] + 0.8 * cw, best_y = py[i] + 0.8 * ch, c = 1;
+        if (isnan(best_y)) continue; /* a first one placed nowhere inside the frame */
         bx[placed] = best_x, by[placed] = best_y, bw[placed++] = w;
-        lx[i] = pow(10, best_x), ly[i] = pow(10, best_y);
-        if ((c - 1) / 2 >= 3) /* a label two lines or more away: a leader to its box's edge */
+        right[i] = best_c % 2; /* left of the point: the text ends at lx */
+        lx[i] = pow(10, right[i] ? best_x + w : best_x), ly[i] = pow(10, best_y);
+        if (best_c / 2 >= 3 || best_shift > 0) /* set apart: a leader to its box's edge */
             ex[i] = pow(10, fmin(fmax(px[i], best_x), best_x + w)), ey[i] = ly[i];
     }
 }
@@ -533,11 +563,16 @@ int rep_numbered_list(int n, const char (*names)[96], const char (*text)[96], in
             snprintf(num, sizeof num, "%d", k);
             if (strcmp(text[i], num) || !strcmp(names[i], num)) continue;
             int len = snprintf(entry, sizeof entry, "%s: %s", num, names[i]);
-            if (!*used || *used - *line + (size_t)len + 2 > 76) /* a new line */
-                chart_add(list, cap, used, "%s", *used ? "\\n" : ""), *line = *used, lines++;
+            if (*used + (size_t)len + 16 >= cap) { /* full: cut between entries */
+                if (*used + 6 < cap && !strstr(list, ", ...")) chart_add(list, cap, used, ", ...");
+                return lines;
+            }
+            if (!*used) /* the first line: what the numbers are */
+                chart_add(list, cap, used, "numbered: %s", entry), *line = 0, lines++;
+            else if (*used - *line + (size_t)len + 2 > 76) /* a new line */
+                chart_add(list, cap, used, "\\n%s", entry), *line = *used - (size_t)len, lines++;
             else
-                chart_add(list, cap, used, ", ");
-            chart_add(list, cap, used, "%s", entry);
+                chart_add(list, cap, used, ", %s", entry);
         }
     return lines;
 }
@@ -547,8 +582,8 @@ int rep_numbered_list(int n, const char (*names)[96], const char (*text)[96], in
  * front[]) an obstacle */
 static void pareto_labels(const struct rep *r, const int *idx, int n, char (*text)[96],
                           const int *front, int nfront, const double range[4], double frame_w,
-                          double frame_h, int *number, double *lx, double *ly, double *ex,
-                          double *ey)
+                          double frame_h, int *number, double *lx, double *ly, int *right,
+                          double *ex, double *ey)
 {
     double px[256], py[256], fx[256], fy[256];
     int first[256];
@@ -558,12 +593,12 @@ static void pareto_labels(const struct rep *r, const int *idx, int n, char (*tex
     for (int f = 0; f < nfront && f < 256; f++)
         fx[f] = log10(r->rk[front[f]].cyc), fy[f] = log10(core_ulp(&r->rk[front[f]]));
     rep_place_labels(n, px, py, text, first, fx, fy, nfront, range, frame_w, frame_h, number, lx,
-                     ly, ex, ey);
+                     ly, right, ex, ey);
 }
 
 /* Accuracy against cost, in two panels on the same axes (one crowded panel overprinted its
  * labels once the Python frameworks came): gelulab's kernels above, the peers below, the
- * Pareto front of both in each; each panel's key above its frame, off the data. Of kernels with
+ * Pareto front of both in each; one key, above the first frame, off the data. Of kernels with
  * bit-identical results (the builds of one algorithm, a peer that runs another's code) only
  * the cheapest is drawn, its label counting the others. */
 static int chart_pareto(const struct rep *r, char *err, size_t errlen)
@@ -582,12 +617,15 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
         snprintf(text[i], sizeof text[i], more[i] ? "%s (+%d)" : "%s", r->rk[idx[i]].k->name,
                  more[i]);
     double range[4] = {1e300, -1e300, 1e300, -1e300}; /* decades: x0 x1 y0 y1, both panels */
+    int floored = 0; /* a point on the floor: the axis starts just below it */
     for (int i = 0; i < n; i++) {
         double x = log10(r->rk[idx[i]].cyc), y = log10(core_ulp(&r->rk[idx[i]]));
         range[0] = fmin(range[0], floor(x)), range[1] = fmax(range[1], floor(x) + 1);
         range[2] = fmin(range[2], floor(y) - 1),
         range[3] = fmax(range[3], ceil(y) + 1); /* labels */
+        floored |= rep_core_exact(&r->rk[idx[i]]) < FLOOR_ULP;
     }
+    if (floored) range[2] = log10(FLOOR_ULP) - 0.5;
     /* two frames of PARETO_FRAME points square-ish, one above the other (points from the top:
      * the title, the one key, gelulab's panel; the peers' panel with its title of two lines
      * and the x label) */
@@ -596,7 +634,7 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
                  hpt = top2 + PARETO_FRAME + 9 + 9 + 3,
                  frame_w = REP_COL_PT - PARETO_LEFT - PARETO_RIGHT;
     double lx[256], ly[256], ex[256], ey[256];
-    int front[256], nfront = 0, numbers = 0;
+    int front[256], nfront = 0, numbers = 0, right[256];
     for (int i = 0; i < n; i++)
         if (r->rk[idx[i]].pareto) front[nfront++] = idx[i];
     char list[4000] = ""; /* the numbered points' names, "\n" between lines */
@@ -605,6 +643,7 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     for (int peer = 0; peer < 2; peer++) { /* each panel's labels apart */
         int sub[256], m = 0;
         double sx[256], sy[256], tx[256], ty[256];
+        int sr[256];
         for (int i = 0; i < n; i++)
             if ((strcmp(r->rk[idx[i]].family, "peer") == 0) == peer) sub[m++] = i;
         int kidx[256];
@@ -613,18 +652,19 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
             kidx[i] = idx[sub[i]], memcpy(ktext[i], text[sub[i]], sizeof ktext[i]);
         int from = numbers;
         pareto_labels(r, kidx, m, ktext, front, nfront, range, frame_w, PARETO_FRAME, &numbers, sx,
-                      sy, tx, ty);
+                      sy, sr, tx, ty);
         char names[256][96];
         for (int i = 0; i < m; i++) memcpy(names[i], text[sub[i]], sizeof names[i]);
         lines += rep_numbered_list(m, names, ktext, from, numbers, list, sizeof list, &used, &line);
         for (int i = 0; i < m; i++)
             lx[sub[i]] = sx[i], ly[sub[i]] = sy[i], ex[sub[i]] = tx[i], ey[sub[i]] = ty[i],
-            memcpy(label[sub[i]], ktext[i], sizeof label[sub[i]]);
+            right[sub[i]] = sr[i], memcpy(label[sub[i]], ktext[i], sizeof label[sub[i]]);
     }
     for (int i = 0; i < n; i++) {
         const struct rep_kernel *k = &r->rk[idx[i]];
-        fprintf(out, "%.6g,%.6g,%s,%d,%.6g,%.6g,%.6g,%.6g,%s,%d\n", k->cyc, core_ulp(k), text[i],
-                !strcmp(k->family, "peer"), lx[i], ly[i], ex[i], ey[i], label[i], k->pareto);
+        fprintf(out, "%.6g,%.6g,%s,%d,%.6g,%.6g,%.6g,%.6g,%s,%d,%d\n", k->cyc, core_ulp(k), text[i],
+                !strcmp(k->family, "peer"), lx[i], ly[i], ex[i], ey[i], label[i], right[i],
+                k->pareto);
     }
     fclose(out);
     char body[10000], libs[200];
@@ -647,23 +687,30 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
             r, "pareto",
             "set title 'Accuracy against cost'\nset label 'no kernel of the sweep was "
             "benchmarked' at graph 0.1,0.5\nplot [1:10] [1:10] 1e30 notitle\n",
-            260, err, errlen);
+            REP_MIN_H, err, errlen);
     const char *front_fmt = "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.1 "
                             "lw 2 lc rgb '#d62728' %s";
-    char fr[2][600], numbered[4200] = "", floor_tic[80] = "";
-    for (int i = 0; i < n; i++) /* an error below the floor (zero included) is drawn on it */
-        if (rep_core_exact(&r->rk[idx[i]]) < FLOOR_ULP)
-            snprintf(floor_tic, sizeof floor_tic, "set ytics add ('<10^{%d}' %g)\n",
-                     (int)lround(log10(FLOOR_ULP)), FLOOR_ULP);
+    char fr[2][600], numbered[sizeof list + 100] = "", floor_tic[80] = "";
+    if (floored) /* an error below the floor (zero included) is drawn on it */
+        snprintf(floor_tic, sizeof floor_tic, "set ytics add ('<10^{%d}' %g)\n",
+                 (int)lround(log10(FLOOR_ULP)), FLOOR_ULP);
     double htot = hpt + (lines ? 6.5 * lines + 3 : 0);
     if (lines) /* the list under the x label */
         snprintf(numbered, sizeof numbered,
-                 "set label 1000 \"numbered: %s\" at screen 0.01, screen %g left font ',5' "
+                 "set label 1000 \"%s\" at screen 0.01, screen %g left font ',5' "
                  "noenhanced\n",
                  list, (6.5 * lines - 2) / htot);
     snprintf(fr[0], sizeof fr[0], front_fmt, r->out, "t 'Pareto front'");
     snprintf(fr[1], sizeof fr[1], front_fmt, r->out, "notitle");
-    snprintf(
+    /* a panel's labels: left-justified right of their point, right-justified left of it */
+    const char *labels_fmt = "'%s/charts/pareto.dat' using ($4 == %d && $10 == 0 ? $5 : NaN):6:9 "
+                             "w labels left font ',5' noenhanced notitle, '' using ($4 == %d && "
+                             "$10 == 1 ? $5 : NaN):6:9 w labels right font ',5' noenhanced "
+                             "notitle";
+    char lab[2][600];
+    for (int peer = 0; peer < 2; peer++)
+        snprintf(lab[peer], sizeof lab[peer], labels_fmt, r->out, peer, peer);
+    int k = snprintf(
         body, sizeof body,
         "set multiplot title \"Accuracy against cost: max ULP against exact GELU on [-5, "
         "5]\\n(binary32 sweep) vs TSC cycles per element at %zu floats;\\nof kernels with "
@@ -675,22 +722,22 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
         "set tmargin at screen %g\nset bmargin at screen %g\n"
         "set title \"gelulab's kernels\" font ',6' offset 0,-0.6\nset xlabel ''\n%s"
         "plot '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 0.9 lc rgb "
-        "'#888888' t 'gelulab', 1e30 w p pt 9 ps 1.1 lc rgb '#1f77b4' t 'peers', %s, "
-        "'%s/charts/pareto.dat' using ($4 == 0 ? $5 : NaN):6:9 w labels left font ',5' "
-        "noenhanced notitle, '' using ($4 == 0 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
+        "'#888888' t 'gelulab', 1e30 w p pt 9 ps 1.1 lc rgb '#1f77b4' t 'peers', %s, %s, "
+        "'%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
         "nohead lc rgb '#aaaaaa' notitle\n"
         "set key off\nunset label 1000\nset tmargin at screen %g\nset bmargin at screen %g\n"
         "set title \"the peers: %s\" font ',6' offset 0,-0.6\n"
         "set xlabel 'cycles per element (time-stamp counter, one core)' offset 0,0.6\n"
         "plot '%s/charts/pareto.dat' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.1 lc rgb "
-        "'#1f77b4' notitle, %s, "
-        "'%s/charts/pareto.dat' using ($4 == 1 ? $5 : NaN):6:9 w labels left font ',5' "
-        "noenhanced notitle, '' using ($4 == 1 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
+        "'#1f77b4' notitle, %s, %s, "
+        "'%s/charts/pareto.dat' using ($4 == 1 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
         "nohead lc rgb '#aaaaaa' notitle\n",
         r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]), pow(10, range[3]),
         floor_tic, (double)PARETO_LEFT / REP_COL_PT, 1 - (double)PARETO_RIGHT / REP_COL_PT,
         1 - 35 / htot, 1 - top1 / htot, 1 - (top1 + PARETO_FRAME) / htot, numbered, r->out, fr[0],
-        r->out, 1 - top2 / htot, 1 - (top2 + PARETO_FRAME) / htot, libs, r->out, fr[1], r->out);
+        lab[0], r->out, 1 - top2 / htot, 1 - (top2 + PARETO_FRAME) / htot, libs, r->out, fr[1],
+        lab[1], r->out);
+    if (chart_full("pareto", k < 0 ? sizeof body : (size_t)k, sizeof body, err, errlen)) return -1;
     return rep_render(r, "pareto", body, (int)ceil(htot), err, errlen);
 }
 
@@ -713,10 +760,12 @@ static int tp_add(struct tp_panel *p, const char *name)
     return 0;
 }
 
-static int tp_panels(const struct rep *r, struct tp_panel *pan)
+static int tp_panels(const struct rep *r, struct tp_panel *pan, int quiet)
 {
-    /* panel j's library; gelulab's two panels first: exact GELU, the other definitions */
+    /* panel j's library (and "\tf" for its peers timed in their framework's process); gelulab's
+     * two panels first: exact GELU, the other definitions */
     const char *libs[TP_PANELS] = {"", "\001"};
+    char keys[TP_PANELS + 1][100];
     int np = 2;
     memset(pan, 0, 2 * sizeof *pan);
     snprintf(pan[0].title, sizeof pan[0].title, "gelulab: exact GELU");
@@ -736,23 +785,24 @@ static int tp_panels(const struct rep *r, struct tp_panel *pan)
         }
         if (!best) continue;
         int other = best->k->defn != GL_DEFN_EXACT || !strcmp(best->family, "relu");
-        if (tp_add(&pan[other], best->k->name))
+        if (tp_add(&pan[other], best->k->name) && !quiet)
             fprintf(stderr, "gelulab report: throughput chart: %s left out (panel full)\n",
                     best->k->name);
     }
     for (int i = 0; i < r->npeers; i++) { /* the peers of a library together, its first order */
         const struct rep_peer *p = &r->peers[i];
         if (rep_eps(r, p->name, r->pareto_size) <= 0) continue;
-        int had = np, j = group_index(libs, &np, TP_PANELS, p->library);
+        int framework = strstr(rep_timed_mark(r, p->name), "ᶠ") != NULL;
+        snprintf(keys[np], sizeof keys[np], "%s%s", p->library, framework ? "\tf" : "");
+        int had = np, j = group_index(libs, &np, TP_PANELS, keys[np]);
         if (j > 0 && j == had) {
             memset(&pan[j], 0, sizeof pan[j]);
             snprintf(pan[j].title, sizeof pan[j].title, "%s", p->library);
+            pan[j].framework = framework;
         }
-        if (j < 0 || tp_add(&pan[j], p->name))
+        if ((j < 0 || tp_add(&pan[j], p->name)) && !quiet)
             fprintf(stderr, "gelulab report: throughput chart: %s left out (%s full)\n", p->name,
                     j < 0 ? "chart" : "panel");
-        else if (strstr(rep_timed_mark(r, p->name), "ᶠ"))
-            pan[j].framework = 1;
     }
     int kept = 0; /* a gelulab panel with no kernel of its own (relu-vec alone) is left out */
     for (int j = 0; j < np; j++) {
@@ -767,7 +817,7 @@ static int tp_panels(const struct rep *r, struct tp_panel *pan)
 int rep_throughput_frameworks(const struct rep *r)
 {
     struct tp_panel pan[TP_PANELS];
-    int np = tp_panels(r, pan), any = 0;
+    int np = tp_panels(r, pan, 1), any = 0;
     for (int p = 0; p < np; p++) any |= pan[p].framework;
     return any;
 }
@@ -781,15 +831,25 @@ static int chart_throughput(const struct rep *r, int framework, char *err, size_
     char dat[64];
     snprintf(dat, sizeof dat, "charts/%s.dat", chart);
     struct tp_panel all_pan[TP_PANELS], pan[TP_PANELS];
-    int nall_pan = tp_panels(r, all_pan), np = 0, idx = 0;
+    int nall_pan = tp_panels(r, all_pan, framework), np = 0, idx = 0;
     for (int p = 0; p < nall_pan; p++)
         if (all_pan[p].framework == framework) pan[np++] = all_pan[p];
     if (framework && !np) return 0;
-    if (!np) pan[np++] = all_pan[0]; /* nothing timed: gelulab's first panel, empty */
+    if (!np) { /* nothing timed here: gelulab's first panel, empty */
+        memset(&pan[0], 0, sizeof pan[0]);
+        snprintf(pan[0].title, sizeof pan[0].title, "gelulab: exact GELU");
+        np = 1;
+    }
     FILE *out = rep_open(r, dat, err, errlen);
     if (!out) return -1;
     int has_memcpy = rep_eps(r, "memcpy", r->pareto_size) > 0;
-    double lo = INFINITY, hi = 0;
+    double lo = INFINITY, hi = 0; /* over both charts' series: the same axes in every panel */
+    for (int p = 0; p < nall_pan; p++)
+        for (int i = 0; i < all_pan[p].n; i++)
+            for (size_t s = 0; s < r->nsizes; s++) {
+                double e = rep_eps(r, all_pan[p].names[i], r->sizes[s]) * 1e-6;
+                if (e > 0) lo = e < lo ? e : lo, hi = e > hi ? e : hi;
+            }
     /* memcpy first (index 0), then every panel's series in order */
     const char *all[TP_PANELS * TP_SERIES + 1];
     int nall = 0;
@@ -810,8 +870,8 @@ static int chart_throughput(const struct rep *r, int framework, char *err, size_
     char body[40000], marks[600] = "";
     size_t used = 0;
     /* the cache levels, for two arrays (x and y) of n floats: n = size / 8 */
-    double x0 = (double)r->sizes[0] / 1.5,
-           x1 = (double)r->sizes[r->nsizes ? r->nsizes - 1 : 0] * 1.5;
+    double x0 = r->nsizes ? (double)r->sizes[0] / 1.5 : 1, /* no size: an empty axis */
+        x1 = r->nsizes ? (double)r->sizes[r->nsizes - 1] * 1.5 : 2;
     for (int c = 0; c < 3; c++) /* those within the axis */
         if (r->bench.cache[c] / 8 > x0 && r->bench.cache[c] / 8 < x1)
             chart_add(marks, sizeof marks, &used,

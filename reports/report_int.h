@@ -130,21 +130,24 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
                       size_t errlen);
 /* Where a log-log chart writes each point's label (report_charts.c): right of the point or left
  * of it, at the first of a few heights (level, above, below, further above, further below)
- * where the label's box covers neither a label already placed nor another point nor the line
- * through (fx, fy)[0..nfront); the points with first[i] set placed first (and named in any
- * case), the others in order. A name that fits nowhere is replaced in text[i] by a number,
- * ++*number, placed the same way (in any case): the chart lists the numbered names. Coordinates
- * in decades (log10); range: the axes' [x0, x1] and [y0, y1] decades, for a frame frame_w x
- * frame_h points and 5-point labels. Out: the label's place (lx, ly: data coordinates) and, for
- * a label set apart, the end of its leader (ex, ey; NaN: none). At most 256 points. */
+ * where the label's box stays inside the frame and covers neither a label already placed nor
+ * another point nor the line through (fx, fy)[0..nfront). The points with first[i] set are
+ * placed first, and named in any case (where their box covers the fewest). A name that fits
+ * nowhere is replaced in text[i] by a number, ++*number, placed the same way but further out
+ * (in any case): the chart lists the numbered names. Coordinates in decades (log10); range: the
+ * axes' [x0, x1] and [y0, y1] decades, for a frame frame_w x frame_h points and 5-point labels.
+ * Out: the label's anchor (lx, ly: data coordinates; right[i]: the label is left of its point,
+ * its text ends at lx, else it starts there) and, for a label set apart, the end of its leader
+ * (ex, ey; NaN: none). At most 256 points. */
 void rep_place_labels(int n, const double *px, const double *py, char (*text)[96], const int *first,
                       const double *fx, const double *fy, int nfront, const double range[4],
                       double frame_w, double frame_h, int *number, double *lx, double *ly,
-                      double *ex, double *ey);
+                      int *right, double *ex, double *ey);
 /* The names of the points that rep_place_labels numbered from+1 to `to` (names: before it,
- * text: after), appended to list[cap] at *used as "K: NAME" entries in lines of at most 76
- * characters (a 5-point line across the column) joined by a gnuplot "\\n", *line the start of
- * the last; returns the lines it began */
+ * text: after), appended to list[cap] at *used (empty: "numbered: " first) as "K: NAME"
+ * entries in lines of at most 76 characters (a 5-point line across the column) joined by a
+ * gnuplot "\\n", *line the start of the last; cut between entries (", ...") when list is full;
+ * returns the lines it began */
 int rep_numbered_list(int n, const char (*names)[96], const char (*text)[96], int from, int to,
                       char *list, size_t cap, size_t *used, size_t *line);
 /* report_peers.c: the libraries of the peers, distinct, in order: from the peer table when it has
@@ -157,13 +160,15 @@ double rep_core_exact(const struct rep_kernel *k);
 FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen);
 
 /* Every chart is drawn at the size it is printed at: a column 8.5 cm (REP_COL_PT points) wide,
- * as tall as it needs, its text REP_FONT_PT points (titles 6);
+ * as tall as it needs, its text REP_FONT_PT points (some titles 6; the provenance smaller on a
+ * chart too short for it);
  * the PNG at REP_PX_PT pixels a point (288 dpi at that width), the SVG in points. rep_render
  * writes OUT/charts/NAME.gp rendering BODY at REP_COL_PT x H points to NAME.png and NAME.svg,
  * and runs gnuplot. */
 #define REP_COL_PT  241
 #define REP_FONT_PT 5
 #define REP_PX_PT   4
+#define REP_MIN_H   270 /* the charts' least height: the provenance in one line of 5 points */
 int rep_render(const struct rep *r, const char *name, const char *body, int h, char *err,
                size_t errlen);
 int rep_moons_chart(const struct rep *r, char *err, size_t errlen);

@@ -261,8 +261,10 @@ static void md_pareto(FILE *f, const struct rep *r)
     fprintf(f,
             "\nThroughput, one panel per group: gelulab's fastest build of each kernel family "
             "beside `relu-vec`, in two panels (exact GELU; the tanh, sigmoid and SiLU forms and "
-            "ReLU), then each library's peers (binary32, forward, timed here), the "
-            "same axes in every panel. memcpy (glibc's, in grey in every panel) moves the bytes a "
+            "ReLU), then each library's peers (binary32, forward, timed here; those timed "
+            "inside their framework's process, ᶠ, in the second chart), the "
+            "same axes in every panel of both. memcpy (glibc's, in grey in every panel) moves the "
+            "bytes a "
             "kernel moves, x read and y written, and marks what that traffic costs; it is not an "
             "upper bound on speed");
     if (above) {

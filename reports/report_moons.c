@@ -79,7 +79,7 @@ int rep_moons_chart(const struct rep *r, char *err, size_t errlen)
                  "set label 'the baseline' at first 0, first %d right offset -0.5,0 font ',5' "
                  "tc rgb '#888888'\n",
                  base);
-    int h = n * 11 + 58 > 250 ? n * 11 + 58 : 250; /* room for the provenance */
+    int h = n * 11 + 58 > REP_MIN_H ? n * 11 + 58 : REP_MIN_H;
     /* the activations' names once, left of the first panel; each panel's x label in two
      * lines (the column is narrow) */
     snprintf(body, sizeof body,
