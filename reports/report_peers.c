@@ -486,6 +486,45 @@ static void version_words(FILE *f, const struct rep *r, const struct rep_peer *o
     fprintf(f, "%s\n", any ? "." : " neither swept nor diagnosed here.");
 }
 
+/* What a build's way of running does to its calls, said under its library's table where a peer's
+ * package starts with `package` (the profile behind it: docs/design.md, "Peers") */
+static const struct {
+    const char *package, *note;
+} build_notes[] = {
+    {"PyPI onednn",
+     "PyPI's oneDNN is a SYCL build: its CPU engine is a SYCL device, so each call is a command "
+     "group handed to the SYCL runtime's thread pool and waited for (`bench/peer_onednn.c`); at "
+     "short lengths that hand-off between threads, not oneDNN's JIT code, is most of a call's "
+     "time (a `perf` profile: docs/design.md, \"Peers\")."},
+};
+
+/* a library's fixed cost per call, in words: the time each of its peers takes for one call of
+ * the benchmark's smallest size, and what its builds' way of running does to it */
+static void version_calls(FILE *f, const struct rep *r, const char *lineage)
+{
+    size_t n0 = r->nsizes ? r->sizes[0] : 0;
+    int said = 0;
+    for (int j = 0; j < r->npeers; j++) {
+        const struct rep_peer *p = &r->peers[j];
+        double e = n0 ? rep_eps(r, p->name, n0) : 0;
+        if (strcmp(p->lineage, lineage) || !(e > 0)) continue;
+        if (!said++)
+            fprintf(f, "- One call of %zu floats (%zu / elements per second) takes:", n0, n0);
+        double us = 1e6 * (double)n0 / e;
+        fprintf(f, us >= 100 ? "%s `%s` %.0f µs%s" : "%s `%s` %.2g µs%s", said > 1 ? "," : "",
+                p->name, us, rep_timed_mark(r, p->name));
+    }
+    if (said) fprintf(f, ".\n");
+    for (size_t b = 0; b < sizeof build_notes / sizeof build_notes[0]; b++)
+        for (int j = 0; j < r->npeers; j++)
+            if (!strcmp(r->peers[j].lineage, lineage) &&
+                !strncmp(r->peers[j].package, build_notes[b].package,
+                         strlen(build_notes[b].package))) {
+                fprintf(f, "- %s\n", build_notes[b].note);
+                break;
+            }
+}
+
 void rep_versions_md(FILE *f, const struct rep *r)
 {
     int libs = 0;
@@ -512,7 +551,8 @@ void rep_versions_md(FILE *f, const struct rep *r)
                     "× %s at %zu floats (one run of the benchmark; a library timed in a run of "
                     "its own put on its scale by that peer, timed in both). Below each table, what "
                     "changed in words: the checks of `gelulab validate` one version fails and the "
-                    "other passes. " REP_MARKS ".\n",
+                    "other passes; then the time one call of the benchmark's smallest size takes, "
+                    "what a library costs per call whatever the length. " REP_MARKS ".\n",
                     r->bench.compare_title[0] ? r->bench.compare_title : "the compare peer",
                     r->pareto_size);
         fprintf(f,
@@ -553,6 +593,7 @@ void rep_versions_md(FILE *f, const struct rep *r)
                 if (!strcmp(kj, key) && older(o, nw)) version_words(f, r, o, nw);
             }
         }
+        version_calls(f, r, a->lineage);
     }
 }
 

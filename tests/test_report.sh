@@ -59,6 +59,9 @@ if [ -n "$PEER" ]; then
   check "What changed between versions: both rows, oldest first, and bit-identical in words" \
         "sed -n '/^## What changed between versions/,/^## /p' '$O/REPORT.md' | grep -E '^\| onednn-' | cut -d'|' -f2,3 | tr -d ' ' | tr '\n' ' ' | grep -qx 'onednn-2.6-gelu_erf|2.6 onednn-9.9-gelu_erf/avx512|9.9 ' &&
          grep -qF -- '- \`onednn-2.6-gelu_erf\` → \`onednn-9.9-gelu_erf/avx512\`: bit-identical results' '$O/REPORT.md'"
+  # the time per call at the smallest size, of the peers timed (9.9 is not)
+  check "What changed between versions: the time one call takes" \
+        "grep -qE '^- One call of 64 floats \(64 / elements per second\) takes: \`onednn-2\.6-gelu_erf\` [0-9.]+ µs\.\$' '$O/REPORT.md'"
 fi
 if [ -n "$PEER" ]; then # onednn-9.9-gelu_erf/avx512 is not benchmarked: "-" in its place
   check "the frameworks table: a row of bit-identical peers gives each one's library and speed" \
