@@ -38,21 +38,9 @@ static double scaled_all(const struct rep *r, const struct gl_kernel_src *k)
     return gl_scaled_ulp(gl_sweep_res(&r->bwd, k)->acc[0]->all.max_abs, &r->bwd.fmt);
 }
 
-/* 1 when a kernel with bit-identical results (an ISA build of the same algorithm, a peer that
- * is another's) is cheaper: the chart shows the cheapest of each group */
-static int cheaper_twin(const struct rep *r, int k, double c)
-{
-    for (int j = 0; j < r->bwd.nk; j++) {
-        double cj = cycles(r, r->bwd.k[j].name);
-        if (j != k && cj > 0 && (cj < c || (cj == c && j < k)) && !rep_lib_entry(&r->bwd.k[j]) &&
-            rep_same_bits(&r->bwd, &r->bwd.k[k], &r->bwd.k[j]))
-            return 1;
-    }
-    return 0;
-}
-
 /* Accuracy against cost of the backward kernels and peers: of kernels with bit-identical
- * results the cheapest; each name where it fits beside its point (rep_place_labels), else a
+ * results the cheapest (rep_pareto_drawn), (+N) the others; each name where it fits beside its
+ * point (rep_place_labels), else a
  * number listed under the chart; the key below the x axis */
 static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
 {
@@ -61,12 +49,12 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
     int n = 0, idx[256], first[256], floored = 0;
     double px[256], py[256], range[4] = {1e300, -1e300, 1e300, -1e300};
     char text[256][96];
-    for (int k = 0; k < r->bwd.nk && n < 256; k++) {
+    for (int k = 0, more; k < r->bwd.nk && n < 256; k++) {
         double c = cycles(r, r->bwd.k[k].name), e = scaled_all(r, &r->bwd.k[k]);
-        if (c <= 0 || rep_lib_entry(&r->bwd.k[k]) || cheaper_twin(r, k, c)) continue;
+        if (!rep_pareto_drawn(r, &r->bwd, k, &more)) continue;
         idx[n] = k, first[n] = r->bwd.k[k].kind == GL_SRC_BUILTIN; /* gelulab's named first */
         px[n] = log10(c), py[n] = log10(e > 1e-3 ? e : 1e-3), floored |= !(e > 1e-3);
-        snprintf(text[n], sizeof text[n], "%s", r->bwd.k[k].name);
+        snprintf(text[n], sizeof text[n], more ? "%s (+%d)" : "%s", r->bwd.k[k].name, more);
         range[0] = fmin(range[0], floor(px[n])), range[1] = fmax(range[1], floor(px[n]) + 1);
         range[2] = fmin(range[2], floor(py[n])),
         range[3] = fmax(range[3], py[n] + 0.6); /* labels */
@@ -106,7 +94,8 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
         body, sizeof body,
         "set title \"Backward pass: max scaled error (ulps of 1, all inputs, dy = 1,\\nown "
         "derivative) vs TSC cycles per element at %zu floats; of kernels\\nwith "
-        "bit-identical results the cheapest; grey: a leader\" noenhanced offset 0,-0.3\n"
+        "bit-identical results the cheapest, (+N): N others; grey: a leader\" noenhanced "
+        "offset 0,-0.3\n"
         "set logscale xy\nset format y '10^{%%L}'\n"
         "set xrange [%g:%g]\nset yrange [%g:%g]\nset xlabel 'cycles per element "
         "(time-stamp counter, one core)' offset 0,0.6\nset ylabel 'max |dx - f''(x)| / "
@@ -269,8 +258,8 @@ void rep_backward_md(FILE *f, const struct rep *r)
         "| kernel | defn | ULP core | ULP root | scaled (all) | ULP x < −5 | %% CR | "
         "non-finite | f′ at NaN, ±∞, ±0 | Melem/s |\n|---|---|---|---|---|---|---|---|---|---|\n");
     for (int k = 0; k < r->bwd.nk; k++) md_row(f, r, k);
-    fprintf(
-        f,
-        "\n![Backward Pareto](backward_pareto.png)\n\n![Backward binades](backward_binades.png)\n");
+    fprintf(f, "\n![Backward Pareto](backward_pareto.png)\n");
+    rep_pareto_groups_md(f, r, &r->bwd);
+    fprintf(f, "\n![Backward binades](backward_binades.png)\n");
     md_diagnoses(f, r);
 }

@@ -609,10 +609,10 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     char text[256][96], label[256][96]; /* a point's name, and its label: the name or a number */
     for (int i = 0; i < r->nrk && n < 256; i++) { /* the library's entry points: their builds */
         int m;
-        if (rep_pareto_drawn(r, i, &m)) more[n] = m, idx[n++] = i;
+        if (rep_pareto_drawn(r, &r->f32, i, &m)) more[n] = m, idx[n++] = i;
     }
     rep_by_cost(r, idx, n);
-    for (int i = 0; i < n; i++) rep_pareto_drawn(r, idx[i], &more[i]);
+    for (int i = 0; i < n; i++) rep_pareto_drawn(r, &r->f32, idx[i], &more[i]);
     for (int i = 0; i < n; i++)
         snprintf(text[i], sizeof text[i], more[i] ? "%s (+%d)" : "%s", r->rk[idx[i]].k->name,
                  more[i]);

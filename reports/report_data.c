@@ -157,32 +157,46 @@ int rep_lib_entry(const struct gl_kernel_src *k)
     return k->kind == GL_SRC_LIB && !strncmp(k->name, "lib/", 4);
 }
 
-int rep_pareto_same(const struct rep *r, int k, int j)
+static double pareto_cost(const struct rep *r, const struct gl_sweep *s, int k)
 {
-    return j != k && r->rk[j].cyc > 0 && !rep_lib_entry(r->rk[j].k) &&
-           rep_same_bits(&r->f32, r->rk[k].k, r->rk[j].k);
+    return rep_cyc(r, s->k[k].name, r->pareto_size);
 }
 
-/* whether another of k's group is drawn instead (cheaper, or as cheap and earlier); *more: the
- * others of its group */
-static int pareto_cheaper_twin(const struct rep *r, int k, int *more)
+int rep_pareto_same(const struct rep *r, const struct gl_sweep *s, int k, int j)
 {
-    int cheaper = 0;
-    double c = r->rk[k].cyc;
+    return j != k && pareto_cost(r, s, j) > 0 && !rep_lib_entry(&s->k[j]) &&
+           rep_same_bits(s, &s->k[k], &s->k[j]);
+}
+
+int rep_pareto_drawn(const struct rep *r, const struct gl_sweep *s, int k, int *more)
+{
+    double c = pareto_cost(r, s, k);
+    int cheaper = 0; /* another of k's group is drawn instead: cheaper, or as cheap and earlier */
     *more = 0;
-    for (int j = 0; j < r->nrk; j++) {
-        double cj = r->rk[j].cyc;
-        if (!rep_pareto_same(r, k, j)) continue;
+    if (!(c > 0) || rep_lib_entry(&s->k[k])) return 0;
+    for (int j = 0; j < s->nk; j++) {
+        if (!rep_pareto_same(r, s, k, j)) continue;
+        double cj = pareto_cost(r, s, j);
         ++*more;
         cheaper |= cj < c || (cj == c && j < k);
     }
-    return cheaper;
+    return !cheaper;
 }
 
-int rep_pareto_drawn(const struct rep *r, int k, int *more)
+void rep_pareto_groups_md(FILE *f, const struct rep *r, const struct gl_sweep *s)
 {
-    *more = 0;
-    return r->rk[k].cyc > 0 && !rep_lib_entry(r->rk[k].k) && !pareto_cheaper_twin(r, k, more);
+    int any = 0, more;
+    for (int i = 0; i < s->nk; i++) {
+        if (!rep_pareto_drawn(r, s, i, &more) || !more) continue;
+        fprintf(f, "%s`%s` (+%d): ",
+                any++ ? "; "
+                      : "\nThe chart's points that stand for several kernels with bit-identical "
+                        "results (the cheapest drawn and named, (+N) the others): ",
+                s->k[i].name, more);
+        for (int j = 0, m = 0; j < s->nk; j++)
+            if (rep_pareto_same(r, s, i, j)) fprintf(f, "%s`%s`", m++ ? ", " : "", s->k[j].name);
+    }
+    if (any) fprintf(f, ".\n");
 }
 
 int rep_twin_lead(const struct rep *r, int i)

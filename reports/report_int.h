@@ -106,13 +106,16 @@ int rep_lib_entry(const struct gl_kernel_src *k);
  * bits, never an entry point of the library (an entry point repeats the build it runs, which
  * the sweep lists after it); -1 when none */
 int rep_same_as(const struct gl_sweep *s, int k);
-/* The Pareto chart draws one point per group of benchmarked kernels with bit-identical
- * results (libgelulab's entry points apart: their builds stand): rep_pareto_same, whether j is
- * in k's group (not k itself); rep_pareto_drawn, whether the chart draws k (benchmarked, not an
- * entry point, the cheapest of its group, or as cheap and earlier), *more the others of its
- * group */
-int rep_pareto_same(const struct rep *r, int k, int j);
-int rep_pareto_drawn(const struct rep *r, int k, int *more);
+/* The Pareto charts' one grouping rule (forward: the binary32 sweep r->f32, whose kernel k is
+ * r->rk[k]; backward: r->bwd): one point per group of benchmarked kernels of sweep s with
+ * bit-identical results (libgelulab's entry points apart: their builds stand). rep_pareto_same:
+ * whether j is in k's group (not k itself); rep_pareto_drawn: whether the chart draws k
+ * (benchmarked, not an entry point, the cheapest of its group, or as cheap and earlier), *more
+ * the others of its group; rep_pareto_groups_md: REPORT.md's list of who each such point
+ * stands for */
+int rep_pareto_same(const struct rep *r, const struct gl_sweep *s, int k, int j);
+int rep_pareto_drawn(const struct rep *r, const struct gl_sweep *s, int k, int *more);
+void rep_pareto_groups_md(FILE *f, const struct rep *r, const struct gl_sweep *s);
 /* sorts the kernels idx[0..n) by cost (cycles per element), cheapest first, ties in their order:
  * the Pareto chart's points and REPORT.md's list of the front */
 void rep_by_cost(const struct rep *r, int *idx, int n);

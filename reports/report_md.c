@@ -195,25 +195,6 @@ static void md_summary(FILE *f, const struct rep *r)
     fprintf(f, "%s.\n", groups ? "" : " none");
 }
 
-/* who each point of the Pareto chart that stands for several kernels stands for */
-static void md_pareto_groups(FILE *f, const struct rep *r)
-{
-    int any = 0, more;
-    for (int i = 0; i < r->nrk; i++) {
-        if (!rep_pareto_drawn(r, i, &more) || !more) continue;
-        fprintf(f, "%s`%s` (+%d): ",
-                any++
-                    ? "; "
-                    : "\nThe chart's points that stand for several "
-                      "kernels with bit-identical results (the cheapest drawn and named, (+N) the "
-                      "others): ",
-                r->rk[i].k->name, more);
-        for (int j = 0, m = 0; j < r->nrk; j++)
-            if (rep_pareto_same(r, i, j)) fprintf(f, "%s`%s`", m++ ? ", " : "", r->rk[j].k->name);
-    }
-    if (any) fprintf(f, ".\n");
-}
-
 static void md_pareto(FILE *f, const struct rep *r)
 {
     fprintf(
@@ -247,7 +228,7 @@ static void md_pareto(FILE *f, const struct rep *r)
                 "accuracy was not swept for this report (libgelulab-peers.so not built).\n",
                 libs);
     fprintf(f, "\n![Pareto](pareto.png)\n");
-    md_pareto_groups(f, r);
+    rep_pareto_groups_md(f, r, &r->f32);
     fprintf(f, "\n![Throughput](throughput.png)\n");
     if (rep_throughput_frameworks(r))
         fprintf(f, "\n![Throughput, the frameworks](throughput_frameworks.png)\n");
