@@ -54,7 +54,8 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
         if (!rep_pareto_drawn(r, &r->bwd, k, &more)) continue;
         idx[n] = k, first[n] = r->bwd.k[k].kind == GL_SRC_BUILTIN; /* gelulab's named first */
         px[n] = log10(c), py[n] = log10(e > 1e-3 ? e : 1e-3), floored |= !(e > 1e-3);
-        snprintf(text[n], sizeof text[n], more ? "%s (+%d)" : "%s", r->bwd.k[k].name, more);
+        snprintf(text[n], sizeof text[n], more ? "%s%s (+%d)" : "%s%s", r->bwd.k[k].name,
+                 rep_timed_mark(r, r->bwd.k[k].name), more);
         range[0] = fmin(range[0], floor(px[n])), range[1] = fmax(range[1], floor(px[n]) + 1);
         range[2] = fmin(range[2], floor(py[n])),
         range[3] = fmax(range[3], py[n] + 0.6); /* labels */
@@ -63,7 +64,7 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
     if (floored) range[2] = -3.5; /* an error below 1e-3 (zero included) on the tic <10^{-3} */
     /* the frame BWD_FRAME points high between the title (three lines) and the x axis, the key
      * below */
-    enum { BWD_FRAME = 212, BWD_LEFT = 34, BWD_RIGHT = 14, BWD_TOP = 28 };
+    enum { BWD_FRAME = 212, BWD_LEFT = 34, BWD_RIGHT = 14, BWD_TOP = 42 };
     double lx[256], ly[256], ex[256], ey[256];
     char names[256][96], list[4000] = "", numbered[sizeof list + 100] = "";
     int numbers = 0, right[256];
@@ -92,9 +93,10 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
                           REP_MIN_H, err, errlen);
     int k = snprintf(
         body, sizeof body,
-        "set title \"Backward pass: max scaled error (ulps of 1, all inputs, dy = 1,\\nown "
-        "derivative) vs TSC cycles per element at %zu floats; of kernels\\nwith "
-        "bit-identical results the cheapest, (+N): N others; grey: a leader\" noenhanced "
+        "set title \"Backward pass: max scaled error (ulps of 1, all finite results, dy = 1,\\nown "
+        "derivative) vs TSC cycles per element at %zu floats of uniform\\ninputs on [-8, 8); of "
+        "kernels with bit-identical results the cheapest,\\n(+N): N others; grey: a leader; ᶠ: "
+        "timed in its framework's process,\\nˢ: in a run of its own\" noenhanced "
         "offset 0,-0.3\n"
         "set logscale xy\nset format y '10^{%%L}'\n"
         "set xrange [%g:%g]\nset yrange [%g:%g]\nset xlabel 'cycles per element "
@@ -135,11 +137,15 @@ static int chart_binades_bwd(const struct rep *r, char *err, size_t errlen)
             snprintf(groups[nk], sizeof groups[nk], "gelulab");
         else
             snprintf(groups[nk], sizeof groups[nk], "%.*s", (int)strcspn(s->name, "-"), s->name);
+        ks[nk].more = 0;
+        for (int j = 0; j < r->bwd.nk; j++) /* those left off that repeat its results */
+            ks[nk].more += j != k && same_as(r, j) == k && !rep_lib_entry(&r->bwd.k[j]);
         ks[nk].name = s->name, ks[nk].group = groups[nk], nk++;
     }
     return rep_binades_chart(r, "backward_binades", "bwd.binades.csv", ks, nk,
                              "Backward pass: max ULP error per binade of x (dy = 1, own "
-                             "derivative),\\na panel per library",
+                             "derivative),\\na panel per library; (+N): N others with these "
+                             "results",
                              err, errlen);
 }
 

@@ -53,7 +53,7 @@ int rep_render(const struct rep *r, const char *name, const char *body, int h, c
     while ((q = strpbrk(prov, "'\"\\")) != NULL) *q = ' '; /* inside a quoted gnuplot string */
     /* in 5 points (a character about 3 wide), in two lines where the chart is too short for one:
      * the machine, then the commit and the date */
-    double x = 0.999;
+    double x = 0.992; /* its descenders inside the edge */
     if (strlen(prov) * 3.0 > h - 6 && (q = strstr(prov, ", commit ")) != NULL)
         q[0] = '\\', q[1] = 'n', x -= 7.5 / REP_COL_PT; /* ", " becomes gnuplot's "\n" */
     for (int t = 0; t < 2; t++) {
@@ -176,7 +176,8 @@ static int chart_errors(const struct rep *r, const char *family, char *err, size
     /* one key, above the first panel: the second draws the same kernels in the same colours */
     snprintf(body, sizeof body,
              "set multiplot layout 2,1 title \"Family %s: largest error in cells of width 0.02 "
-             "on [-8, 8]\\n(256 binary32 inputs each), against its own definition;\\na cell "
+             "on [-8, 8]\\n(256 evenly spaced binary32 inputs each), against its own "
+             "definition;\\na cell "
              "whose errors are all below the lowest tic is drawn on it\" font ',6'\n"
              "set logscale y\nset format y '10^{%%L}'\nset key outside top center horizontal "
              "maxcols 2 samplen 2\nset lmargin at screen 0.15\nset xlabel 'x' offset 0,0.5\n"
@@ -200,6 +201,14 @@ static int on_chart(const struct rep *r, int i, int peers)
     return !r->rk[i].twin && (strcmp(r->rk[i].family, "peer") == 0) == peers;
 }
 
+/* how many kernels left off the per-group charts (twins) repeat kernel i's results */
+static int twins_of(const struct rep *r, int i)
+{
+    int n = 0;
+    for (int j = 0; j < r->nrk; j++) n += j != i && r->rk[j].twin && rep_twin_lead(r, j) == i;
+    return n;
+}
+
 int rep_peer_charts(const struct rep *r)
 {
     int n = 0;
@@ -212,6 +221,19 @@ int rep_peer_charts(const struct rep *r)
 static const char *const chart_colours[CHART_COLOURS] = {
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
     "#8c564b", "#e377c2", "#bcbd22", "#7f7f7f", "#000000", "#aec7e8"};
+
+/* series c of a panel: its colour, a dash pattern and (points: drawn with them) a point shape,
+ * so that a series drawn over an identical one still shows beside it ("lc ... dt ... pt ...") */
+static const char *series_style(int c, int points)
+{
+    static char buf[8][64];
+    static const int shape[] = {7, 5, 9, 11, 13};
+    char *b = buf[c % 8];
+    int k = snprintf(b, sizeof buf[0], "lc rgb '%s' dt %d", chart_colours[c % CHART_COLOURS],
+                     1 + c % 4);
+    if (points) snprintf(b + k, sizeof buf[0] - (size_t)k, " pt %d", shape[c % 5]);
+    return b;
+}
 
 /* the index of group g among groups[0..*ng), added at the end if new; -1 when it is new and
  * groups[] already holds max */
@@ -329,7 +351,9 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
             }
             if (n) fprintf(out, "\n\n");
             snprintf(cur, sizeof cur, "%s", name);
-            snprintf(names[n], sizeof names[n], "%s", name), group_of[n++] = j;
+            snprintf(names[n], sizeof names[n], ks[keep].more ? "%s (+%d)" : "%s", name,
+                     ks[keep].more),
+                group_of[n++] = j;
         } else if (n == 0 || strcmp(names[n - 1], name)) {
             continue; /* a kernel left out above */
         }
@@ -374,10 +398,10 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
             for (int s = 1; s >= 0; s--) /* x < 0 (sign 1), then x > 0: one key entry */
                 chart_add(body, sizeof body, &used,
                           "%s'%s/%s' index %d using ($1 == %d ? %s($2 + %d) : NaN):3 w l lw 1.5 "
-                          "lc rgb '%s' %s%s%s noenhanced",
+                          "%s %s%s%s noenhanced",
                           c || s == 0 ? ", " : "", r->out, dat, i, s, s ? "-" : "", BIN_OFF,
-                          chart_colours[c % CHART_COLOURS], s ? "t '" : "notitle",
-                          s ? names[i] : "", s ? "'" : "");
+                          series_style(c, 0), s ? "t '" : "notitle", s ? names[i] : "",
+                          s ? "'" : "");
             c++;
         }
         if (!c) chart_add(body, sizeof body, &used, "1e30 notitle");
@@ -395,12 +419,14 @@ static int chart_binades(const struct rep *r, int peers, char *err, size_t errle
     int nk = 0;
     for (int i = 0; i < r->nrk && nk < 256; i++)
         if (on_chart(r, i, peers))
-            ks[nk].name = r->rk[i].k->name, ks[nk++].group = chart_group(r, i);
+            ks[nk].name = r->rk[i].k->name, ks[nk].group = chart_group(r, i),
+            ks[nk++].more = twins_of(r, i);
     char what[200];
     snprintf(what, sizeof what,
-             "Max ULP error per binade of x (binary32, %s, own definition):\\n%s",
+             "Max ULP error per binade of x (binary32, %s, own definition):\\n%s%s",
              r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "sampled",
-             peers ? "the peers, a panel per library" : "gelulab's kernels, a panel per family");
+             peers ? "the peers, a panel per library" : "gelulab's kernels, a panel per family",
+             "; (+N): N others with these results");
     return rep_binades_chart(r, peers ? "binades_peers" : "binades", "f32.binades.csv", ks, nk,
                              what, err, errlen);
 }
@@ -436,16 +462,18 @@ static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
         nkey[g] = 0;
         for (int i = 0; i < n; i++) nkey[g] += group_of[i] == g;
     }
-    int h = grid_layout(np, nkey, 26, 10, 55, fr);
+    int h = grid_layout(np, nkey, 33, 10, 55, fr);
     char body[40000];
     size_t used = 0;
-    chart_add(body, sizeof body, &used,
-              "set multiplot title \"ULP error histograms (binary32 sweep, own definition)%s:\\n"
-              "inputs per bin; the point at b counts errors in (2^{b-1}, 2^b] ULP;\\nb = -1: [0, "
-              "1/2]; b = 40: above 2^{39} or not finite\" font ',6'\n"
-              "set logscale y\nset format y '10^{%%L}'\nset xrange [-2:41]\nset yrange [0.5:2e10]\n"
-              "set xtics 10\nset ytics 1e3\n",
-              peers ? ", a panel per library" : ", a panel per family");
+    chart_add(
+        body, sizeof body, &used,
+        "set multiplot title \"ULP error histograms (binary32 sweep, own definition)%s;\\n(+N): "
+        "N others with these results;\\n"
+        "inputs per bin; the point at b counts errors in (2^{b-1}, 2^b] ULP;\\nb = -1: [0, "
+        "1/2]; b = 40: above 2^{39} or not finite\" font ',6'\n"
+        "set logscale y\nset format y '10^{%%L}'\nset xrange [-2:41]\nset yrange [0.5:2e10]\n"
+        "set xtics 10\nset ytics 1e3\n",
+        peers ? ", a panel per library" : ", a panel per family");
     for (int g = 0; g < np; g++) {
         grid_panel(body, sizeof body, &used, fr, g, ng ? groups[g] : "none swept", "b (log_2 ULP)",
                    "inputs");
@@ -453,11 +481,13 @@ static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
         int c = 0;
         for (int i = 0; i < n; i++) {
             if (group_of[i] != g) continue;
+            char key[200];
+            int more = twins_of(r, kern[i]);
+            snprintf(key, sizeof key, more ? "%s (+%d)" : "%s", r->rk[kern[i]].k->name, more);
             chart_add(body, sizeof body, &used,
-                      "%s'%s/%s' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 ps 0.4 lw 1.5 "
-                      "lc rgb '%s' t '%s' noenhanced",
-                      c ? ", " : "", r->out, dat, i, chart_colours[c % CHART_COLOURS],
-                      r->rk[kern[i]].k->name);
+                      "%s'%s/%s' index %d using 1:($2 > 0 ? $2 : NaN) w lp ps 0.4 lw 1.5 %s "
+                      "t '%s' noenhanced",
+                      c ? ", " : "", r->out, dat, i, series_style(c, 1), key);
             c++;
         }
         if (!c) chart_add(body, sizeof body, &used, "1e30 notitle");
@@ -614,8 +644,8 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     rep_by_cost(r, idx, n);
     for (int i = 0; i < n; i++) rep_pareto_drawn(r, &r->f32, idx[i], &more[i]);
     for (int i = 0; i < n; i++)
-        snprintf(text[i], sizeof text[i], more[i] ? "%s (+%d)" : "%s", r->rk[idx[i]].k->name,
-                 more[i]);
+        snprintf(text[i], sizeof text[i], more[i] ? "%s%s (+%d)" : "%s%s", r->rk[idx[i]].k->name,
+                 rep_timed_mark(r, r->rk[idx[i]].k->name), more[i]);
     double range[4] = {1e300, -1e300, 1e300, -1e300}; /* decades: x0 x1 y0 y1, both panels */
     int floored = 0; /* a point on the floor: the axis starts just below it */
     for (int i = 0; i < n; i++) {
@@ -630,7 +660,7 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
      * the title, the one key, gelulab's panel; the peers' panel with its title of two lines
      * and the x label) */
     enum { PARETO_FRAME = 165, PARETO_LEFT = 34, PARETO_RIGHT = 14 };
-    const double top1 = 34 + 9 + 8, top2 = top1 + PARETO_FRAME + 9 + 4 + 15,
+    const double top1 = 50 + 9 + 8, top2 = top1 + PARETO_FRAME + 9 + 4 + 15,
                  hpt = top2 + PARETO_FRAME + 9 + 9 + 3,
                  frame_w = REP_COL_PT - PARETO_LEFT - PARETO_RIGHT;
     double lx[256], ly[256], ex[256], ey[256];
@@ -713,9 +743,10 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     int k = snprintf(
         body, sizeof body,
         "set multiplot title \"Accuracy against cost: max ULP against exact GELU on [-5, "
-        "5]\\n(binary32 sweep) vs TSC cycles per element at %zu floats;\\nof kernels with "
-        "bit-identical results the cheapest is drawn, (+N):\\nN others; grey: a leader; the "
-        "front is of both panels together\" font ',6'\n"
+        "5]\\n(binary32 sweep) vs TSC cycles per element at %zu floats of\\nuniform inputs "
+        "on [-8, 8); of kernels with bit-identical results the\\ncheapest is drawn, (+N): N "
+        "others; grey: a leader; the front\\nis of both panels together; ᶠ: timed in its "
+        "framework's\\nprocess, ˢ: in a run of its own\" font ',6'\n"
         "set logscale xy\nset format y '10^{%%L}'\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
         "set ylabel 'max ULP on [-5, 5]'\n%sset lmargin at screen %g\nset rmargin at screen %g\n"
         "set key at screen 0.5, screen %g center top horizontal samplen 1.5\n"
@@ -734,7 +765,7 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
         "nohead lc rgb '#aaaaaa' notitle\n",
         r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]), pow(10, range[3]),
         floor_tic, (double)PARETO_LEFT / REP_COL_PT, 1 - (double)PARETO_RIGHT / REP_COL_PT,
-        1 - 35 / htot, 1 - top1 / htot, 1 - (top1 + PARETO_FRAME) / htot, numbered, r->out, fr[0],
+        1 - 51 / htot, 1 - top1 / htot, 1 - (top1 + PARETO_FRAME) / htot, numbered, r->out, fr[0],
         lab[0], r->out, 1 - top2 / htot, 1 - (top2 + PARETO_FRAME) / htot, libs, r->out, fr[1],
         lab[1], r->out);
     if (chart_full("pareto", k < 0 ? sizeof body : (size_t)k, sizeof body, err, errlen)) return -1;
@@ -890,8 +921,9 @@ static int chart_throughput(const struct rep *r, int framework, char *err, size_
     used = 0;
     chart_add(body, sizeof body, &used,
               "set multiplot title \"Throughput against array size (one core, median of "
-              "repetitions):\\n%s;\\ngrey: memcpy (glibc), the bandwidth limit; dotted: the array "
-              "sizes whose\\ntwo arrays, x and y, fill the L1, L2, L3 caches\" font ',5'\n"
+              "repetitions,\\nuniform inputs on [-8, 8)): %s;\\ngrey: memcpy (glibc), what "
+              "moving the data costs; dotted: the array\\nsizes whose two arrays, x and y, fill "
+              "the L1, L2, L3 caches\" font ',5'\n"
               "set logscale x 2\nset logscale y\nset format x '2^{%%L}'\nset format y '10^{%%L}'\n"
               "set xrange [%g:%g]\nset yrange [%g:%g]\nset xtics (%s)\n%s",
               framework ? "the peers timed inside their framework's process (ᶠ)"
@@ -912,10 +944,10 @@ static int chart_throughput(const struct rep *r, int framework, char *err, size_
             for (idx = 0; idx < nall && strcmp(all[idx], pan[p].names[i]); idx++) {
             }
             chart_add(body, sizeof body, &used,
-                      "%s'%s/%s' index %d using 1:($2 > 0 ? $2 : NaN) w lp pt 7 ps 0.5 lw 1.5 "
-                      "lc rgb '%s' t '%s' noenhanced",
-                      has_memcpy || c ? ", " : "", r->out, dat, idx,
-                      chart_colours[c % CHART_COLOURS], pan[p].names[i]);
+                      "%s'%s/%s' index %d using 1:($2 > 0 ? $2 : NaN) w lp ps 0.5 lw 1.5 %s "
+                      "t '%s%s' noenhanced",
+                      has_memcpy || c ? ", " : "", r->out, dat, idx, series_style(c, 1),
+                      pan[p].names[i], rep_timed_mark(r, pan[p].names[i]));
             c++;
         }
         chart_add(body, sizeof body, &used, has_memcpy || pan[p].n ? "\n" : "1e30 notitle\n");

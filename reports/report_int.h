@@ -125,6 +125,7 @@ int rep_twin_lead(const struct rep *r, int i);
 /* a kernel on a per-group chart, and its group (a library, a family) */
 struct rep_chart_kernel {
     const char *name, *group;
+    int more; /* the kernels left off the chart that repeat its results: "(+N)" in its key */
 };
 /* The max-ULP-per-binade chart OUT/CHART.png of the kernels ks[0..nk) from IN/CSV, a panel
  * per group (report_charts.c); 0, or -1 with a message in err */

@@ -76,13 +76,23 @@ static void md_header(FILE *f, const struct rep *r)
             rep_fact(r, "machine", "gelulab") ? rep_str(rep_fact(r, "machine", "gelulab")) : "",
             rep_fact(r, "machine", "gelulab") ? ", " : "",
             rep_str(rep_fact(r, "machine", "commit")), rep_str(rep_fact(r, "machine", "date")));
-    char spread[300];
+    char spread[300], caches[200] = "", scale[160] = "";
     bench_spread(&r->bench, spread, sizeof spread);
-    fprintf(f, "binary32 sweep: %s, %llu inputs%s. Benchmarks: %s.\n\n",
+    for (int c = 0, k = 0; c < 3; c++) /* the caches the throughput charts mark */
+        if (r->bench.cache[c] > 0)
+            k += snprintf(caches + k, sizeof caches - (size_t)k, "%sL%d %.0f KiB",
+                          k ? ", " : "; caches (Google Benchmark's context): ", c + 1,
+                          r->bench.cache[c] / 1024);
+    if (r->bench.compare[0])
+        snprintf(scale, sizeof scale,
+                 "; a run of its own (ˢ) is put on this run's scale by `%s`, timed in both",
+                 r->bench.compare);
+    fprintf(f, "binary32 sweep: %s, %llu inputs%s. Benchmarks: %s%s%s.\n\n",
             r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "**exhaustive** (all 2^32 bit patterns)"
                                                : "quick (every 61st bit pattern)",
             (unsigned long long)r->f32.n_inputs,
-            r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "" : " (QUICK=1: sampled, not a proof)", spread);
+            r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "" : " (QUICK=1: sampled, not a proof)", spread,
+            caches, scale);
     md_incomplete(f, r);
 }
 
@@ -95,7 +105,10 @@ static void md_summary(FILE *f, const struct rep *r)
         f,
         "## Summary\n\nOne row per kernel and peer swept (libgelulab's entry points: in their "
         "own section); `relu` is ReLU, whose own definition is exact GELU: its errors are "
-        "ReLU's distance from GELU. Max ULP error per region (tail_neg: x < -5, core: [-5, 5], "
+        "ReLU's distance from GELU. ISA: what a build's vector code is written for (`scalar`: "
+        "one lane, plain C for the baseline x86-64, which the compiler may still vectorise with "
+        "SSE2; a peer: the code its library runs). Max ULP error per region (tail_neg: x < -5, "
+        "core: [-5, 5], "
         "pos: x > 5) "
         "against the kernel's own definition and against exact GELU, over the results that are "
         "finite where the reference is (the others: listed below the table); beside the worst, "
@@ -107,7 +120,8 @@ static void md_summary(FILE *f, const struct rep *r)
         "non-finite result counts as > 2^39); max absolute "
         "error over all finite inputs (own definition); %% correctly rounded (own definition, "
         "bit for bit: +0 where the correctly rounded result is −0 counts as not); throughput in "
-        "million elements/s per array size; TSC cycles/element and ratios at %s floats, to "
+        "million elements/s per array size (uniform inputs on [−8, 8); other inputs: Speed by "
+        "input distribution, below); TSC cycles/element and ratios at %s floats, to "
         "`relu-vec` (the benchmark's vectorised ReLU, the same traffic and a max: timed, not "
         "swept, so it has no row) and to the peer the last column names. `*` "
         "marks the Pareto front "

@@ -138,8 +138,8 @@ static void md_table(FILE *f, const struct rep *r)
 {
     const struct gl_json *acts = gl_json_get(r->moons, "activations");
     fprintf(f, "| activation | kind | test accuracy | 95 %% CI | final train loss | vs gelu-exact: "
-               "Δ accuracy [95 %% CI] | p (Holm), significant | test predictions differing | "
-               "vs relu: Δ accuracy [95 %% CI] | p (Holm), significant |\n"
+               "Δ accuracy [95 %% CI] | p (Holm; **yes**: significant) | test predictions "
+               "differing | vs relu: Δ accuracy [95 %% CI] | p (Holm; **yes**: significant) |\n"
                "|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t i = 0; acts && i < acts->n; i++) {
         const struct gl_json *a = &acts->items[i], *s = summary(a, "test_acc"),

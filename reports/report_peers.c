@@ -301,6 +301,46 @@ static void md_call_paths(FILE *f, const struct rep *r)
     }
 }
 
+/* How a library's peers are called and what that does to a call, said once where a peer of
+ * that library (or whose package starts with `package`) is in the report: in "What the
+ * frameworks compute" and under the library's table of "What changed between versions" (the
+ * profiles behind them: docs/design.md, "Peers") */
+static const struct {
+    const char *library, *package, *note;
+} library_notes[] = {
+    {"PyTorch", NULL,
+     "PyTorch's peers call, from C++, the operator `torch.nn.functional.gelu` dispatches to, "
+     "`at::gelu_out`, on a tensor over the caller's arrays (`at::from_blob`), one intra-op "
+     "thread, the mkldnn switch set on each call (`bench/peer_torch.cc`): the peer table's "
+     "`F.gelu(x)` names the path a Python call takes to the same code; their speeds leave out "
+     "Python's own cost per call."},
+    {NULL, "PyPI onednn",
+     "PyPI's oneDNN is a SYCL build: its CPU engine is a SYCL device, so each call is a command "
+     "group handed to the SYCL runtime's thread pool and waited for (`bench/peer_onednn.c`); at "
+     "short lengths that hand-off between threads, not oneDNN's JIT code, is most of a call's "
+     "time (a `perf` profile: docs/design.md, \"Peers\")."},
+};
+
+/* whether peer p is one library_notes[b] speaks of */
+static int note_applies(size_t b, const struct rep_peer *p)
+{
+    return library_notes[b].library
+               ? !strcmp(p->library, library_notes[b].library)
+               : !strncmp(p->package, library_notes[b].package, strlen(library_notes[b].package));
+}
+
+/* the notes of the peers whose lineage is `lineage` (NULL: of every peer), as list items */
+static void library_notes_md(FILE *f, const struct rep *r, const char *lineage)
+{
+    for (size_t b = 0; b < sizeof library_notes / sizeof library_notes[0]; b++)
+        for (int j = 0; j < r->npeers; j++)
+            if ((!lineage || !strcmp(r->peers[j].lineage, lineage)) &&
+                note_applies(b, &r->peers[j])) {
+                fprintf(f, "- %s\n", library_notes[b].note);
+                break;
+            }
+}
+
 void rep_peers_md(FILE *f, const struct rep *r)
 {
     int n = 0, out = 0, swept = 0;
@@ -337,6 +377,7 @@ void rep_peers_md(FILE *f, const struct rep *r)
     for (int i = 0; i < r->npeers; i++)
         fprintf(f, "- `%s` (%s %s, %s): %s.\n", r->peers[i].name, r->peers[i].library,
                 r->peers[i].version, r->peers[i].package, r->peers[i].path);
+    library_notes_md(f, r, NULL);
     md_call_paths(f, r);
     md_peer_diagnoses(f, r);
     for (int i = 0; i < r->npeers; i++) {
@@ -450,11 +491,16 @@ static void version_words(FILE *f, const struct rep *r, const struct rep_peer *o
                b = kn->res->acc[0]->region[GL_REGION_CORE].max_ulp;
         int same = rep_same_bits(&r->f32, ko->k, kn->k);
         fprintf(f, " %s", same ? "bit-identical results" : "different results");
+        const struct gl_stats *ao = &ko->res->acc[0]->all, *an = &kn->res->acc[0]->all;
         if (!same)
-            fprintf(f, "; max ULP on [-5, 5] %.3g → %.3g (%s)", a, b,
+            fprintf(f,
+                    "; max ULP on [-5, 5] %.3g → %.3g (%s by the worst input); %% correctly "
+                    "rounded %.2f → %.2f",
+                    a, b,
                     b < a   ? "more accurate"
                     : b > a ? "less accurate"
-                            : "as accurate");
+                            : "as accurate",
+                    rep_pct(ao->correctly_rounded, ao->n), rep_pct(an->correctly_rounded, an->n));
         const struct gl_traits *to = &ko->res->acc[0]->traits, *tn = &kn->res->acc[0]->traits;
         char cell[200];
         if (!to->n[GL_TRAIT_PHI_ABOVE1] && tn->n[GL_TRAIT_PHI_ABOVE1]) {
@@ -486,20 +532,8 @@ static void version_words(FILE *f, const struct rep *r, const struct rep_peer *o
     fprintf(f, "%s\n", any ? "." : " neither swept nor diagnosed here.");
 }
 
-/* What a build's way of running does to its calls, said under its library's table where a peer's
- * package starts with `package` (the profile behind it: docs/design.md, "Peers") */
-static const struct {
-    const char *package, *note;
-} build_notes[] = {
-    {"PyPI onednn",
-     "PyPI's oneDNN is a SYCL build: its CPU engine is a SYCL device, so each call is a command "
-     "group handed to the SYCL runtime's thread pool and waited for (`bench/peer_onednn.c`); at "
-     "short lengths that hand-off between threads, not oneDNN's JIT code, is most of a call's "
-     "time (a `perf` profile: docs/design.md, \"Peers\")."},
-};
-
 /* a library's fixed cost per call, in words: the time each of its peers takes for one call of
- * the benchmark's smallest size, and what its builds' way of running does to it */
+ * the benchmark's smallest size, and how its peers are called (library_notes) */
 static void version_calls(FILE *f, const struct rep *r, const char *lineage)
 {
     size_t n0 = r->nsizes ? r->sizes[0] : 0;
@@ -515,14 +549,18 @@ static void version_calls(FILE *f, const struct rep *r, const char *lineage)
                 p->name, us, rep_timed_mark(r, p->name));
     }
     if (said) fprintf(f, ".\n");
-    for (size_t b = 0; b < sizeof build_notes / sizeof build_notes[0]; b++)
-        for (int j = 0; j < r->npeers; j++)
-            if (!strcmp(r->peers[j].lineage, lineage) &&
-                !strncmp(r->peers[j].package, build_notes[b].package,
-                         strlen(build_notes[b].package))) {
-                fprintf(f, "- %s\n", build_notes[b].note);
-                break;
-            }
+    said = 0; /* rows of another library, compared because they compute this one's GELU */
+    for (int j = 0; j < r->npeers; j++) {
+        const struct rep_peer *p = &r->peers[j];
+        if (strcmp(p->lineage, lineage) || !strcmp(p->library, lineage)) continue;
+        fprintf(f, "%s`%s` (%s %s)", said++ ? ", " : "- ", p->name, p->library, p->version);
+    }
+    if (said)
+        fprintf(f,
+                " %s not %s releases: %s's GELU as another library computes it (how each is "
+                "called: What the frameworks compute).\n",
+                said > 1 ? "are" : "is", lineage, lineage);
+    library_notes_md(f, r, lineage);
 }
 
 void rep_versions_md(FILE *f, const struct rep *r)
