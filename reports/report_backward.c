@@ -38,6 +38,31 @@ static double scaled_all(const struct rep *r, const struct gl_kernel_src *k)
     return gl_scaled_ulp(gl_sweep_res(&r->bwd, k)->acc[0]->all.max_abs, &r->bwd.fmt);
 }
 
+/* the backward Pareto front: of the kernels the chart draws (rep_pareto_drawn), those that no
+ * other beats on both cost and max scaled error, by cost (cheapest first) in front[]; their
+ * count */
+static int bwd_front(const struct rep *r, int *front)
+{
+    int n = 0, order[256];
+    for (int k = 0, more; k < r->bwd.nk && n < 256; k++)
+        if (rep_pareto_drawn(r, &r->bwd, k, &more)) order[n++] = k;
+    for (int i = 1; i < n; i++) /* by cost, then error: insertion, stable */
+        for (int j = i; j > 0; j--) {
+            int a = order[j - 1], b = order[j];
+            double ca = cycles(r, r->bwd.k[a].name), cb = cycles(r, r->bwd.k[b].name);
+            if (ca < cb || (ca == cb && scaled_all(r, &r->bwd.k[a]) <= scaled_all(r, &r->bwd.k[b])))
+                break;
+            order[j - 1] = b, order[j] = a;
+        }
+    int nf = 0;
+    double best = INFINITY;
+    for (int i = 0; i < n; i++) {
+        double e = scaled_all(r, &r->bwd.k[order[i]]);
+        if (e < best) best = e, front[nf++] = order[i];
+    }
+    return nf;
+}
+
 /* Accuracy against cost of the backward kernels and peers: of kernels with bit-identical
  * results the cheapest (rep_pareto_drawn), (+N) the others; each name where it fits beside its
  * point (rep_place_labels), else a
@@ -46,13 +71,14 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
 {
     FILE *out = rep_open(r, "charts/backward_pareto.dat", err, errlen);
     if (!out) return -1;
-    int n = 0, idx[256], first[256], floored = 0;
-    double px[256], py[256], range[4] = {1e300, -1e300, 1e300, -1e300};
+    int n = 0, idx[256], first[256], floored = 0, front[256], nf = bwd_front(r, front);
+    double px[256], py[256], range[4] = {1e300, -1e300, 1e300, -1e300}, fx[256], fy[256];
     char text[256][96];
     for (int k = 0, more; k < r->bwd.nk && n < 256; k++) {
         double c = cycles(r, r->bwd.k[k].name), e = scaled_all(r, &r->bwd.k[k]);
         if (!rep_pareto_drawn(r, &r->bwd, k, &more)) continue;
         idx[n] = k, first[n] = r->bwd.k[k].kind == GL_SRC_BUILTIN; /* gelulab's named first */
+        for (int f = 0; f < nf; f++) first[n] |= front[f] == k;    /* and the front's */
         px[n] = log10(c), py[n] = log10(e > 1e-3 ? e : 1e-3), floored |= !(e > 1e-3);
         snprintf(text[n], sizeof text[n], more ? "%s%s (+%d)" : "%s%s", r->bwd.k[k].name,
                  rep_timed_mark(r, r->bwd.k[k].name), more);
@@ -70,10 +96,14 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
     int numbers = 0, right[256];
     size_t used = 0, line = 0;
     memcpy(names, text, sizeof names);
-    rep_place_labels(n, px, py, text, first, NULL, NULL, 0, range,
-                     REP_COL_PT - BWD_LEFT - BWD_RIGHT, BWD_FRAME, &numbers, lx, ly, right, ex, ey);
+    for (int f = 0; f < nf; f++) { /* the front's line: an obstacle to the labels */
+        double e = scaled_all(r, &r->bwd.k[front[f]]);
+        fx[f] = log10(cycles(r, r->bwd.k[front[f]].name)), fy[f] = log10(e > 1e-3 ? e : 1e-3);
+    }
+    rep_place_labels(n, px, py, text, first, fx, fy, nf, range, REP_COL_PT - BWD_LEFT - BWD_RIGHT,
+                     BWD_FRAME, &numbers, lx, ly, right, ex, ey);
     int lines = rep_numbered_list(n, names, text, 0, numbers, list, sizeof list, &used, &line);
-    double h = BWD_TOP + BWD_FRAME + 30 + (lines ? 6.5 * lines + 3 : 0);
+    double h = BWD_TOP + BWD_FRAME + 30 + (lines ? 6.5 * lines + 5 : 0);
     if (lines) /* the list under the key */
         snprintf(numbered, sizeof numbered,
                  "set label 1000 \"%s\" at screen 0.01, screen %g left font ',5' "
@@ -84,6 +114,10 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
                 names[i], r->bwd.k[idx[i]].kind != GL_SRC_BUILTIN, lx[i], ly[i], ex[i], ey[i],
                 text[i], right[i]);
     fclose(out);
+    FILE *fo = rep_open(r, "charts/backward_front.dat", err, errlen); /* by cost */
+    if (!fo) return -1;
+    for (int f = 0; f < nf; f++) fprintf(fo, "%.6g,%.6g\n", pow(10, fx[f]), pow(10, fy[f]));
+    fclose(fo);
     char body[8000];
     if (!n)
         return rep_render(r, "backward_pareto",
@@ -106,14 +140,16 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
         "set key at screen 0.5, screen %g center bottom horizontal samplen 1.5\n%s"
         "plot '%s/charts/backward_pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 0.9 "
         "lc rgb '#888888' t 'gelulab', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.1 lc "
-        "rgb '#1f77b4' t 'peers', '' using ($10 == 0 ? $5 : NaN):6:9 w labels left "
+        "rgb '#1f77b4' t 'peers', '%s/charts/backward_front.dat' using 1:2 w lp pt 7 ps 1.1 "
+        "lw 2 lc rgb '#d62728' t 'Pareto front', '%s/charts/backward_pareto.dat' using ($10 "
+        "== 0 ? $5 : NaN):6:9 w labels left "
         "font ',5' noenhanced notitle, '' using ($10 == 1 ? $5 : NaN):6:9 w labels right "
         "font ',5' noenhanced notitle, '' using 1:2:($7 - $1):($8 - $2) w vectors nohead "
         "lc rgb '#aaaaaa' notitle\n",
         r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]), pow(10, range[3]),
         floored ? "set ytics add ('<10^{-3}' 1e-3)\n" : "", (double)BWD_LEFT / REP_COL_PT,
         1 - (double)BWD_RIGHT / REP_COL_PT, 1 - BWD_TOP / h, 1 - (BWD_TOP + BWD_FRAME) / h,
-        (lines ? 6.5 * lines + 3 : 1) / h, numbered, r->out);
+        (lines ? 6.5 * lines + 5 : 1) / h, numbered, r->out, r->out, r->out);
     if (k < 0 || (size_t)k >= sizeof body)
         return snprintf(err, errlen,
                         "chart backward_pareto: its gnuplot script is longer than %zu "
@@ -265,6 +301,14 @@ void rep_backward_md(FILE *f, const struct rep *r)
         "non-finite | f′ at NaN, ±∞, ±0 | Melem/s |\n|---|---|---|---|---|---|---|---|---|---|\n");
     for (int k = 0; k < r->bwd.nk; k++) md_row(f, r, k);
     fprintf(f, "\n![Backward Pareto](backward_pareto.png)\n");
+    int front[256], nf = bwd_front(r, front);
+    for (int i = 0; i < nf; i++) /* as the forward list: cost, then the chart's error */
+        fprintf(f, "%s`%s` %.2f cycles/element, %.3g ulps of 1%s",
+                i ? "; "
+                  : "\nPareto front (no kernel both cheaper and more accurate by the max scaled "
+                    "error, each against its own derivative): ",
+                r->bwd.k[front[i]].name, cycles(r, r->bwd.k[front[i]].name),
+                scaled_all(r, &r->bwd.k[front[i]]), i == nf - 1 ? ".\n" : "");
     rep_pareto_groups_md(f, r, &r->bwd);
     fprintf(f, "\n![Backward binades](backward_binades.png)\n");
     md_diagnoses(f, r);

@@ -164,6 +164,8 @@ check "backward table: a row per kernel, throughput beside relu-bwd-vec" \
       "[ \$(grep -cE '^\| gelu-grad-(accurate|fast)/scalar \| exact_grad \| .* \| [0-9]+ \([0-9.]+×\) \|$' '$O/REPORT.md') -eq 2 ]"
 check "backward table: gelu-grad-accurate within 1 ULP outside the root" \
       "grep -qE '^\| gelu-grad-accurate/scalar \| exact_grad \| 0\.5[0-9]* \| ' '$O/REPORT.md'"
+check "backward: the Pareto front listed under its chart, cheapest first" \
+      "grep -qE '^Pareto front \\(no kernel both cheaper and more accurate by the max scaled error, each against its own derivative\\): .[a-z0-9./_-]+. [0-9.]+ cycles/element, [0-9.e+-]+ ulps of 1.*gelu-grad-accurate/scalar' '$O/REPORT.md'"
 check "the forward sections do not list backward kernels" \
       "! sed -n '/^## Summary/,/^## Backward pass/p' '$O/REPORT.md' | grep -q -- '-grad-'"
 if [ -n "$BPEER" ]; then
