@@ -39,8 +39,8 @@ static double scaled_all(const struct rep *r, const struct gl_kernel_src *k)
 }
 
 /* the backward Pareto front: of the kernels the chart draws (rep_pareto_drawn), those that no
- * other beats on both cost and max scaled error, by cost (cheapest first) in front[]; their
- * count */
+ * other is at least as cheap and as accurate as (by the max scaled error) and better than in
+ * one, by cost (cheapest first) in front[]; their count */
 static int bwd_front(const struct rep *r, int *front)
 {
     int n = 0, order[256];
@@ -54,11 +54,11 @@ static int bwd_front(const struct rep *r, int *front)
                 break;
             order[j - 1] = b, order[j] = a;
         }
-    int nf = 0;
-    double best = INFINITY;
+    int nf = 0; /* more accurate than every cheaper one; a tie in both with the last kept, kept */
+    double best = INFINITY, best_c = 0;
     for (int i = 0; i < n; i++) {
-        double e = scaled_all(r, &r->bwd.k[order[i]]);
-        if (e < best) best = e, front[nf++] = order[i];
+        double e = scaled_all(r, &r->bwd.k[order[i]]), c = cycles(r, r->bwd.k[order[i]].name);
+        if (e < best || (e == best && c == best_c)) best = e, best_c = c, front[nf++] = order[i];
     }
     return nf;
 }
@@ -88,7 +88,7 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
         n++;
     }
     if (floored) range[2] = -3.5; /* an error below 1e-3 (zero included) on the tic <10^{-3} */
-    /* the frame BWD_FRAME points high between the title (three lines) and the x axis, the key
+    /* the frame BWD_FRAME points high between the title (five lines) and the x axis, the key
      * below */
     enum { BWD_FRAME = 212, BWD_LEFT = 34, BWD_RIGHT = 14, BWD_TOP = 42 };
     double lx[256], ly[256], ex[256], ey[256];
@@ -138,18 +138,18 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
         "ulp(1)'\n%sset lmargin at screen %g\nset rmargin at screen %g\n"
         "set tmargin at screen %g\nset bmargin at screen %g\n"
         "set key at screen 0.5, screen %g center bottom horizontal samplen 1.5\n%s"
-        "plot '%s/charts/backward_pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 0.9 "
-        "lc rgb '#888888' t 'gelulab', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.1 lc "
-        "rgb '#1f77b4' t 'peers', '%s/charts/backward_front.dat' using 1:2 w lp pt 7 ps 1.1 "
-        "lw 2 lc rgb '#d62728' t 'Pareto front', '%s/charts/backward_pareto.dat' using ($10 "
-        "== 0 ? $5 : NaN):6:9 w labels left "
+        /* the front first: a peer's triangle on it stays in sight */
+        "plot '%s/charts/backward_front.dat' using 1:2 w lp pt 7 ps 1.1 lw 2 lc rgb '#d62728' "
+        "t 'Pareto front', '%s/charts/backward_pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p "
+        "pt 7 ps 0.9 lc rgb '#888888' t 'gelulab', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 "
+        "ps 1.1 lc rgb '#1f77b4' t 'peers', '' using ($10 == 0 ? $5 : NaN):6:9 w labels left "
         "font ',5' noenhanced notitle, '' using ($10 == 1 ? $5 : NaN):6:9 w labels right "
         "font ',5' noenhanced notitle, '' using 1:2:($7 - $1):($8 - $2) w vectors nohead "
         "lc rgb '#aaaaaa' notitle\n",
         r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]), pow(10, range[3]),
         floored ? "set ytics add ('<10^{-3}' 1e-3)\n" : "", (double)BWD_LEFT / REP_COL_PT,
         1 - (double)BWD_RIGHT / REP_COL_PT, 1 - BWD_TOP / h, 1 - (BWD_TOP + BWD_FRAME) / h,
-        (lines ? 6.5 * lines + 5 : 1) / h, numbered, r->out, r->out, r->out);
+        (lines ? 6.5 * lines + 5 : 1) / h, numbered, r->out, r->out);
     if (k < 0 || (size_t)k >= sizeof body)
         return snprintf(err, errlen,
                         "chart backward_pareto: its gnuplot script is longer than %zu "
@@ -305,8 +305,8 @@ void rep_backward_md(FILE *f, const struct rep *r)
     for (int i = 0; i < nf; i++) /* as the forward list: cost, then the chart's error */
         fprintf(f, "%s`%s` %.2f cycles/element, %.3g ulps of 1%s",
                 i ? "; "
-                  : "\nPareto front (no kernel both cheaper and more accurate by the max scaled "
-                    "error, each against its own derivative): ",
+                  : "\nPareto front (no kernel at least as cheap and as accurate, by the max "
+                    "scaled error, each against its own derivative, and better in one): ",
                 r->bwd.k[front[i]].name, cycles(r, r->bwd.k[front[i]].name),
                 scaled_all(r, &r->bwd.k[front[i]]), i == nf - 1 ? ".\n" : "");
     rep_pareto_groups_md(f, r, &r->bwd);

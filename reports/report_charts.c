@@ -328,7 +328,8 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
         if (out) fclose(out);
         return in ? -1 : (snprintf(err, errlen, "cannot read %s", p), -1);
     }
-    char names[64][160], cur[160] = "";
+    char names[64][180], cur[160] = ""; /* names: the keys' words; cur: the kernel read */
+    int cur_kept = 0;
     int n = 0, group_of[64], ng = 0;
     const char *groups[BIN_GROUPS];
     double top = 1;
@@ -342,19 +343,19 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
         for (int i = 0; i < nk && keep < 0; i++)
             if (!strcmp(ks[i].name, name)) keep = i;
         if (keep < 0 || strcmp(against, "own") || e == 255) continue;
-        if (strcmp(cur, name)) {
+        if (strcmp(cur, name)) { /* a kernel's first row: on the chart, or left out */
             int j = n == 64 ? -1 : group_index(groups, &ng, BIN_GROUPS, ks[keep].group);
+            snprintf(cur, sizeof cur, "%s", name);
+            cur_kept = j >= 0;
             if (j < 0) {
                 fprintf(stderr, "gelulab report: %s: %s left out (chart full)\n", chart, name);
-                snprintf(cur, sizeof cur, "%s", name);
                 continue;
             }
             if (n) fprintf(out, "\n\n");
-            snprintf(cur, sizeof cur, "%s", name);
             snprintf(names[n], sizeof names[n], ks[keep].more ? "%s (+%d)" : "%s", name,
                      ks[keep].more),
                 group_of[n++] = j;
-        } else if (n == 0 || strcmp(names[n - 1], name)) {
+        } else if (!cur_kept) {
             continue; /* a kernel left out above */
         }
         fprintf(out, "%d,%d,%.6g\n", sign, e - 127, mx > BIN_ZERO ? mx : BIN_ZERO);
@@ -752,21 +753,21 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
         "set key at screen 0.5, screen %g center top horizontal samplen 1.5\n"
         "set tmargin at screen %g\nset bmargin at screen %g\n"
         "set title \"gelulab's kernels\" font ',6' offset 0,-0.6\nset xlabel ''\n%s"
-        "plot '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 0.9 lc rgb "
-        "'#888888' t 'gelulab', 1e30 w p pt 9 ps 1.1 lc rgb '#1f77b4' t 'peers', %s, %s, "
+        "plot %s, '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 0.9 lc rgb "
+        "'#888888' t 'gelulab', 1e30 w p pt 9 ps 1.1 lc rgb '#1f77b4' t 'peers', %s, "
         "'%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
         "nohead lc rgb '#aaaaaa' notitle\n"
         "set key off\nunset label 1000\nset tmargin at screen %g\nset bmargin at screen %g\n"
         "set title \"the peers: %s\" font ',6' offset 0,-0.6\n"
         "set xlabel 'cycles per element (time-stamp counter, one core)' offset 0,0.6\n"
-        "plot '%s/charts/pareto.dat' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.1 lc rgb "
-        "'#1f77b4' notitle, %s, %s, "
+        "plot %s, '%s/charts/pareto.dat' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.1 lc rgb "
+        "'#1f77b4' notitle, %s, "
         "'%s/charts/pareto.dat' using ($4 == 1 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
         "nohead lc rgb '#aaaaaa' notitle\n",
         r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]), pow(10, range[3]),
         floor_tic, (double)PARETO_LEFT / REP_COL_PT, 1 - (double)PARETO_RIGHT / REP_COL_PT,
-        1 - 51 / htot, 1 - top1 / htot, 1 - (top1 + PARETO_FRAME) / htot, numbered, r->out, fr[0],
-        lab[0], r->out, 1 - top2 / htot, 1 - (top2 + PARETO_FRAME) / htot, libs, r->out, fr[1],
+        1 - 51 / htot, 1 - top1 / htot, 1 - (top1 + PARETO_FRAME) / htot, numbered, fr[0], r->out,
+        lab[0], r->out, 1 - top2 / htot, 1 - (top2 + PARETO_FRAME) / htot, libs, fr[1], r->out,
         lab[1], r->out);
     if (chart_full("pareto", k < 0 ? sizeof body : (size_t)k, sizeof body, err, errlen)) return -1;
     return rep_render(r, "pareto", body, (int)ceil(htot), err, errlen);

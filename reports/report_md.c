@@ -78,8 +78,8 @@ static void md_header(FILE *f, const struct rep *r)
             rep_str(rep_fact(r, "machine", "commit")), rep_str(rep_fact(r, "machine", "date")));
     char spread[300], caches[200] = "", scale[160] = "";
     bench_spread(&r->bench, spread, sizeof spread);
-    for (int c = 0, k = 0; c < 3; c++) /* the caches the throughput charts mark */
-        if (r->bench.cache[c] > 0)
+    for (int c = 0, k = 0; c < 3 && k >= 0 && (size_t)k < sizeof caches; c++)
+        if (r->bench.cache[c] > 0) /* the caches the throughput charts mark */
             k += snprintf(caches + k, sizeof caches - (size_t)k, "%sL%d %.0f KiB",
                           k ? ", " : "; caches (Google Benchmark's context): ", c + 1,
                           r->bench.cache[c] / 1024);

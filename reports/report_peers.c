@@ -543,9 +543,10 @@ static void version_calls(FILE *f, const struct rep *r, const char *lineage)
         double e = n0 ? rep_eps(r, p->name, n0) : 0;
         if (strcmp(p->lineage, lineage) || !(e > 0)) continue;
         if (!said++)
-            fprintf(f, "- One call of %zu floats (%zu / elements per second) takes:", n0, n0);
+            fprintf(f, "- One call of %zu floats (%zu ÷ its elements/s at that size) takes:", n0,
+                    n0);
         double us = 1e6 * (double)n0 / e;
-        fprintf(f, us >= 100 ? "%s `%s` %.0f µs%s" : "%s `%s` %.2g µs%s", said > 1 ? "," : "",
+        fprintf(f, us >= 99.5 ? "%s `%s` %.0f µs%s" : "%s `%s` %.2g µs%s", said > 1 ? "," : "",
                 p->name, us, rep_timed_mark(r, p->name));
     }
     if (said) fprintf(f, ".\n");
@@ -575,24 +576,26 @@ void rep_versions_md(FILE *f, const struct rep *r)
             versions |= other_version(&r->peers[j], a);
         if (!versions) continue;
         if (!libs++)
-            fprintf(f,
-                    "\n## What changed between versions\n\nThe libraries measured at two "
-                    "versions (`data/peers.tsv`: library, version, package), each peer beside its "
-                    "namesake at the other version, the same columns for both, every cell read "
-                    "from the result files: max ULP against the peer's own definition on [-5, 5] "
-                    "and over all swept inputs (the binary32 forward peers of `data/peers.tsv`), "
-                    "%% correctly rounded, the tail (inputs where it "
-                    "returns ±0 though the correctly rounded definition is not 0), where |y| "
-                    "exceeds |x| (erf above 1, or an overflow to ∞), the results at "
-                    "NaN, +∞ and −∞ (bold: not what GELU gives), whether results depend on the "
-                    "call's length or position (`gelulab validate`'s layout check), and the speed "
-                    "× %s at %zu floats (one run of the benchmark; a library timed in a run of "
-                    "its own put on its scale by that peer, timed in both). Below each table, what "
-                    "changed in words: the checks of `gelulab validate` one version fails and the "
-                    "other passes; then the time one call of the benchmark's smallest size takes, "
-                    "what a library costs per call whatever the length. " REP_MARKS ".\n",
-                    r->bench.compare_title[0] ? r->bench.compare_title : "the compare peer",
-                    r->pareto_size);
+            fprintf(
+                f,
+                "\n## What changed between versions\n\nThe libraries measured at two "
+                "versions (`data/peers.tsv`: library, version, package), each peer beside its "
+                "namesake at the other version, the same columns for both, every cell read "
+                "from the result files: max ULP against the peer's own definition on [-5, 5] "
+                "and over all swept inputs (the binary32 forward peers of `data/peers.tsv`), "
+                "%% correctly rounded, the tail (inputs where it "
+                "returns ±0 though the correctly rounded definition is not 0), where |y| "
+                "exceeds |x| (erf above 1, or an overflow to ∞), the results at "
+                "NaN, +∞ and −∞ (bold: not what GELU gives), whether results depend on the "
+                "call's length or position (`gelulab validate`'s layout check), and the speed "
+                "× %s at %zu floats (one run of the benchmark; a library timed in a run of "
+                "its own put on its scale by that peer, timed in both). Below each table, what "
+                "changed in words: the checks of `gelulab validate` one version fails and the "
+                "other passes; then the time one call of the benchmark's smallest size takes, "
+                "an upper bound on what a library costs per call whatever its length. " REP_MARKS
+                ".\n",
+                r->bench.compare_title[0] ? r->bench.compare_title : "the compare peer",
+                r->pareto_size);
         fprintf(f,
                 "\n### %s\n\n| peer | version | own: core, ULP | own: all, ULP | %% CR | tail "
                 "(±0 where not 0) | \\|y\\| > \\|x\\| | NaN → | +∞ → | −∞ → | length dependence | "
