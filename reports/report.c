@@ -36,21 +36,24 @@ static const struct gl_json *facts_kernel(const struct rep *r, const char *name)
     return NULL;
 }
 
-/* Pareto-optimal: no other benchmarked kernel is at least as cheap and as accurate (max ULP
- * against exact GELU on the core) and strictly better in one. */
+/* Pareto-optimal (rep_pareto_front): no other benchmarked kernel is at least as cheap and as
+ * accurate (max ULP against exact GELU on the core) and strictly better in one; an entry point
+ * of the library stands aside: its build stands for it. */
 static void pareto(struct rep *r)
 {
-    for (int i = 0; i < r->nrk; i++) {
-        struct rep_kernel *a = &r->rk[i];
-        a->pareto = a->cyc > 0 && !rep_lib_entry(a->k); /* an entry point: its build stands */
-        for (int j = 0; j < r->nrk && a->pareto; j++) {
-            const struct rep_kernel *b = &r->rk[j];
-            if (j == i || b->cyc <= 0 || rep_lib_entry(b->k)) continue;
-            if (b->cyc <= a->cyc && rep_core_exact(b) <= rep_core_exact(a) &&
-                (b->cyc < a->cyc || rep_core_exact(b) < rep_core_exact(a)))
-                a->pareto = 0;
-        }
+    double *cost = calloc((size_t)r->nrk + 1, sizeof *cost),
+           *err = calloc((size_t)r->nrk + 1, sizeof *err);
+    int *front = calloc((size_t)r->nrk + 1, sizeof *front);
+    if (!cost || !err || !front) {
+        fprintf(stderr, "gelulab report: out of memory\n");
+        exit(1);
     }
+    for (int i = 0; i < r->nrk; i++)
+        cost[i] = rep_lib_entry(r->rk[i].k) ? 0 : r->rk[i].cyc, err[i] = rep_core_exact(&r->rk[i]);
+    int nf = rep_pareto_front(r->nrk, cost, err, front);
+    for (int i = 0; i < r->nrk; i++) r->rk[i].pareto = 0;
+    for (int f = 0; f < nf; f++) r->rk[front[f]].pareto = 1;
+    free(cost), free(err), free(front);
 }
 
 static void derive(struct rep *r)

@@ -43,23 +43,14 @@ static double scaled_all(const struct rep *r, const struct gl_kernel_src *k)
  * one, by cost (cheapest first) in front[]; their count */
 static int bwd_front(const struct rep *r, int *front)
 {
-    int n = 0, order[256];
+    int n = 0, drawn[256];
+    double cost[256], err[256];
     for (int k = 0, more; k < r->bwd.nk && n < 256; k++)
-        if (rep_pareto_drawn(r, &r->bwd, k, &more)) order[n++] = k;
-    for (int i = 1; i < n; i++) /* by cost, then error: insertion, stable */
-        for (int j = i; j > 0; j--) {
-            int a = order[j - 1], b = order[j];
-            double ca = cycles(r, r->bwd.k[a].name), cb = cycles(r, r->bwd.k[b].name);
-            if (ca < cb || (ca == cb && scaled_all(r, &r->bwd.k[a]) <= scaled_all(r, &r->bwd.k[b])))
-                break;
-            order[j - 1] = b, order[j] = a;
-        }
-    int nf = 0; /* more accurate than every cheaper one; a tie in both with the last kept, kept */
-    double best = INFINITY, best_c = 0;
-    for (int i = 0; i < n; i++) {
-        double e = scaled_all(r, &r->bwd.k[order[i]]), c = cycles(r, r->bwd.k[order[i]].name);
-        if (e < best || (e == best && c == best_c)) best = e, best_c = c, front[nf++] = order[i];
-    }
+        if (rep_pareto_drawn(r, &r->bwd, k, &more))
+            drawn[n] = k, cost[n] = cycles(r, r->bwd.k[k].name),
+            err[n++] = scaled_all(r, &r->bwd.k[k]);
+    int nf = rep_pareto_front(n, cost, err, front);
+    for (int f = 0; f < nf; f++) front[f] = drawn[front[f]];
     return nf;
 }
 

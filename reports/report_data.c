@@ -221,6 +221,25 @@ int rep_same_as(const struct gl_sweep *s, int k)
     return -1;
 }
 
+int rep_pareto_front(int n, const double *cost, const double *err, int *front)
+{
+    int nf = 0;
+    for (int i = 0; i < n; i++) {
+        int on = cost[i] > 0;
+        for (int j = 0; j < n && on; j++) /* j dominates i: i is off */
+            on = !(j != i && cost[j] > 0 && cost[j] <= cost[i] && err[j] <= err[i] &&
+                   (cost[j] < cost[i] || err[j] < err[i]));
+        if (!on) continue;
+        int at = nf++; /* by cost, then error: insertion */
+        for (; at > 0 && (cost[front[at - 1]] > cost[i] ||
+                          (cost[front[at - 1]] == cost[i] && err[front[at - 1]] > err[i]));
+             at--)
+            front[at] = front[at - 1];
+        front[at] = i;
+    }
+    return nf;
+}
+
 void rep_by_cost(const struct rep *r, int *idx, int n)
 {
     for (int i = 1; i < n; i++) /* insertion: stable */

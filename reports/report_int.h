@@ -119,6 +119,10 @@ void rep_pareto_groups_md(FILE *f, const struct rep *r, const struct gl_sweep *s
 /* sorts the kernels idx[0..n) by cost (cycles per element), cheapest first, ties in their order:
  * the Pareto chart's points and REPORT.md's list of the front */
 void rep_by_cost(const struct rep *r, int *idx, int n);
+/* The Pareto rule of both charts: of the points (cost[i], err[i]), i < n, with cost[i] > 0, those
+ * that no other is at least as cheap and as accurate as and better than in one; their indices in
+ * front[] by cost, then error (cheapest first); their count */
+int rep_pareto_front(int n, const double *cost, const double *err, int *front);
 /* the kernel whose results a twin (rep_kernel.twin) repeats, itself not a twin: by its
  * same_as, or else the first build of its algorithm; -1 if none (i itself if not a twin) */
 int rep_twin_lead(const struct rep *r, int i);
