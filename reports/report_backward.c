@@ -38,6 +38,12 @@ static double scaled_all(const struct rep *r, const struct gl_kernel_src *k)
     return gl_scaled_ulp(gl_sweep_res(&r->bwd, k)->acc[0]->all.max_abs, &r->bwd.fmt);
 }
 
+/* log10 of an error as the chart draws it: below REP_FLOOR_ULP (zero included), at it */
+static double floored_log(double e)
+{
+    return log10(e > REP_FLOOR_ULP ? e : REP_FLOOR_ULP);
+}
+
 /* the backward Pareto front: of the kernels the chart draws (rep_pareto_drawn), those that no
  * other is at least as cheap and as accurate as (by the max scaled error) and better than in
  * one, by cost (cheapest first) in front[]; their count */
@@ -70,7 +76,7 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
         if (!rep_pareto_drawn(r, &r->bwd, k, &more)) continue;
         idx[n] = k, first[n] = r->bwd.k[k].kind == GL_SRC_BUILTIN; /* gelulab's named first */
         for (int f = 0; f < nf; f++) first[n] |= front[f] == k;    /* and the front's */
-        px[n] = log10(c), py[n] = log10(e > 1e-3 ? e : 1e-3), floored |= !(e > 1e-3);
+        px[n] = log10(c), py[n] = floored_log(e), floored |= !(e > REP_FLOOR_ULP);
         snprintf(text[n], sizeof text[n], more ? "%s%s (+%d)" : "%s%s", r->bwd.k[k].name,
                  rep_timed_mark(r, r->bwd.k[k].name), more);
         range[0] = fmin(range[0], floor(px[n])), range[1] = fmax(range[1], floor(px[n]) + 1);
@@ -78,7 +84,7 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
         range[3] = fmax(range[3], py[n] + 0.6); /* labels */
         n++;
     }
-    if (floored) range[2] = -3.5; /* an error below 1e-3 (zero included) on the tic <10^{-3} */
+    if (floored) range[2] = log10(REP_FLOOR_ULP) - 0.5; /* the floor's tic in the frame */
     /* the frame BWD_FRAME points high between the title (five lines) and the x axis, the key
      * below */
     enum { BWD_FRAME = 212, BWD_LEFT = 34, BWD_RIGHT = 14, BWD_TOP = 42 };
@@ -89,7 +95,7 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
     memcpy(names, text, sizeof names);
     for (int f = 0; f < nf; f++) { /* the front's line: an obstacle to the labels */
         double e = scaled_all(r, &r->bwd.k[front[f]]);
-        fx[f] = log10(cycles(r, r->bwd.k[front[f]].name)), fy[f] = log10(e > 1e-3 ? e : 1e-3);
+        fx[f] = log10(cycles(r, r->bwd.k[front[f]].name)), fy[f] = floored_log(e);
     }
     rep_place_labels(n, px, py, text, first, fx, fy, nf, range, REP_COL_PT - BWD_LEFT - BWD_RIGHT,
                      BWD_FRAME, &numbers, lx, ly, right, ex, ey);
@@ -138,7 +144,7 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
         "font ',5' noenhanced notitle, '' using 1:2:($7 - $1):($8 - $2) w vectors nohead "
         "lc rgb '#aaaaaa' notitle\n",
         r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]), pow(10, range[3]),
-        floored ? "set ytics add ('<10^{-3}' 1e-3)\n" : "", (double)BWD_LEFT / REP_COL_PT,
+        floored ? rep_floor_tic() : "", (double)BWD_LEFT / REP_COL_PT,
         1 - (double)BWD_RIGHT / REP_COL_PT, 1 - BWD_TOP / h, 1 - (BWD_TOP + BWD_FRAME) / h,
         (lines ? 6.5 * lines + 5 : 1) / h, numbered, r->out, r->out);
     if (k < 0 || (size_t)k >= sizeof body)

@@ -8,8 +8,7 @@
 #include <sys/stat.h>
 #include "report_int.h"
 
-#define FLOOR_ULP 1e-3  /* errors below it (zero included) drawn at this height on log scales, */
-#define FLOOR_ABS 1e-12 /* on a tic so labelled */
+#define FLOOR_ABS 1e-12 /* absolute errors below it drawn at it, as REP_FLOOR_ULP */
 
 /* Appends to buf[cap] at *used; once it is full, nothing more (and *used = cap, which
  * chart_full reports): a chart script never runs past its buffer */
@@ -33,6 +32,14 @@ static int chart_full(const char *chart, size_t used, size_t cap, char *err, siz
 
 /* The chart at REP_COL_PT x h points, its text in points: the PNG at REP_PX_PT pixels a point
  * (fonts, lines and points scaled alike), the SVG in points */
+const char *rep_floor_tic(void)
+{
+    static char tic[80];
+    snprintf(tic, sizeof tic, "set ytics add ('<10^{%d}' %g)\n", (int)lround(log10(REP_FLOOR_ULP)),
+             REP_FLOOR_ULP);
+    return tic;
+}
+
 int rep_render(const struct rep *r, const char *name, const char *body, int h, char *err,
                size_t errlen)
 {
@@ -150,7 +157,7 @@ static int family_errors(const struct rep *r, const char *family, char names[][6
             snprintf(names[n++], 64, "%s", name);
         }
         fprintf(out, "%g,%.6g,%.6g,%.6g\n", x, a > FLOOR_ABS ? a : FLOOR_ABS,
-                u > FLOOR_ULP ? u : FLOOR_ULP, ue > FLOOR_ULP ? ue : FLOOR_ULP);
+                u > REP_FLOOR_ULP ? u : REP_FLOOR_ULP, ue > REP_FLOOR_ULP ? ue : REP_FLOOR_ULP);
         if (n == 16) break;
     }
     fclose(in);
@@ -187,8 +194,8 @@ static int chart_errors(const struct rep *r, const char *family, char *err, size
              "set ylabel 'max error (ULP, binary32)'\nset yrange [%g:*]\nset ytics %g, 100\n"
              "set ytics add ('<10^{%d}' %g)\nplot %s\n",
              family, FLOOR_ABS / 2, FLOOR_ABS * 100, (int)lround(log10(FLOOR_ABS)), FLOOR_ABS,
-             plot1, FLOOR_ULP / 2, FLOOR_ULP * 100, (int)lround(log10(FLOOR_ULP)), FLOOR_ULP,
-             plot2);
+             plot1, REP_FLOOR_ULP / 2, REP_FLOOR_ULP * 100, (int)lround(log10(REP_FLOOR_ULP)),
+             REP_FLOOR_ULP, plot2);
     snprintf(name, sizeof name, "errors_%s", family);
     return rep_render(r, name, body, 38 + 6 * ((n + 1) / 2) + 270, err, errlen);
 }
@@ -501,7 +508,7 @@ static int chart_hist(const struct rep *r, int peers, char *err, size_t errlen)
 static double core_ulp(const struct rep_kernel *k) /* rep_core_exact, floored for log axes */
 {
     double u = rep_core_exact(k);
-    return u > FLOOR_ULP ? u : FLOOR_ULP;
+    return u > REP_FLOOR_ULP ? u : REP_FLOOR_ULP;
 }
 
 /* how many placed labels (bx, by, bw) and obstacles (ox, oy, other than the point's own
@@ -654,9 +661,9 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
         range[0] = fmin(range[0], floor(x)), range[1] = fmax(range[1], floor(x) + 1);
         range[2] = fmin(range[2], floor(y) - 1),
         range[3] = fmax(range[3], ceil(y) + 1); /* labels */
-        floored |= rep_core_exact(&r->rk[idx[i]]) < FLOOR_ULP;
+        floored |= rep_core_exact(&r->rk[idx[i]]) < REP_FLOOR_ULP;
     }
-    if (floored) range[2] = log10(FLOOR_ULP) - 0.5;
+    if (floored) range[2] = log10(REP_FLOOR_ULP) - 0.5;
     /* two frames of PARETO_FRAME points square-ish, one above the other (points from the top:
      * the title, the one key, gelulab's panel; the peers' panel with its title of two lines
      * and the x label) */
@@ -721,10 +728,8 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
             REP_MIN_H, err, errlen);
     const char *front_fmt = "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.1 "
                             "lw 2 lc rgb '#d62728' %s";
-    char fr[2][600], numbered[sizeof list + 100] = "", floor_tic[80] = "";
-    if (floored) /* an error below the floor (zero included) is drawn on it */
-        snprintf(floor_tic, sizeof floor_tic, "set ytics add ('<10^{%d}' %g)\n",
-                 (int)lround(log10(FLOOR_ULP)), FLOOR_ULP);
+    char fr[2][600], numbered[sizeof list + 100] = "";
+    const char *floor_tic = floored ? rep_floor_tic() : ""; /* a point on the floor */
     double htot = hpt + (lines ? 6.5 * lines + 3 : 0);
     if (lines) /* the list under the x label */
         snprintf(numbered, sizeof numbered,

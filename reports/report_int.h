@@ -179,6 +179,11 @@ FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen);
 #define REP_MIN_H   270 /* the charts' least height: the provenance in one line of 5 points */
 int rep_render(const struct rep *r, const char *name, const char *body, int h, char *err,
                size_t errlen);
+/* The error axes in ULP (the per-cell error charts, both Pareto charts): an error below
+ * REP_FLOOR_ULP, zero included, is drawn at it, on a tic labelled "<10^{-3}": the gnuplot command
+ * adding that tic is rep_floor_tic() */
+#define REP_FLOOR_ULP 1e-3
+const char *rep_floor_tic(void);
 int rep_moons_chart(const struct rep *r, char *err, size_t errlen);
 void rep_moons_md(FILE *f, const struct rep *r);
 

@@ -558,9 +558,10 @@ static void version_calls(FILE *f, const struct rep *r, const char *lineage)
     }
     if (said)
         fprintf(f,
-                " %s not %s releases: %s's GELU as another library computes it (how each is "
+                " %s %s %s: %s's GELU as another library computes it (how each is "
                 "called: What the frameworks compute).\n",
-                said > 1 ? "are" : "is", lineage, lineage);
+                said > 1 ? "are not" : "is not a", lineage, said > 1 ? "releases" : "release",
+                lineage);
     library_notes_md(f, r, lineage);
 }
 
