@@ -58,7 +58,7 @@ struct sample {
     struct gl_worst w;
     double abs, rel;
     uint64_t fx_lo, fx_hi;
-    int cr, faithful;
+    int cr, faithful, zero_sign;
 };
 
 static void stats_add(struct gl_stats *s, const struct sample *p)
@@ -66,6 +66,7 @@ static void stats_add(struct gl_stats *s, const struct sample *p)
     s->n++;
     s->correctly_rounded += (uint64_t)p->cr;
     s->faithful += (uint64_t)p->faithful;
+    s->zero_sign += (uint64_t)p->zero_sign;
     if (isinf(p->w.ulp)) {
         s->nonfinite++;
     } else {
@@ -125,6 +126,7 @@ static struct sample make_sample(uint64_t xbits, double x, double y, double yr, 
     p.rel = isfinite(p.abs) && r.hi != 0 && isfinite(r.hi) ? p.abs / fabs(r.hi) : 0;
     p.cr = memcmp(&y, &yr, sizeof y) == 0 || (isnan(y) && isnan(yr));
     p.faithful = is_faithful(y, yr, r, ulp);
+    p.zero_sign = y == 0 && yr == 0 && signbit(y) != signbit(yr);
     p.fx_lo = p.fx_hi = 0;
     if (!isinf(ulp)) fixed_ulp(ulp, &p.fx_lo, &p.fx_hi);
     return p;
@@ -203,7 +205,7 @@ typedef int64_t VL __attribute__((vector_size(32)));
 #define VL_SEL(m, a, b) (((m) & (a)) | (~(m) & (b)))
 
 struct fast_part {
-    uint64_t slow, cr, faithful;
+    uint64_t slow, cr, faithful, zero_sign;
     gl_u128 sum;
     double max_ulp, max_abs, max_rel, rel_cut;
     double worst_ulp; /* -1: no fast input */
@@ -246,6 +248,7 @@ static void fast_one(const struct gl_block *b, size_t i, double *u, struct fast_
     u[i] = v;
     f->hist[0][gl_hist_bin(v)]++;
     f->cr += yb == rb;
+    f->zero_sign += y == yr && yb != rb; /* +-0 against the other zero */
     f->faithful += (uint64_t)GL_RULE_FAITHFUL(y, yr, side, v);
     if (v < FAST_LIM)
         f->sum += (uint64_t)GL_RULE_FX(v);
@@ -267,7 +270,7 @@ fast_block(const struct gl_block *b, double *restrict u, struct fast_part *f)
     const VL mant = {0xfffffffffffffll, 0xfffffffffffffll, 0xfffffffffffffll, 0xfffffffffffffll};
     const VL sign = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN}, lane = {0, 1, 2, 3};
     const VD minus1 = {-1, -1, -1, -1}, two52 = {0x1p52, 0x1p52, 0x1p52, 0x1p52};
-    VL slow = {0}, cr = {0}, faithful = {0}, sum = {0}, wbits = {0}, wi = {0};
+    VL slow = {0}, cr = {0}, zsign = {0}, faithful = {0}, sum = {0}, wbits = {0}, wi = {0};
     VD max_abs = {0}, wu = minus1; /* wu: the lane's worst u, so also its largest */
     size_t i = 0;
     for (; i + 4 <= b->n; i += 4) {
@@ -289,6 +292,7 @@ fast_block(const struct gl_block *b, double *restrict u, struct fast_part *f)
         for (int k = 0; k < 4; k++) f->hist[k][bn[k]]++;
         slow -= ~ok;
         cr -= ok & ((VL)y == (VL)yr);
+        zsign -= ok & (y == yr) & ((VL)y != (VL)yr); /* +-0 against the other zero */
         faithful -= ok & GL_RULE_FAITHFUL(y, yr, side, v);
         sum += ok & ~big & fx;
         VL anybig = big | __builtin_shuffle(big, (VL){2, 3, 0, 1});
@@ -306,7 +310,7 @@ fast_block(const struct gl_block *b, double *restrict u, struct fast_part *f)
             if (rel[k] && d[k] > f->rel_cut * fabs(hi[k])) fast_rel(f, d[k], hi[k]);
     }
     for (int k = 0; k < 4; k++) {
-        f->slow += (uint64_t)slow[k], f->cr += (uint64_t)cr[k];
+        f->slow += (uint64_t)slow[k], f->cr += (uint64_t)cr[k], f->zero_sign += (uint64_t)zsign[k];
         f->faithful += (uint64_t)faithful[k], f->sum += (uint64_t)sum[k];
         f->max_ulp = wu[k] > f->max_ulp ? wu[k] : f->max_ulp;
         f->max_abs = max_abs[k] > f->max_abs ? max_abs[k] : f->max_abs;
@@ -358,6 +362,7 @@ static void block_stats(struct gl_block_stats *bs, const struct gl_block *b, str
     for (int k = 0; k < GL_HIST_BINS; k++)
         bs->hist[k] += (uint64_t)f.hist[0][k] + f.hist[1][k] + f.hist[2][k] + f.hist[3][k];
     l->n += b->n - f.slow, l->correctly_rounded += f.cr, l->faithful += f.faithful;
+    l->zero_sign += f.zero_sign;
     l->sum_ulp_fx += f.sum;
     if (f.max_ulp > l->max_ulp) l->max_ulp = f.max_ulp;
     if (f.max_abs > l->max_abs) l->max_abs = f.max_abs;
@@ -417,6 +422,7 @@ void gl_stats_merge(struct gl_stats *s, const struct gl_stats *t)
     s->n += t->n;
     s->correctly_rounded += t->correctly_rounded;
     s->faithful += t->faithful;
+    s->zero_sign += t->zero_sign;
     s->nonfinite += t->nonfinite;
     s->sum_ulp_fx += t->sum_ulp_fx;
     if (t->max_ulp > s->max_ulp) s->max_ulp = t->max_ulp;

@@ -51,9 +51,12 @@ static void put_worst(FILE *f, const struct gl_worst *w)
 
 static void put_stats(FILE *f, const struct gl_stats *s)
 {
-    fprintf(f, "{\"n\": %llu, \"correctly_rounded\": %llu, \"faithful\": %llu, \"nonfinite\": %llu",
+    fprintf(f,
+            "{\"n\": %llu, \"correctly_rounded\": %llu, \"zero_sign\": %llu, \"faithful\": %llu, "
+            "\"nonfinite\": %llu",
             (unsigned long long)s->n, (unsigned long long)s->correctly_rounded,
-            (unsigned long long)s->faithful, (unsigned long long)s->nonfinite);
+            (unsigned long long)s->zero_sign, (unsigned long long)s->faithful,
+            (unsigned long long)s->nonfinite);
     fputs(", \"max_ulp\": ", f), gl_json_put_double(f, s->max_ulp);
     fputs(", \"max_abs\": ", f), gl_json_put_double(f, s->max_abs);
     fputs(", \"max_rel\": ", f), gl_json_put_double(f, s->max_rel);
@@ -305,6 +308,7 @@ static void get_stats(const struct gl_json *j, struct gl_stats *s)
 {
     s->n = gl_json_u64(gl_json_get(j, "n"));
     s->correctly_rounded = gl_json_u64(gl_json_get(j, "correctly_rounded"));
+    s->zero_sign = gl_json_u64(gl_json_get(j, "zero_sign")); /* 0 in files before it */
     s->faithful = gl_json_u64(gl_json_get(j, "faithful"));
     s->nonfinite = gl_json_u64(gl_json_get(j, "nonfinite"));
     s->max_ulp = gl_json_num(gl_json_get(j, "max_ulp"));
@@ -442,6 +446,9 @@ static int read_doc(struct gl_sweep *s, const struct gl_json *doc, char *err, si
     for (size_t i = 0; i < ks->n; i++)
         if (read_kernel(&ks->items[i], &s->k[i], &s->res[i]) != 0)
             return snprintf(err, errlen, "kernel %zu: missing or bad fields", i), -1;
+    const struct gl_json *all0 =
+        ks->n ? gl_json_get(gl_json_get(&ks->items[0], "own"), "all") : NULL;
+    s->no_zero_sign = all0 && !gl_json_get(all0, "zero_sign");
     return 0;
 }
 
@@ -468,6 +475,8 @@ int gl_sweep_merge(struct gl_sweep *into, const struct gl_sweep *from, char *err
         (into->hunt_per != from->hunt_per || into->hunt_lo != from->hunt_lo ||
          into->hunt_hi != from->hunt_hi))
         return snprintf(err, errlen, "hunts of different --per-stratum or --exponents"), -1;
+    if (into->no_zero_sign != from->no_zero_sign)
+        return snprintf(err, errlen, "one file predates the zero_sign counts: sweep it again"), -1;
     for (int k = 0; k < into->nk; k++)
         if (strcmp(into->k[k].name, from->k[k].name) || into->k[k].defn != from->k[k].defn ||
             into->k[k].backward != from->k[k].backward || into->k[k].abi != from->k[k].abi)

@@ -852,11 +852,15 @@ void gl_validate_bounds(const struct gl_kernel_src *k, const struct gl_kernel_re
          * reference, bit for bit. The ULP figure cannot say it: an error of 0.5 + 1e-40 ULP
          * (a double rounding) rounds to 0.5 in binary64. */
         uint64_t wrong = st.n - st.correctly_rounded;
+        char zs[96] = ""; /* how many of them only in the sign of zero */
+        if (st.zero_sign)
+            snprintf(zs, sizeof zs, "; %llu of them +-0 where it is the other zero",
+                     (unsigned long long)st.zero_sign);
         if (wrong)
             add(v, "max-ulp", GL_CHECK_FAIL,
                 "not correctly rounded (--max-ulp 0.5) on %s: %llu of %llu results differ from "
-                "the correctly rounded reference (max ULP %.4g)",
-                reg, (unsigned long long)wrong, (unsigned long long)st.n, st.max_ulp);
+                "the correctly rounded reference (max ULP %.4g%s)",
+                reg, (unsigned long long)wrong, (unsigned long long)st.n, st.max_ulp, zs);
         else
             add(v, "max-ulp", GL_CHECK_PASS,
                 "correctly rounded (--max-ulp 0.5) on %s: 0 of %llu results differ from the "

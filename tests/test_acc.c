@@ -2,8 +2,8 @@
  * go through the per-input path (gl_acc_add, one call per input), the block path
  * (gl_acc_add_block) and the two-step block path (gl_block_stats + gl_acc_add_block_stats, the
  * sweep's correctly rounded runs), and the three accumulators must hold identical statistics:
- * counts, correctly rounded and faithful counts, non-finite counts, maxima, fixed-point sums,
- * worst inputs, histograms, top lists and binade profiles, bit for bit.
+ * counts, correctly rounded, wrong-zero-sign and faithful counts, non-finite counts, maxima,
+ * fixed-point sums, worst inputs, histograms, top lists and binade profiles, bit for bit.
  *
  * The blocks mix what the fast paths treat apart: NaN and infinite results and references,
  * errors above 2^39 ULP (the histogram's last bin) and above 2^28 (the 128-bit fixed point),
@@ -104,10 +104,10 @@ static void make_block(struct block *b, size_t n, int tiny, int cr_run, int fini
 static int same_stats(const struct gl_stats *s, const struct gl_stats *t)
 {
     return s->n == t->n && s->correctly_rounded == t->correctly_rounded &&
-           s->faithful == t->faithful && s->nonfinite == t->nonfinite &&
-           !memcmp(&s->max_ulp, &t->max_ulp, 8) && !memcmp(&s->max_abs, &t->max_abs, 8) &&
-           !memcmp(&s->max_rel, &t->max_rel, 8) && s->sum_ulp_fx == t->sum_ulp_fx &&
-           !memcmp(&s->worst, &t->worst, sizeof s->worst);
+           s->zero_sign == t->zero_sign && s->faithful == t->faithful &&
+           s->nonfinite == t->nonfinite && !memcmp(&s->max_ulp, &t->max_ulp, 8) &&
+           !memcmp(&s->max_abs, &t->max_abs, 8) && !memcmp(&s->max_rel, &t->max_rel, 8) &&
+           s->sum_ulp_fx == t->sum_ulp_fx && !memcmp(&s->worst, &t->worst, sizeof s->worst);
 }
 
 /* which part of a and b differs, or NULL */
@@ -218,6 +218,45 @@ int main(void)
           "worst at -inf: ulp %g, reference %a (want -0x0p+0)", ninf->all.worst.ulp,
           ninf->all.worst.r);
     free(ninf);
+    /* +0 where the correctly rounded result is -0 is not correctly rounded, and counted apart:
+     * GELU(-20) = -20 Phi(-20) = -0x1.1876296f5056p-290 (-5.507e-88) rounds to -0 in binary32,
+     * as GELU(-21 ... -27) does (given here the same reference as -20's); results +0 at the first
+     * five of eight, -0 at the rest, through each path (the block's fast path, 4 lanes, and the
+     * one-input path), then at x = -0 (the slow path: a zero reference) */
+    struct gl_acc *zs[2];
+    for (int k = 0; k < 2; k++) zs[k] = malloc(sizeof *zs[k]), gl_acc_init(zs[k]);
+    for (size_t i = 0; i < 8; i++) {
+        b.x[i] = -20.0 - (double)i, b.xbits[i] = 0xc1a00000u + 0x80000u * i;
+        b.r[i] = (struct gl_dd){-0x1.1876296f50561p-290, 0}, b.yr[i] = -0.0;
+        b.y[i] = i < 5 ? 0.0 : -0.0;
+        b.scale[i] = gl_ulp_scale(b.r[i], &gl_format_f32);
+        b.side[i] = (b.r[i].hi - b.yr[i]) + b.r[i].lo;
+        gl_acc_add(zs[0], &gl_format_f32, b.xbits[i], 1, 131, b.x[i], b.y[i], b.yr[i], b.r[i]);
+    }
+    b.xsign = 1, b.xexp = 131;
+    struct gl_block zb = {.fmt = &gl_format_f32,
+                          .binade = GL_BINADES + 131,
+                          .region = gl_region_of(-20.0),
+                          .n = 8,
+                          .xbits = b.xbits,
+                          .x = b.x,
+                          .y = b.y,
+                          .yr = b.yr,
+                          .scale = b.scale,
+                          .side = b.side,
+                          .r = b.r};
+    gl_acc_add_block(zs[1], &zb);
+    for (int k = 0; k < 2; k++)
+        gl_acc_add(zs[k], &gl_format_f32, 0x80000000u, 1, 0, -0.0, 0.0, -0.0,
+                   (struct gl_dd){-0.0, 0.0});
+    for (int k = 0; k < 2; k++) {
+        gl_acc_finish(zs[k]);
+        CHECK(zs[k]->all.n == 9 && zs[k]->all.zero_sign == 6 && zs[k]->all.correctly_rounded == 3,
+              "%s path: +0 for -0 counted %llu (want 6), CR %llu (want 3) of %llu",
+              k ? "block" : "per-input", (unsigned long long)zs[k]->all.zero_sign,
+              (unsigned long long)zs[k]->all.correctly_rounded, (unsigned long long)zs[k]->all.n);
+        free(zs[k]);
+    }
     free(b.xbits), free(b.x), free(b.y), free(b.yr), free(b.scale), free(b.side), free(b.r);
     return gl_check_summary("test_acc");
 }

@@ -42,6 +42,8 @@ struct gl_worst {
 
 struct gl_stats {
     uint64_t n, correctly_rounded, faithful, nonfinite;
+    uint64_t zero_sign; /* results +-0 where the correctly rounded one is the other zero: not
+                         * correctly rounded (bit for bit), in nothing but the sign of zero */
     double max_ulp, max_abs, max_rel; /* over finite errors; non-finite ones are counted apart */
     gl_u128 sum_ulp_fx;               /* sum of min(ulp, 2^64) * 2^24 */
     struct gl_worst worst;            /* the input of max_ulp (smallest bits on ties) */

@@ -61,6 +61,7 @@ struct gl_sweep {
 
     uint64_t n_inputs, chunk_size, n_chunks;
     uint8_t *chunk_done; /* n_chunks flags */
+    int no_zero_sign;    /* read from a file written before "zero_sign" was counted (0 there) */
     int interrupted;
 };
 
