@@ -297,6 +297,10 @@ void rep_backward_md(FILE *f, const struct rep *r)
         "| kernel | defn | ULP core | ULP root | scaled (all) | ULP x < −5 | %% CR | "
         "non-finite | f′ at NaN, ±∞, ±0 | Melem/s |\n|---|---|---|---|---|---|---|---|---|---|\n");
     for (int k = 0; k < r->bwd.nk; k++) md_row(f, r, k);
+    rep_zero_sign_md(f, &r->bwd,
+                     "\nKernels whose results include ±0 where the correctly rounded f′ is the "
+                     "other zero, not correctly rounded in the % CR column, though wrong only in "
+                     "the sign of zero: ");
     fprintf(f, "\n![Backward Pareto](backward_pareto.png)\n");
     int front[256], nf = bwd_front(r, front);
     for (int i = 0; i < nf; i++) /* as the forward list: cost, then the chart's error */

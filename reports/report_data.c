@@ -183,6 +183,25 @@ int rep_pareto_drawn(const struct rep *r, const struct gl_sweep *s, int k, int *
     return !cheaper;
 }
 
+void rep_zero_sign_md(FILE *f, const struct gl_sweep *s, const char *lead)
+{
+    int any = 0;
+    fputs(lead, f);
+    if (s->no_zero_sign) { /* result files of a gelulab that did not count them */
+        fputs("not counted in these result files (written before gelulab counted them).\n", f);
+        return;
+    }
+    for (int k = 0; k < s->nk; k++) {
+        const struct gl_stats *a = &s->res[k].acc[0]->all;
+        if (!a->zero_sign) continue;
+        fprintf(f, "%s`%s` %.2f %% of its results (%% CR %.2f, %.2f but for the sign of zero)",
+                any++ ? "; " : "", s->k[k].name, rep_pct(a->zero_sign, a->n),
+                rep_pct(a->correctly_rounded, a->n),
+                rep_pct(a->correctly_rounded + a->zero_sign, a->n));
+    }
+    fprintf(f, "%s.\n", any ? "" : "none");
+}
+
 void rep_pareto_groups_md(FILE *f, const struct rep *r, const struct gl_sweep *s)
 {
     int any = 0, more;

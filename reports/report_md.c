@@ -119,7 +119,8 @@ static void md_summary(FILE *f, const struct rep *r)
         "each the upper edge of the power-of-two bin that holds it: ≤ 0.5, ≤ 1, ≤ 2, ≤ 2^2, ...; a "
         "non-finite result counts as > 2^39); max absolute "
         "error over all finite inputs (own definition); %% correctly rounded (own definition, "
-        "bit for bit: +0 where the correctly rounded result is −0 counts as not); throughput in "
+        "bit for bit: +0 where the correctly rounded result is −0 counts as not; how many such "
+        "results each kernel gives: below the table); throughput in "
         "million elements/s per array size (uniform inputs on [−8, 8); other inputs: Speed by "
         "input distribution, below); TSC cycles/element and ratios at %s floats, to "
         "`relu-vec` (the benchmark's vectorised ReLU, the same traffic and a max: timed, not "
@@ -177,7 +178,12 @@ static void md_summary(FILE *f, const struct rep *r)
             fprintf(f, "%s%s (%llu inputs)", any++ ? ", " : "", r->rk[i].k->name,
                     (unsigned long long)r->rk[i].res->acc[0]->all.nonfinite);
     fprintf(f, "%s.\n\n", any ? "" : "none");
-    fprintf(f, "Worst input of each kernel (own definition), as C hex-floats:\n\n| kernel | x | "
+    rep_zero_sign_md(f, &r->f32,
+                     "Kernels whose results include ±0 where the correctly rounded result is the "
+                     "other zero (−0 below the underflow of GELU's negative tail, and at x = −0), "
+                     "not correctly rounded in the % CR column, though wrong only in the sign of "
+                     "zero: ");
+    fprintf(f, "\nWorst input of each kernel (own definition), as C hex-floats:\n\n| kernel | x | "
                "result | reference | ULP |\n|---|---|---|---|---|\n");
     for (int i = 0; i < r->nrk; i++) {
         const struct gl_worst *w = &r->rk[i].res->acc[0]->all.worst;

@@ -501,6 +501,10 @@ static void version_words(FILE *f, const struct rep *r, const struct rep_peer *o
                     : b > a ? "less accurate"
                             : "as accurate",
                     rep_pct(ao->correctly_rounded, ao->n), rep_pct(an->correctly_rounded, an->n));
+        if (!same && (ao->zero_sign || an->zero_sign)) /* how much of it is the sign of zero */
+            fprintf(f, " (%.2f → %.2f but for the sign of zero)",
+                    rep_pct(ao->correctly_rounded + ao->zero_sign, ao->n),
+                    rep_pct(an->correctly_rounded + an->zero_sign, an->n));
         const struct gl_traits *to = &ko->res->acc[0]->traits, *tn = &kn->res->acc[0]->traits;
         char cell[200];
         if (!to->n[GL_TRAIT_PHI_ABOVE1] && tn->n[GL_TRAIT_PHI_ABOVE1]) {

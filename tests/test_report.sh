@@ -149,7 +149,8 @@ check "backward pass without bwd.json: said, not dropped" \
       "grep -q '^Not measured: no .bwd.json. in the input (made by .gelulab sweep --backward' '$O/REPORT.md'"
 
 # the backward pass: a shard of a quick backward sweep (two of our kernels; oneDNN's when built;
-# shard 48/64: x in [-2, -2^-7], the zero of f' included), and their benchmark beside relu-bwd-vec
+# shard 48/64 of the quick sweep: negative x, the zero of f' and the deep tail included), and
+# their benchmark beside relu-bwd-vec
 BK="--impl gelu-grad-accurate/scalar --impl gelu-grad-fast/scalar"
 BPEER=""
 if [ -n "$PEER" ]; then
@@ -176,6 +177,22 @@ if [ -n "$BPEER" ]; then
   check "the backward peer: its row and the Pareto chart" \
         "grep -qE '^\| onednn-2.6-gelu_erf-bwd \| exact_grad ' '$O/REPORT.md' && grep -q ',onednn-2.6-gelu_erf-bwd,1' '$O/charts/backward_pareto.dat'"
 fi
+# results +-0 where the correctly rounded result is the other zero, listed under each table:
+# none on positive inputs (the f32 shard); in the backward shard (every 61st pattern: its
+# deep negative tail too, where f' underflows to -0) none of ours, and oneDNN 2.6's gelu_erf
+# backward gives +0 there; result files written before they were counted say so, not "none"
+check "the wrong-zero-sign lists: none on positive inputs, none of our gradients" \
+      "grep -q '^Kernels whose results include ±0 where the correctly rounded result is the other zero .*: none\.\$' '$O/REPORT.md' &&
+       grep -q '^Kernels whose results include ±0 where the correctly rounded f′ is the other zero' '$O/REPORT.md' &&
+       ! grep '^Kernels whose results include ±0 where the correctly rounded f′' '$O/REPORT.md' | grep -q 'gelu-grad'"
+if [ -n "$BPEER" ]; then
+  check "the wrong-zero-sign list: oneDNN 2.6's gelu_erf backward, +0 in the deep tail" \
+        "grep -qE '^Kernels whose results include ±0 where the correctly rounded f′ is the other zero.*: .onednn-2\.6-gelu_erf-bwd. [0-9.]+ % of its results \(% CR [0-9.]+, [0-9.]+ but for the sign of zero\)\.\$' '$O/REPORT.md'"
+fi
+mkdir "$T/old" && cp -r "$D"/. "$T/old/" && sed -i 's/, "zero_sign": [0-9]*//g' "$T/old/f32.json"
+"$G" report --in "$T/old" --out "$T/oldout" 2>/dev/null
+check "result files from before the zero-sign counts: said, not \"none\"" \
+      "grep -q '^Kernels whose results include ±0 where .*: not counted in these result files (written before gelulab counted them)\.\$' '$T/oldout/REPORT.md'"
 
 mv "$D/moons.json" "$T/moons.json"
 "$G" report --in "$D" --out "$O" 2>"$T/e1"; rc=$?
