@@ -25,7 +25,7 @@ extern "C" {
 #endif
 
 struct gl_bench_case {
-    char name[64];    /* "gelu-erfc-fast/avx2", "memcpy", "sleef-erf/avx2", "onednn-2.6-gelu_erf" */
+    char name[64];    /* "gelu-fast/avx2", "memcpy", "sleef-3.5-erf/avx2", "onednn-2.6-gelu_erf" */
     const char *kind; /* "gelulab", "baseline", "peer", "lib", "user"; backward: + "-bwd";
                        * 16-bit: + "16" */
     const char *defn; /* "exact", "tanh", ... or "-" (memcpy) */

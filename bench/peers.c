@@ -240,13 +240,13 @@ static struct gl_peer peers[] = {
     {"onednn-3.13-gelu_tanh/avx2", GL_DEFN_TANH, GL_PEER_AVX2, &onednn313_avx2,
      FWD(gl_peer_onednn_gelu_tanh), .prepare = "gl_peer_onednn_prepare_tanh",
      .path = "eltwise gelu_tanh on f32, capped at AVX2"},
-    {"sleef-erf/avx2", GL_DEFN_EXACT, GL_PEER_AVX2, &sleef, FWD(gl_peer_sleef_erf_avx2),
+    {"sleef-3.5-erf/avx2", GL_DEFN_EXACT, GL_PEER_AVX2, &sleef, FWD(gl_peer_sleef_erf_avx2),
      .path = "0.5 x (1 + Sleef_erff8_u10avx2(x/sqrt2)), as a user writes it"},
-    {"sleef-erfc/avx2", GL_DEFN_EXACT, GL_PEER_AVX2, &sleef, FWD(gl_peer_sleef_erfc_avx2),
+    {"sleef-3.5-erfc/avx2", GL_DEFN_EXACT, GL_PEER_AVX2, &sleef, FWD(gl_peer_sleef_erfc_avx2),
      .path = "0.5 x Sleef_erfcf8_u15avx2(-x/sqrt2), as a user writes it"},
-    {"sleef-erf/avx512", GL_DEFN_EXACT, GL_PEER_AVX512, &sleef, FWD(gl_peer_sleef_erf_avx512),
+    {"sleef-3.5-erf/avx512", GL_DEFN_EXACT, GL_PEER_AVX512, &sleef, FWD(gl_peer_sleef_erf_avx512),
      .path = "0.5 x (1 + Sleef_erff16_u10avx512f(x/sqrt2))"},
-    {"sleef-erfc/avx512", GL_DEFN_EXACT, GL_PEER_AVX512, &sleef, FWD(gl_peer_sleef_erfc_avx512),
+    {"sleef-3.5-erfc/avx512", GL_DEFN_EXACT, GL_PEER_AVX512, &sleef, FWD(gl_peer_sleef_erfc_avx512),
      .path = "0.5 x Sleef_erfcf16_u15avx512f(-x/sqrt2)"},
     /* PyTorch: exact through oneDNN (mkldnn on, the default), ATen's own kernel (mkldnn off:
      * also what one element, a non-contiguous tensor and float16 take), tanh always ATen's */

@@ -25,6 +25,16 @@ else
   echo "FAIL list --all-kinds differs from --backward, or a line has another kind:"; cat "$T/all" "$T/bwd"; fail=1
 fi
 # peers.tsv: name defn isa library version package path runs note
+# a peer's name carries the version of the library it measures ("sleef-3.5-erf/avx2"), in
+# every kind
+unversioned=$(cut -f2- "$T/all.tsv" | awk -F'\t' 'NR > 1 { v = "-" $5; i = index($1, v)
+  c = substr($1, i + length(v), 1)
+  if (!i || (c != "" && c != "-" && c != "/")) print $1 " (" $4 " " $5 ")" }')
+if [ -z "$unversioned" ] && [ "$(wc -l <"$T/all.tsv")" -gt 20 ]; then
+  echo "ok   every peer's name carries its library's version"
+else
+  echo "FAIL peers whose names lack their library's version: $unversioned"; fail=1
+fi
 runs() { awk -F'\t' -v n="$1" '$1 == n && $8 == "yes" {ok = 1} END {exit !ok}' "$T/peers.tsv"; }
 
 # d PEER CHECK STATUS PATTERN [validate options]: the peer's diagnosis CHECK is STATUS, matching PATTERN
