@@ -49,13 +49,14 @@ static void put_worst(FILE *f, const struct gl_worst *w)
             (unsigned long long)w->xbits, w->x, w->y, w->r);
 }
 
-static void put_stats(FILE *f, const struct gl_stats *s)
+/* zs: with "zero_sign" (0: a sweep read from a file written before it was counted, whose 0s
+ * would read as counted) */
+static void put_stats(FILE *f, const struct gl_stats *s, int zs)
 {
-    fprintf(f,
-            "{\"n\": %llu, \"correctly_rounded\": %llu, \"zero_sign\": %llu, \"faithful\": %llu, "
-            "\"nonfinite\": %llu",
-            (unsigned long long)s->n, (unsigned long long)s->correctly_rounded,
-            (unsigned long long)s->zero_sign, (unsigned long long)s->faithful,
+    fprintf(f, "{\"n\": %llu, \"correctly_rounded\": %llu", (unsigned long long)s->n,
+            (unsigned long long)s->correctly_rounded);
+    if (zs) fprintf(f, ", \"zero_sign\": %llu", (unsigned long long)s->zero_sign);
+    fprintf(f, ", \"faithful\": %llu, \"nonfinite\": %llu", (unsigned long long)s->faithful,
             (unsigned long long)s->nonfinite);
     fputs(", \"max_ulp\": ", f), gl_json_put_double(f, s->max_ulp);
     fputs(", \"max_abs\": ", f), gl_json_put_double(f, s->max_abs);
@@ -86,19 +87,19 @@ static void put_traits(FILE *f, const struct gl_traits *t)
     fputs("}}", f);
 }
 
-static void put_acc(FILE *f, const struct gl_acc *a)
+static void put_acc(FILE *f, const struct gl_acc *a, int zs)
 {
     fputs("{\"traits\": ", f);
     put_traits(f, &a->traits);
     fputs(",\n        \"all\": ", f);
-    put_stats(f, &a->all);
+    put_stats(f, &a->all, zs);
     fputs(",\n        \"regions\": {", f);
     for (int r = 0; r < GL_REGIONS; r++) {
         fprintf(f, "%s\"%s\": ", r ? ",\n          " : "", gl_region_names[r]);
-        put_stats(f, &a->region[r]);
+        put_stats(f, &a->region[r], zs);
     }
     fputs("},\n        \"nan_x\": ", f);
-    put_stats(f, &a->nan_x);
+    put_stats(f, &a->nan_x, zs);
     fputs(",\n        \"hist\": [", f);
     for (int i = 0; i < GL_HIST_BINS; i++)
         fprintf(f, "%s%llu", i ? ", " : "", (unsigned long long)a->hist[i]);
@@ -271,9 +272,9 @@ int gl_sweep_write_json(const struct gl_sweep *s, const char *path, char *err, s
         fprintf(f, ", \"failed\": %s, \"error\": ", res->failed ? "true" : "false");
         put_json_string(f, res->error);
         fprintf(f, ", \"chunks_ok\": %llu,\n   \"own\": ", (unsigned long long)res->chunks_ok);
-        put_acc(f, res->acc[0]);
+        put_acc(f, res->acc[0], !s->no_zero_sign);
         fputs(",\n   \"exact\": ", f);
-        put_acc(f, res->acc[1]);
+        put_acc(f, res->acc[1], !s->no_zero_sign);
         fputc('}', f);
     }
     fputs("\n ]}\n", f);

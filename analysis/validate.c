@@ -854,13 +854,13 @@ void gl_validate_bounds(const struct gl_kernel_src *k, const struct gl_kernel_re
         uint64_t wrong = st.n - st.correctly_rounded;
         char zs[96] = ""; /* how many of them only in the sign of zero */
         if (st.zero_sign)
-            snprintf(zs, sizeof zs, "; %llu of them +-0 where it is the other zero",
+            snprintf(zs, sizeof zs, ", %llu of them only in the sign of zero",
                      (unsigned long long)st.zero_sign);
         if (wrong)
             add(v, "max-ulp", GL_CHECK_FAIL,
                 "not correctly rounded (--max-ulp 0.5) on %s: %llu of %llu results differ from "
-                "the correctly rounded reference (max ULP %.4g%s)",
-                reg, (unsigned long long)wrong, (unsigned long long)st.n, st.max_ulp, zs);
+                "the correctly rounded reference%s (max ULP %.4g)",
+                reg, (unsigned long long)wrong, (unsigned long long)st.n, zs, st.max_ulp);
         else
             add(v, "max-ulp", GL_CHECK_PASS,
                 "correctly rounded (--max-ulp 0.5) on %s: 0 of %llu results differ from the "

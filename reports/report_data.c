@@ -194,9 +194,10 @@ void rep_zero_sign_md(FILE *f, const struct gl_sweep *s, const char *lead)
     for (int k = 0; k < s->nk; k++) {
         const struct gl_stats *a = &s->res[k].acc[0]->all;
         if (!a->zero_sign) continue;
-        fprintf(f, "%s`%s` %.2f %% of its results (%% CR %.2f, %.2f but for the sign of zero)",
-                any++ ? "; " : "", s->k[k].name, rep_pct(a->zero_sign, a->n),
-                rep_pct(a->correctly_rounded, a->n),
+        fprintf(f,
+                "%s`%s` %llu results, %.2f %% of them (%% CR %.2f, %.2f but for the sign of zero)",
+                any++ ? "; " : "", s->k[k].name, (unsigned long long)a->zero_sign,
+                rep_pct(a->zero_sign, a->n), rep_pct(a->correctly_rounded, a->n),
                 rep_pct(a->correctly_rounded + a->zero_sign, a->n));
     }
     fprintf(f, "%s.\n", any ? "" : "none");
