@@ -94,6 +94,15 @@ void rep_native16_md(FILE *f, const struct rep *r)
             sz, m * 1e-6, z * 1e-6, sz);
     rows(f, r, &r->bf16);
     rows(f, r, &r->f16);
+    const struct gl_sweep *sw[2] = {&r->bf16, &r->f16};
+    for (int i = 0; i < 2; i++) { /* the "not CR" column's results wrong in the sign only */
+        char lead[200];
+        snprintf(lead, sizeof lead,
+                 "%s%s kernels whose results include ±0 where the correctly rounded result is "
+                 "the other zero (in the not CR column, though wrong only in the sign of zero): ",
+                 i ? "" : "\n", sw[i]->fmt.name);
+        rep_zero_sign_md(f, sw[i], lead, 1);
+    }
     const char *nb, *nh;
     double pb = best_f32(&r->bf16, GL_DEFN_EXACT, &nb), ph = best_f32(&r->f16, GL_DEFN_EXACT, &nh);
     fprintf(f,

@@ -300,7 +300,8 @@ void rep_backward_md(FILE *f, const struct rep *r)
     rep_zero_sign_md(f, &r->bwd,
                      "\nKernels whose results include ±0 where the correctly rounded f′ is the "
                      "other zero, not correctly rounded in the % CR column, though wrong only in "
-                     "the sign of zero: ");
+                     "the sign of zero: ",
+                     0);
     fprintf(f, "\n![Backward Pareto](backward_pareto.png)\n");
     int front[256], nf = bwd_front(r, front);
     for (int i = 0; i < nf; i++) /* as the forward list: cost, then the chart's error */

@@ -183,7 +183,7 @@ int rep_pareto_drawn(const struct rep *r, const struct gl_sweep *s, int k, int *
     return !cheaper;
 }
 
-void rep_zero_sign_md(FILE *f, const struct gl_sweep *s, const char *lead)
+void rep_zero_sign_md(FILE *f, const struct gl_sweep *s, const char *lead, int abi16)
 {
     int any = 0;
     fputs(lead, f);
@@ -193,9 +193,9 @@ void rep_zero_sign_md(FILE *f, const struct gl_sweep *s, const char *lead)
     }
     for (int k = 0; k < s->nk; k++) {
         const struct gl_stats *a = &s->res[k].acc[0]->all;
-        if (!a->zero_sign) continue;
+        if (!a->zero_sign || (abi16 && !gl_kernel_abi_is16(s->k[k].abi))) continue;
         fprintf(f,
-                "%s`%s` %llu results, %.2f %% of them (%% CR %.2f, %.2f but for the sign of zero)",
+                "%s`%s` %llu of its results (%.2f %%; %% CR %.2f, %.2f but for the sign of zero)",
                 any++ ? "; " : "", s->k[k].name, (unsigned long long)a->zero_sign,
                 rep_pct(a->zero_sign, a->n), rep_pct(a->correctly_rounded, a->n),
                 rep_pct(a->correctly_rounded + a->zero_sign, a->n));

@@ -73,9 +73,10 @@ int rep_cpu_has(const struct rep *r, const char *flag);
 /* 100 a / n, 0 when n is 0: a percentage of swept inputs */
 double rep_pct(uint64_t a, uint64_t n);
 /* the kernels of sweep s whose results include +-0 where the correctly rounded result is the
- * other zero (not correctly rounded, bit for bit), each with its share and its % correctly
- * rounded with and without them, as one sentence led by `lead` ("none" when there are none) */
-void rep_zero_sign_md(FILE *f, const struct gl_sweep *s, const char *lead);
+ * other zero (not correctly rounded, bit for bit), each with its count, share and % correctly
+ * rounded with and without them, as one sentence led by `lead` ("none" when there are none);
+ * abi16: only the kernels of the 16-bit ABI (the native 16-bit table's) */
+void rep_zero_sign_md(FILE *f, const struct gl_sweep *s, const char *lead, int abi16);
 /* The typical error beside the worst: "≤M / ≤P", the upper edges of the power-of-two bins of a's
  * ULP histogram (gl_hist_upper: [0, 1/2], (1/2, 1], (1, 2], ...; a non-finite result in the last,
  * "> 2^39") that hold the median and the 99.9th percentile of its errors over every input

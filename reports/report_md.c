@@ -182,7 +182,8 @@ static void md_summary(FILE *f, const struct rep *r)
                      "Kernels whose results include ±0 where the correctly rounded result is the "
                      "other zero (−0 below the underflow of GELU's negative tail, and at x = −0), "
                      "not correctly rounded in the % CR column, though wrong only in the sign of "
-                     "zero: ");
+                     "zero: ",
+                     0);
     fprintf(f, "\nWorst input of each kernel (own definition), as C hex-floats:\n\n| kernel | x | "
                "result | reference | ULP |\n|---|---|---|---|---|\n");
     for (int i = 0; i < r->nrk; i++) {
