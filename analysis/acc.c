@@ -126,7 +126,9 @@ static struct sample make_sample(uint64_t xbits, double x, double y, double yr, 
     p.rel = isfinite(p.abs) && r.hi != 0 && isfinite(r.hi) ? p.abs / fabs(r.hi) : 0;
     p.cr = memcmp(&y, &yr, sizeof y) == 0 || (isnan(y) && isnan(yr));
     p.faithful = is_faithful(y, yr, r, ulp);
-    p.zero_sign = y == 0 && yr == 0 && signbit(y) != signbit(yr);
+    uint64_t yb, rb;
+    memcpy(&yb, &y, 8), memcpy(&rb, &yr, 8);
+    p.zero_sign = GL_RULE_ZERO_SIGN(y, yr, yb, rb);
     p.fx_lo = p.fx_hi = 0;
     if (!isinf(ulp)) fixed_ulp(ulp, &p.fx_lo, &p.fx_hi);
     return p;
@@ -248,7 +250,7 @@ static void fast_one(const struct gl_block *b, size_t i, double *u, struct fast_
     u[i] = v;
     f->hist[0][gl_hist_bin(v)]++;
     f->cr += yb == rb;
-    f->zero_sign += y == yr && yb != rb; /* +-0 against the other zero */
+    f->zero_sign += (uint64_t)GL_RULE_ZERO_SIGN(y, yr, yb, rb);
     f->faithful += (uint64_t)GL_RULE_FAITHFUL(y, yr, side, v);
     if (v < FAST_LIM)
         f->sum += (uint64_t)GL_RULE_FX(v);
@@ -292,7 +294,7 @@ fast_block(const struct gl_block *b, double *restrict u, struct fast_part *f)
         for (int k = 0; k < 4; k++) f->hist[k][bn[k]]++;
         slow -= ~ok;
         cr -= ok & ((VL)y == (VL)yr);
-        zsign -= ok & (y == yr) & ((VL)y != (VL)yr); /* +-0 against the other zero */
+        zsign -= ok & GL_RULE_ZERO_SIGN(y, yr, (VL)y, (VL)yr);
         faithful -= ok & GL_RULE_FAITHFUL(y, yr, side, v);
         sum += ok & ~big & fx;
         VL anybig = big | __builtin_shuffle(big, (VL){2, 3, 0, 1});

@@ -18,6 +18,9 @@
 #define GL_RULE_FAITHFUL(y, yr, side, ulp)                                                         \
     (((y) == (yr)) |                                                                               \
      (((ulp) < 1) & ((((y) > (yr)) & ((side) > 0)) | (((y) < (yr)) & ((side) < 0)))))
+/* a result wrong only in the sign of zero (gl_stats.zero_sign): y equal to yr as a number, not in
+ * its bits yb, rb (only +0 and -0 are) */
+#define GL_RULE_ZERO_SIGN(y, yr, yb, rb) (((y) == (yr)) & ((yb) != (rb)))
 /* round(u 2^24), the fixed-point ULP the sums add, as this value truncated (exact while
  * u 2^24 < 2^52; the paths call fixed_ulp for u >= 2^28) */
 #define GL_RULE_FX(u) ((u)*0x1p24 + 0.5)
