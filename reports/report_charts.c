@@ -314,12 +314,24 @@ static void grid_panel(char *body, size_t cap, size_t *used, const struct grid_f
 
 #define BIN_GROUPS 16
 #define BIN_ZERO   1e-4 /* where a binade without an error above it is drawn, its tic so labelled */
+#define BIN_TINY   (-32) /* below 2^BIN_TINY a binade takes a quarter step (the shaded band) */
+
+/* Where binade e of |x| (2^e <= |x| < 2^(e+1); the subnormals e = -127) sits on a per-binade
+ * chart's x axis, right of 0: a step per binade from 2^BIN_TINY out, a quarter step below it,
+ * where GELU(x) and its derivative differ from x/2 and 1/2 by under 2^-32 relative (far below an
+ * ULP) and the curves are flat but at the subnormals; so |x| >= 1, where the kernels differ,
+ * takes a fifth to a third of each half (the backward chart, the peers') instead of a tenth to a
+ * seventh. */
+static double binade_pos(int e)
+{
+    return e < BIN_TINY ? 1 + (e + 127) / 4.0 : 1 + (BIN_TINY + 127) / 4.0 + (e - BIN_TINY);
+}
 
 /* A max-ULP-per-binade chart (IN/CSV: kernel,against,sign,exponent_field,max_ulp,...; the
  * rows against the kernel's own definition) of the kernels ks[0..nk), in small multiples: a
  * panel per group (ks[i].group), two to a row, x on a log scale each side of 0 (the binades of
- * x < 0 left of 0, mirrored), a binade whose errors are all below BIN_ZERO (exact results
- * included) drawn on the line so marked, the x axis ending 8 binades past the last error.
+ * x < 0 left of 0, mirrored; binade_pos), a binade whose errors are all below BIN_ZERO (exact
+ * results included) drawn on the line so marked, the x axis ending 8 binades past the last error.
  * what: the title's first lines (gnuplot's "\\n" between them, at most 74 characters each). */
 int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
                       const struct rep_chart_kernel *ks, int nk, const char *what, char *err,
@@ -365,16 +377,18 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
         } else if (!cur_kept) {
             continue; /* a kernel left out above */
         }
-        fprintf(out, "%d,%d,%.6g\n", sign, e - 127, mx > BIN_ZERO ? mx : BIN_ZERO);
+        fprintf(out, "%d,%d,%.6g,%g\n", sign, e - 127, mx > BIN_ZERO ? mx : BIN_ZERO,
+                binade_pos(e - 127));
         top = mx > top && isfinite(mx) ? mx : top;
         if (mx > 0 && e - 127 > emax) emax = e - 127;
     }
     fclose(in);
     fclose(out);
-    /* x on a logarithmic scale on each side of 0: binade e of x < 0 at -(e + BIN_OFF), of
-     * x > 0 at e + BIN_OFF, the subnormals (e = -127) next to 0 */
-    enum { BIN_OFF = 128 };
-    int np = ng ? ng : 1, nkey[GRID_MAX], xmax = (emax + 8 < 128 ? emax + 8 : 128) + BIN_OFF;
+    /* x on a logarithmic scale on each side of 0: binade e of x < 0 at -binade_pos(e), of
+     * x > 0 at binade_pos(e), the subnormals (e = -127) next to 0 */
+    int np = ng ? ng : 1, nkey[GRID_MAX];
+    double xmax = binade_pos(emax + 8 < 128 ? emax + 8 : 128), tiny = binade_pos(BIN_TINY),
+           one = binade_pos(0);
     struct grid_frame fr[GRID_MAX];
     for (int g = 0; g < np && g < GRID_MAX; g++) {
         nkey[g] = 0;
@@ -386,16 +400,21 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
     chart_add(
         body, sizeof body, &used,
         "set multiplot title \"%s\\nx on a log scale each side of 0, a step per binade 2^e <= "
-        "|x| < 2^{e+1},\\nthe subnormals at 0; a binade whose errors are all below 10^{-4} "
-        "ULP\\n(exact results included) is drawn at <10^{-4}; beyond 2^{%d} every finite\\n"
-        "result has error 0; non-finite results are not drawn (tables count them)\" font ',5'\n"
+        "|x| < 2^{e+1},\\na quarter step below 2^{%d} (shaded), the subnormals at 0; a binade "
+        "whose\\nerrors are all below 10^{-4} ULP (exact results too) is drawn at <10^{-4};\\n"
+        "beyond 2^{%d} every finite result has error 0; non-finite ones: tables only\" "
+        "font ',5'\n"
         "set logscale y\nset format y '10^{%%L}'\nset yrange [%g:%g]\nset ytics 1e4\n"
-        "set ytics add ('<10^{-4}' %g)\nset xrange [%d:%d]\n"
-        "set xtics ('-1' -%d, '-2^{-64}' -%d, '0' 0, '2^{-64}' %d, '1' %d)\n"
-        "set xtics add ('' -%d 1, '' -%d 1, '' %d 1, '' %d 1)\nset grid xtics ytics\n"
+        "set ytics add ('<10^{-4}' %g)\nset xrange [%g:%g]\n"
+        "set xtics ('-1' -%g, '-2^{-32}' -%g, '0' 0, '2^{-32}' %g, '1' %g)\n"
+        "set xtics add ('' -%g 1, '' -%g 1, '' %g 1, '' %g 1, '' -%g 1, '' %g 1)\n"
+        "set grid xtics ytics\n"
+        "set object 1 rect from -%g, graph 0 to %g, graph 1 fc rgb '#eeeeee' fs solid "
+        "noborder behind\n"
         "set arrow from 0, graph 0 to 0, graph 1 nohead dt 3 lc rgb '#999999'\n",
-        what, xmax - BIN_OFF, BIN_ZERO / 2, top * 10, BIN_ZERO, -xmax, xmax, BIN_OFF, BIN_OFF - 64,
-        BIN_OFF - 64, BIN_OFF, BIN_OFF + 32, BIN_OFF - 96, BIN_OFF - 96, BIN_OFF + 32);
+        what, BIN_TINY, (emax + 8 < 128 ? emax + 8 : 128), BIN_ZERO / 2, top * 10, BIN_ZERO, -xmax,
+        xmax, one, tiny, tiny, one, binade_pos(-16), binade_pos(-64), binade_pos(-64),
+        binade_pos(-16), binade_pos(16), binade_pos(16), tiny, tiny);
     for (int g = 0; g < np && g < GRID_MAX; g++) {
         grid_panel(body, sizeof body, &used, fr, g, ng ? groups[g] : "none swept", "x",
                    "max error (ULP)");
@@ -405,9 +424,9 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
             if (group_of[i] != g) continue;
             for (int s = 1; s >= 0; s--) /* x < 0 (sign 1), then x > 0: one key entry */
                 chart_add(body, sizeof body, &used,
-                          "%s'%s/%s' index %d using ($1 == %d ? %s($2 + %d) : NaN):3 w l lw 1.5 "
+                          "%s'%s/%s' index %d using ($1 == %d ? %s$4 : NaN):3 w l lw 1.5 "
                           "%s %s%s%s noenhanced",
-                          c || s == 0 ? ", " : "", r->out, dat, i, s, s ? "-" : "", BIN_OFF,
+                          c || s == 0 ? ", " : "", r->out, dat, i, s, s ? "-" : "",
                           series_style(c, 0), s ? "t '" : "notitle", s ? names[i] : "",
                           s ? "'" : "");
             c++;
