@@ -135,6 +135,26 @@ static const char *format_words(const struct gl_format *f)
     return f->id == GL_FMT_BF16 ? "bfloat16" : f->id == GL_FMT_F16 ? "binary16" : "binary32";
 }
 
+/* Why a result is lost at x in the negative tail, in words (into b): where GELU's factor there,
+ * g(x)/x (Phi(x); (1 + tanh(u))/2; sigma(a x): g the forward definition fwd), is below binary32's
+ * least normal number 2^-126 or within a factor 4 of it, an intermediate (erfc, Phi, the sigmoid)
+ * was flushed to zero or underflowed: subnormals off (FTZ), not cancellation, which loses the
+ * factor from about 2^-25 (there 1 + erf or 1 + tanh rounds to 0); else cancellation (the
+ * form's words, cancel). */
+static void tail_cause(enum gl_defn fwd, float x, const char *cancel, char *b, size_t l)
+{
+    double g = gl_ref_f32(fwd, x, &gl_format_f32, NULL) / x;
+    if (fwd != GL_DEFN_SIGMOID && fwd != GL_DEFN_SILU && g < 0x1p-124)
+        snprintf(b, l,
+                 "not cancellation: GELU(x)/x (%s) is %.3g there, within a factor 4 of binary32's "
+                 "least normal number 2^-126 or below it: an intermediate (%s) flushed to zero or "
+                 "underflowed (subnormals off: FTZ)",
+                 fwd == GL_DEFN_EXACT ? "Phi(x)" : "(1 + tanh(u))/2", g,
+                 fwd == GL_DEFN_EXACT ? "erfc(-x/sqrt2) or Phi(x)" : "1 + tanh(u) or exp(2u)");
+    else
+        snprintf(b, l, "%s", cancel);
+}
+
 /* The negative tail: the x closest to 0 from which the kernel returns 0 (or -0) while its
  * definition is a normal number of the format judged (s->fmt: binary32, or the bfloat16 or
  * binary16 of --format, the inputs then of that format). */
@@ -158,20 +178,23 @@ static int probe_tail(const struct gl_sweep *s, const struct gl_kernel_src *k, s
             format_words(&s->fmt));
     } else {
         struct gl_dd r;
+        char cause[300];
         gl_ref_f32(k->defn, x[first], &s->fmt, &r);
+        tail_cause(k->defn, x[first],
+                   k->defn == GL_DEFN_EXACT
+                       ? "cancellation in the negative tail (0.5x(1 + erf(x/sqrt2)) loses "
+                         "everything once erf rounds to -1; x erfc(-x/sqrt2)/2 does not)"
+                   : k->defn == GL_DEFN_TANH
+                       ? "cancellation in the negative tail (0.5x(1 + tanh(u)) loses everything "
+                         "once tanh rounds to -1; x / (1 + exp(-2u)) does not)"
+                       : "the sigmoid underflows before x sigma(a x) does (or 1 + exp(-a x) is "
+                         "rounded through a narrow format)",
+                   cause, sizeof cause);
         int in_region = region_all || x[first] >= -5;
         add(v, "tail", in_region ? GL_CHECK_FAIL : GL_CHECK_WARN,
             "returns 0 from x = %a (%.4g) down, where GELU is a small negative number (%a there, "
             "%.3g ULP off): %s%s",
-            (double)x[first], (double)x[first], r.hi, gl_ulp_error(y[first], r, &s->fmt),
-            k->defn == GL_DEFN_EXACT
-                ? "cancellation in the negative tail (0.5x(1 + erf(x/sqrt2)) loses everything "
-                  "once erf rounds to -1; x erfc(-x/sqrt2)/2 does not)"
-            : k->defn == GL_DEFN_TANH
-                ? "cancellation in the negative tail (0.5x(1 + tanh(u)) loses everything once "
-                  "tanh rounds to -1; x / (1 + exp(-2u)) does not)"
-                : "the sigmoid underflows before x sigma(a x) does (or 1 + exp(-a x) is "
-                  "rounded through a narrow format)",
+            (double)x[first], (double)x[first], r.hi, gl_ulp_error(y[first], r, &s->fmt), cause,
             in_region ? "" : "; outside the checked region (--region all to fail on it)");
     }
     free(x), free(y);
@@ -203,16 +226,24 @@ static int probe_tail_grad(const struct gl_sweep *s, const struct gl_kernel_src 
             "on [-41, -1]");
     } else {
         int in_region = region_all || x[first] >= -5;
+        char cause[300];
+        tail_cause(k->defn == GL_DEFN_EXACT_GRAD  ? GL_DEFN_EXACT
+                   : k->defn == GL_DEFN_TANH_GRAD ? GL_DEFN_TANH
+                                                  : GL_DEFN_SIGMOID,
+                   x[first],
+                   k->defn == GL_DEFN_EXACT_GRAD
+                       ? "cancellation in the negative tail (Phi(x) as (1 + erf(x/sqrt2))/2 is "
+                         "lost once erf rounds to -1, leaving x phi(x) alone; erfc(-x/sqrt2)/2 "
+                         "keeps it)"
+                   : k->defn == GL_DEFN_TANH_GRAD
+                       ? "cancellation in the negative tail ((1 + tanh(u))/2 and 1 - tanh(u)^2 "
+                         "are lost once tanh rounds to -1; sigma(2u) and 4 sigma(2u) sigma(-2u) "
+                         "keep them)"
+                       : "the sigmoid underflows, or 1 - sigma is computed by subtraction",
+                   cause, sizeof cause);
         add(v, "tail", in_region ? GL_CHECK_FAIL : GL_CHECK_WARN,
             "loses the derivative from x = %a (%.4g) down: %a where f' is %a (%.3g ULP off): %s%s",
-            (double)x[first], (double)x[first], (double)y[first], r.hi, u,
-            k->defn == GL_DEFN_EXACT_GRAD
-                ? "cancellation in the negative tail (Phi(x) as (1 + erf(x/sqrt2))/2 is lost once "
-                  "erf rounds to -1, leaving x phi(x) alone; erfc(-x/sqrt2)/2 keeps it)"
-            : k->defn == GL_DEFN_TANH_GRAD
-                ? "cancellation in the negative tail ((1 + tanh(u))/2 and 1 - tanh(u)^2 are lost "
-                  "once tanh rounds to -1; sigma(2u) and 4 sigma(2u) sigma(-2u) keep them)"
-                : "the sigmoid underflows, or 1 - sigma is computed by subtraction",
+            (double)x[first], (double)x[first], (double)y[first], r.hi, u, cause,
             in_region ? "" : "; outside the checked region (--region all to fail on it)");
     }
     free(x), free(y);
@@ -688,17 +719,19 @@ static void check16_rounding(const struct all16 *a, enum gl_defn d, struct gl_va
             wrong, first_x, trunc, twice);
 }
 
-/* Subnormal inputs and results kept, not flushed to zero. A zero result counts as lost where the
+/* Subnormal inputs and results kept, not flushed to zero, on the n inputs x (results y, the own
+ * definition correctly rounded to the format f: yr). A zero result counts as lost where the
  * correctly rounded one is above the smallest subnormal (a rounding error of one ULP does not
  * reach zero from there); inputs taken as zero: most subnormal inputs lost; results flushed: some
  * lost and not one nonzero subnormal result from a normal input (a kernel of another definition
  * that underflows elsewhere keeps its subnormals) */
-static void check16_subnormal(const struct all16 *a, struct gl_validation *v)
+static void check_subnormal(const float *xa, const float *ya, const double *ra, int n,
+                            const struct gl_format *f, struct gl_validation *v)
 {
-    double tiny = min_normal16(a->fmt), least = gl_pow2(a->fmt->emin_sub);
+    double tiny = gl_pow2(f->emin_sub + f->prec - 1), least = gl_pow2(f->emin_sub);
     int in_sub = 0, daz = 0, out_sub = 0, ftz = 0, kept = 0;
-    for (int i = 0; i < 65536; i++) {
-        double x = a->x[i], y = a->y[i], yr = a->yr[i];
+    for (int i = 0; i < n; i++) {
+        double x = xa[i], y = ya[i], yr = ra[i];
         int xs = x != 0 && fabs(x) < tiny, lost = y == 0 && fabs(yr) > least;
         in_sub += xs, daz += xs && lost;
         if (xs || !isfinite(x)) continue;
@@ -725,6 +758,34 @@ static void check16_subnormal(const struct all16 *a, struct gl_validation *v)
             out_sub);
 }
 
+/* Subnormals in binary32 (check_subnormal): 128 subnormal inputs of each sign (significands 1 to
+ * 2^23 - 1, spread cubically), 128 normal inputs of each sign in [2^-126, 2^-125) (GELU(x) about
+ * x/2: subnormal), and the negative tail -5 .. -60 in steps of 1/64, where each definition's
+ * GELU(x) passes through the subnormals (exact about x = -13.2, tanh -10, sigmoid -52) */
+static int probe_subnormal(const struct gl_sweep *s, const struct gl_kernel_src *k,
+                           struct gl_child *ch, struct gl_validation *v)
+{
+    enum { SUB = 128, TAIL = 55 * 64 + 1, N = 4 * SUB + TAIL };
+    float *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
+    double *yr = malloc(N * sizeof *yr);
+    int n = 0;
+    for (int i = 0; i < SUB; i++) {
+        uint32_t m =
+            1 + (uint32_t)((uint64_t)i * i * i * 0x7ffffe / ((SUB - 1) * (SUB - 1) * (SUB - 1)));
+        x[n++] = (float)ldexp(m, -149), x[n++] = -(float)ldexp(m, -149);
+        float t = (float)ldexp(1 + i / (double)SUB, -126);
+        x[n++] = t, x[n++] = -t;
+    }
+    for (int i = 0; i < TAIL; i++) x[n++] = -5.0f - (float)i / 64;
+    int rc = call(s, k, ch, x, y, (size_t)n, NULL, v, "subnormal");
+    if (!rc) {
+        for (int i = 0; i < n; i++) yr[i] = gl_ref_f32(k->defn, x[i], &s->fmt, NULL);
+        check_subnormal(x, y, yr, n, &s->fmt, v);
+    }
+    free(x), free(y), free(yr);
+    return rc;
+}
+
 /* The negative tail: the x closest to 0 from which the kernel returns +-0 where the definition
  * is a normal number of the format (cancellation, as probe_tail finds it in binary32) */
 static void check16_tail(const struct all16 *a, enum gl_defn d, int region_all,
@@ -745,15 +806,18 @@ static void check16_tail(const struct all16 *a, enum gl_defn d, int region_all,
     }
     double x = a->x[first];
     int in_region = region_all || x >= -5;
+    char cause[300];
+    tail_cause(d, (float)x,
+               d == GL_DEFN_EXACT  ? "cancellation in the negative tail (1 + erf(x/sqrt2) computed "
+                                     "before the product; x erfc(-x/sqrt2)/2 keeps it)"
+               : d == GL_DEFN_TANH ? "cancellation in the negative tail (1 + tanh(u) computed "
+                                     "before the product; x / (1 + exp(-2u)) keeps it)"
+                                   : "the sigmoid underflows or is rounded too early",
+               cause, sizeof cause);
     add(v, "tail", in_region ? GL_CHECK_FAIL : GL_CHECK_WARN,
         "returns 0 from x = %a (%.4g) down (%d inputs), where GELU is a normal %s number (%a "
         "there): %s%s",
-        x, x, lost, format_words(a->fmt), a->yr[first],
-        d == GL_DEFN_EXACT  ? "cancellation in the negative tail (1 + erf(x/sqrt2) computed "
-                              "before the product; x erfc(-x/sqrt2)/2 keeps it)"
-        : d == GL_DEFN_TANH ? "cancellation in the negative tail (1 + tanh(u) computed before "
-                              "the product; x / (1 + exp(-2u)) keeps it)"
-                            : "the sigmoid underflows or is rounded too early",
+        x, x, lost, format_words(a->fmt), a->yr[first], cause,
         in_region ? "" : "; outside the checked region (--region all to fail on it)");
 }
 
@@ -798,7 +862,7 @@ static int probe_all16(const struct gl_sweep *s, const struct gl_kernel_src *k, 
     for (int i = 0; i < 65536; i++) a->yr[i] = gl_ref_f32(k->defn, a->x[i], a->fmt, &a->r[i]);
     check16_nan(a, v);
     check16_rounding(a, k->defn, v);
-    check16_subnormal(a, v);
+    check_subnormal(a->x, a->y, a->yr, 65536, a->fmt, v);
     check16_tail(a, k->defn, region_all, v);
     check16_definition(a, k->defn, v);
     free(a);
@@ -816,8 +880,8 @@ int gl_validate_probes(const struct gl_sweep *s, const struct gl_kernel_src *k, 
                        probe_definition(s, k, ch, v) || probe_precision(s, k, ch, v) ||
                        probe_layout(s, k, ch, v) || probe_dy(s, k, ch, v)
                  : probe_specials(s, k, ch, v) || probe_tail(s, k, ch, region_all, v) ||
-                       probe_definition(s, k, ch, v) || probe_precision(s, k, ch, v) ||
-                       probe_layout(s, k, ch, v);
+                       probe_subnormal(s, k, ch, v) || probe_definition(s, k, ch, v) ||
+                       probe_precision(s, k, ch, v) || probe_layout(s, k, ch, v);
     return rc && v->crashed ? -1 : 0; /* else a memory finding: a FAIL among the checks */
 }
 

@@ -482,7 +482,8 @@ static void version_row(FILE *f, const struct rep *r, const struct rep_peer *p)
 static void version_words(FILE *f, const struct rep *r, const struct rep_peer *old,
                           const struct rep_peer *nw)
 {
-    static const char *const checks[] = {"specials", "tail", "layout", "definition", "memory"};
+    static const char *const checks[] = {"specials", "tail",       "subnormal",
+                                         "layout",   "definition", "memory"};
     const struct rep_kernel *ko = kernel_of(r, old->name), *kn = kernel_of(r, nw->name);
     fprintf(f, "- `%s` → `%s`:", old->name, nw->name);
     int any = 0;

@@ -5,6 +5,9 @@
  *   v_no_nan     NaN gives 0 (a max/select that swallows NaN)
  *   v_zero_sign  -0 gives +0 (x * Phi(x) computed as Phi(x) * x + 0)
  *   v_tail       0.5 x (1 + erf(x/sqrt2)) in float: 0 for x < -5.5 or so (cancellation)
+ *   v_ftz        x Phi(x) in float with subnormals off (FTZ and DAZ, as TensorFlow's and XLA's
+ *                threads run): subnormal inputs read as 0, Phi(x) and the result flushed to 0
+ *                below 2^-126 (so 0 from x = -13.0 down, where GELU is still normal)
  *   v_tanh       the tanh form, while the test claims exact
  *   v_fp16       the result rounded through binary16
  *   v_vtail      a vector tail bug: the last n mod 8 elements of a call get the tanh form
@@ -38,6 +41,7 @@ K(v_nan_inf);
 K(v_no_nan);
 K(v_zero_sign);
 K(v_tail);
+K(v_ftz);
 K(v_tanh);
 K(v_fp16);
 K(v_vtail);
@@ -89,6 +93,18 @@ K(v_tail)
 {
     for (size_t i = 0; i < n; i++)
         y[i] = isinf(x[i]) ? good(x[i]) : 0.5f * x[i] * (1.0f + erff(x[i] * 0x1.6a09e6p-1f));
+}
+/* v flushed to zero below binary32's least normal number, its sign kept */
+static float ftz(float v)
+{
+    return fabsf(v) < 0x1p-126f ? 0.0f * v : v;
+}
+K(v_ftz)
+{
+    for (size_t i = 0; i < n; i++) {
+        float v = ftz(x[i]), phi = ftz((float)(0.5 * erfc(-(double)v * 0x1.6a09e667f3bcdp-1)));
+        y[i] = v == -INFINITY ? -0.0f : ftz(v * phi);
+    }
 }
 K(v_tanh)
 {
