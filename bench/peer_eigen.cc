@@ -1,6 +1,7 @@
 /* TensorFlow's GELU over Eigen (gelulab/peers.h): tf.nn.gelu is not one kernel but a composition
  * of element-wise TensorFlow ops, each an Eigen expression over binary32 with its own rounded
- * result (tensorflow/python/ops/nn_ops.py, gelu):
+ * result (tensorflow/python/ops/nn_ops.py, gelu, as older releases composed it; 2.21's exact form
+ * is 0.5 * x * erfc(-x * 0.7071067811865476), measured as tf-2.21-gelu):
  *   approximate=False: 0.5 * x * (1 + erf(x / 1.4142135623730951))
  *        ops: t = x / sqrt2 (RealDiv), e = erf(t), s = 1 + e, h = 0.5 * x, y = h * s
  *   approximate=True:  0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * pow(x, 3))))

@@ -281,14 +281,18 @@ static struct gl_peer peers[] = {
      .path = "(x/2) erfc(-x/sqrt2): vmsErfc in VML_LA mode"},
     {"mkl-2026.2-erfc-ep", GL_DEFN_EXACT, GL_PEER_AUTO, &mkl, FWD(gl_peer_mkl_erfc_ep),
      .path = "(x/2) erfc(-x/sqrt2): vmsErfc in VML_EP mode"},
-    /* tf.nn.gelu's ops composed over Eigen 3.4's erf/tanh (TensorFlow's x86 wheels: -mavx; and
-     * -march=haswell): not TensorFlow, whose eager ops run over Eigen master (tf-2.21-*) */
+    /* the ops of tf.nn.gelu as older TensorFlow composed it, 0.5 x (1 + erf(x/sqrt2)), and of its
+     * tanh form, over Eigen 3.4's erf/tanh (TensorFlow's x86 wheels: -mavx; and -march=haswell):
+     * not TensorFlow, whose eager ops run over Eigen master and, in 2.21, compose the exact form
+     * as 0.5 x erfc(-x/sqrt2) (tf-2.21-*) */
     {"eigen-3.4-gelu/avx", GL_DEFN_EXACT, GL_PEER_AVX, &eigen, FWD(gl_peer_eigen_gelu_avx),
      .check = "gl_peer_eigen_check_avx",
-     .path = "tf.nn.gelu(x)'s ops over Eigen's erf, built -mavx as TensorFlow's x86 wheels"},
+     .path = "0.5 x (1 + erf(x/sqrt2)), older TensorFlow's tf.nn.gelu(x) ops, over Eigen's erf, "
+             "built -mavx as TensorFlow's x86 wheels"},
     {"eigen-3.4-gelu/avx2", GL_DEFN_EXACT, GL_PEER_AVX2, &eigen, FWD(gl_peer_eigen_gelu_avx2),
      .check = "gl_peer_eigen_check_avx2",
-     .path = "tf.nn.gelu(x)'s ops over Eigen's erf, built -mavx2 -mfma"},
+     .path = "0.5 x (1 + erf(x/sqrt2)), older TensorFlow's tf.nn.gelu(x) ops, over Eigen's erf, "
+             "built -mavx2 -mfma"},
     {"eigen-3.4-gelu-tanh/avx", GL_DEFN_TANH, GL_PEER_AVX, &eigen, FWD(gl_peer_eigen_gelu_tanh_avx),
      .check = "gl_peer_eigen_check_avx",
      .path = "tf.nn.gelu(x, approximate=True)'s ops over Eigen's tanh, -mavx"},
@@ -316,7 +320,8 @@ static struct gl_peer peers[] = {
     /* TensorFlow 2.21, JAX 0.12, ONNX Runtime 1.31, OpenVINO 2026.4: from Python
      * (bench/py_eval.py), one thread each, their defaults otherwise */
     {"tf-2.21-gelu", GL_DEFN_EXACT, GL_PEER_AUTO, &tf, PY("tf-2.21-gelu"),
-     .path = "tf.nn.gelu(x) eager: 0.5 x (1 + erf(x/sqrt2)) over Eigen master's erf"},
+     .path = "tf.nn.gelu(x) eager: 0.5 x erfc(-x/sqrt2) (tensorflow/python/ops/nn_ops.py) over "
+             "Eigen master's erfc"},
     {"tf-2.21-gelu-tanh", GL_DEFN_TANH, GL_PEER_AUTO, &tf, PY("tf-2.21-gelu-tanh"),
      .path = "tf.nn.gelu(x, approximate=True) eager"},
     {"tf-2.21-gelu-xla", GL_DEFN_EXACT, GL_PEER_AUTO, &tf, PY("tf-2.21-gelu-xla"),
