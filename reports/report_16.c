@@ -31,9 +31,11 @@ static void rows(FILE *f, const struct rep *r, const struct gl_sweep *s)
         const struct gl_acc *o = s->res[i].acc[0], *e = s->res[i].acc[1];
         double x = rep_eps(r, k->name, r->pareto_size), m = rep_eps(r, "memcpy16", r->pareto_size);
         double c = rep_cyc(r, k->name, r->pareto_size);
-        fprintf(f, "| %s%s | %s | %s | %.3g | %.3g | %.2f | %llu | %llu of %llu | %llu |", k->name,
+        char u[32], cr[16];
+        fprintf(f, "| %s%s | %s | %s | %s | %.3g | %s | %llu | %llu of %llu | %llu |", k->name,
                 gl_sweep_complete(s) ? "" : " †", s->fmt.name, gl_defn_name(k->defn),
-                o->all.max_ulp, e->all.max_ulp, rep_pct(o->all.correctly_rounded, o->all.n),
+                rep_ulp(o->all.max_ulp, u, sizeof u), e->all.max_ulp,
+                rep_pct_cr(o->all.correctly_rounded, o->all.n, cr, sizeof cr),
                 (unsigned long long)(o->all.n - o->all.correctly_rounded),
                 (unsigned long long)o->nan_x.correctly_rounded, (unsigned long long)o->nan_x.n,
                 (unsigned long long)o->traits.n[GL_TRAIT_ZERO_LOST]);

@@ -157,7 +157,8 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
 }
 
 /* max ULP per binade of x for each kernel whose results are not an earlier one's, a panel per
- * library (a peer's name up to its first '-': onednn, torch, tf, jax) and one for gelulab's */
+ * library (as the forward charts name it: the library of a forward peer of the same library and
+ * version, else the peer's name up to its first '-') and one for gelulab's */
 static int chart_binades_bwd(const struct rep *r, char *err, size_t errlen)
 {
     struct rep_chart_kernel ks[256];
@@ -166,8 +167,14 @@ static int chart_binades_bwd(const struct rep *r, char *err, size_t errlen)
     for (int k = 0; k < r->bwd.nk && nk < 256; k++) {
         const struct gl_kernel_src *s = &r->bwd.k[k];
         if (same_as(r, k) >= 0 || rep_lib_entry(s)) continue;
+        const struct rep_peer *p = NULL; /* its library: a forward peer's of its library-version */
+        const char *v = strchr(s->name, '-'), *e = v ? strchr(v + 1, '-') : NULL;
+        for (int j = 0; e && !p && j < r->npeers; j++)
+            if (!strncmp(r->peers[j].name, s->name, (size_t)(e + 1 - s->name))) p = &r->peers[j];
         if (s->kind == GL_SRC_BUILTIN)
             snprintf(groups[nk], sizeof groups[nk], "gelulab");
+        else if (p)
+            snprintf(groups[nk], sizeof groups[nk], "%s", p->library);
         else
             snprintf(groups[nk], sizeof groups[nk], "%.*s", (int)strcspn(s->name, "-"), s->name);
         ks[nk].more = 0;
@@ -178,7 +185,8 @@ static int chart_binades_bwd(const struct rep *r, char *err, size_t errlen)
     return rep_binades_chart(r, "backward_binades", "bwd.binades.csv", ks, nk,
                              "Backward pass: max ULP error per binade of x (dy = 1, own "
                              "derivative),\\na panel per library; (+N): N others with these "
-                             "results",
+                             "results;\\nthe binade -[1/2, 1) holds the zero of f' (x = -0.7518), "
+                             "where ULP error is unbounded",
                              err, errlen);
 }
 
@@ -221,11 +229,13 @@ static void md_row(FILE *f, const struct rep *r, int k)
         snprintf(eps, sizeof eps, "%.0f%s (%.3g×)", e / 1e6, rep_timed_mark(r, ks->name),
                  relu > 0 ? e / relu : NAN);
     int j = same_as(r, k);
-    fprintf(f, "| %s%s%s%s | %s | %.4g | %.4g | %.4g | %.4g | %.3f | %llu | %s | %s |\n", ks->name,
+    char cr[16];
+    fprintf(f, "| %s%s%s%s | %s | %.4g | %.4g | %.4g | %.4g | %s | %llu | %s | %s |\n", ks->name,
             j >= 0 ? " (= " : "", j >= 0 ? r->bwd.k[j].name : "", j >= 0 ? ")" : "",
             gl_defn_name(ks->defn), a->region[GL_REGION_CORE].max_ulp,
             a->region[GL_REGION_ROOT].max_ulp, scaled_all(r, ks),
-            a->region[GL_REGION_TAIL_NEG].max_ulp, rep_pct(a->all.correctly_rounded, a->all.n),
+            a->region[GL_REGION_TAIL_NEG].max_ulp,
+            rep_pct_cr(a->all.correctly_rounded, a->all.n, cr, sizeof cr),
             (unsigned long long)a->all.nonfinite, sp, eps);
 }
 

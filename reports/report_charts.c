@@ -394,7 +394,9 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
         nkey[g] = 0;
         for (int i = 0; i < n; i++) nkey[g] += group_of[i] == g;
     }
-    int h = grid_layout(np < GRID_MAX ? np : GRID_MAX, nkey, 44, 10, 52, fr);
+    int lines = 5; /* the title's: what's lines and the four below them */
+    for (const char *c = what; (c = strstr(c, "\\n")); c += 2) lines++;
+    int h = grid_layout(np < GRID_MAX ? np : GRID_MAX, nkey, 8 + 6 * lines, 10, 52, fr);
     char body[60000];
     size_t used = 0;
     chart_add(

@@ -88,6 +88,25 @@ double rep_pct(uint64_t a, uint64_t n)
     return n ? 100.0 * (double)a / (double)n : 0;
 }
 
+const char *rep_pct_cr(uint64_t cr, uint64_t n, char *buf, size_t len)
+{
+    double p = rep_pct(cr, n);
+    if (cr < n && p >= 99.995)
+        snprintf(buf, len, "> 99.99");
+    else if (cr > 0 && p < 0.005)
+        snprintf(buf, len, "< 0.01");
+    else
+        snprintf(buf, len, "%.2f", p);
+    return buf;
+}
+
+const char *rep_ulp(double u, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.3g", u);
+    if (u > 0.5 && !strcmp(buf, "0.5")) snprintf(buf, len, "%.9g", u);
+    return buf;
+}
+
 /* the upper edge of the bin of hist that holds the q-quantile of its n counts, as a cell */
 static void bin_cell(const uint64_t *hist, uint64_t n, double q, char *buf, size_t len)
 {

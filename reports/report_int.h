@@ -72,6 +72,13 @@ const char *rep_isa_phrase(const struct rep *r);
 int rep_cpu_has(const struct rep *r, const char *flag);
 /* 100 a / n, 0 when n is 0: a percentage of swept inputs */
 double rep_pct(uint64_t a, uint64_t n);
+/* % correctly rounded (cr of n) as a cell: two decimals, but "> 99.99" for a kernel not correctly
+ * rounded everywhere whose share would print 100.00, "< 0.01" for one correctly rounded somewhere
+ * whose share would print 0.00; returns buf */
+const char *rep_pct_cr(uint64_t cr, uint64_t n, char *buf, size_t len);
+/* a max ULP figure as a cell: three significant digits, nine where three would read 0.5 for an
+ * error above it (0.500000010: not correctly rounded, where 0.5 would say it is); returns buf */
+const char *rep_ulp(double u, char *buf, size_t len);
 /* the kernels of sweep s whose results include +-0 where the correctly rounded result is the
  * other zero (not correctly rounded, bit for bit), each with its count, share and % correctly
  * rounded with and without them, as one sentence led by `lead` ("none" when there are none);

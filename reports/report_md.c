@@ -112,7 +112,9 @@ static void md_summary(FILE *f, const struct rep *r)
         "pos: x > 5) "
         "against the kernel's own definition and against exact GELU, over the results that are "
         "finite where the reference is (the others: listed below the table); beside the worst, "
-        "the typical error: the mean ULP over the core's inputs (own definition), and the "
+        "the typical error: the mean ULP over the core's inputs (own definition; over its "
+        "bit patterns, %.1f %% of which have |x| < 2^-10, so it is mostly the error on tiny "
+        "inputs: a mean over x uniform on [−5, 5] would weigh them by their width), and the "
         "median and the 99.9th percentile of the ULP errors over all inputs (own definition; "
         "each bit pattern counted once, so that tiny and huge |x|, where most kernels are "
         "exact, weigh as much as the core; "
@@ -130,6 +132,7 @@ static void md_summary(FILE *f, const struct rep *r)
         "(%s) are swept through the same code the benchmark times (a worker per library; "
         "ONNX Runtime 1.30 served through Node, swept but not timed: `-` in the speed columns; "
         "the Python frameworks served by `bench/py_eval.py`). " REP_MARKS ".\n\n",
+        100.0 * 0x3a800000 / (0x40a00000 + 1.0), /* binary32 patterns in [0, 2^-10), [0, 5] */
         sl, libs);
     fprintf(f, "| kernel | defn | ISA | own: core, ULP | own: all, ULP | exact: tail_neg, ULP | "
                "exact: core, ULP | exact: pos, ULP | mean ULP, own: core | ULP, own: all, median / "
@@ -148,15 +151,15 @@ static void md_summary(FILE *f, const struct rep *r)
         const struct rep_kernel *k = &r->rk[i];
         const struct gl_acc *o = k->res->acc[0], *e = k->res->acc[1];
         if (rep_lib_entry(k->k)) continue; /* in the section on libgelulab, beside its build */
-        char typical[64];
+        char typical[64], u[2][32], cr[16];
         rep_typical(o, typical, sizeof typical);
-        fprintf(f,
-                "| %s%s%s | %s | %s | %.3g | %.3g | %.3g | %.3g | %.3g | %.3g | %s | %.3g | %.2f |",
+        fprintf(f, "| %s%s%s | %s | %s | %s | %s | %.3g | %.3g | %.3g | %.3g | %s | %.3g | %s |",
                 k->k->name, k->pareto ? " *" : "", mark(&r->f32), gl_defn_name(k->k->defn), k->isa,
-                o->region[GL_REGION_CORE].max_ulp, o->all.max_ulp,
-                e->region[GL_REGION_TAIL_NEG].max_ulp, e->region[GL_REGION_CORE].max_ulp,
-                e->region[GL_REGION_POS].max_ulp, gl_stats_mean_ulp(&o->region[GL_REGION_CORE]),
-                typical, o->all.max_abs, rep_pct(o->all.correctly_rounded, o->all.n));
+                rep_ulp(o->region[GL_REGION_CORE].max_ulp, u[0], sizeof u[0]),
+                rep_ulp(o->all.max_ulp, u[1], sizeof u[1]), e->region[GL_REGION_TAIL_NEG].max_ulp,
+                e->region[GL_REGION_CORE].max_ulp, e->region[GL_REGION_POS].max_ulp,
+                gl_stats_mean_ulp(&o->region[GL_REGION_CORE]), typical, o->all.max_abs,
+                rep_pct_cr(o->all.correctly_rounded, o->all.n, cr, sizeof cr));
         const char *fw = rep_timed_mark(r, k->k->name);
         for (size_t s = 0; s < r->nsizes; s++)
             k->eps[s] > 0 ? fprintf(f, " %.0f%s |", k->eps[s] * 1e-6, fw) : fprintf(f, " - |");
@@ -310,13 +313,15 @@ static void md_charts(FILE *f, const struct rep *r)
 
 static void md_specials(FILE *f, const struct rep *r)
 {
-    fprintf(
-        f, "\n## Special values\n\nMeasured results (binary32) for NaN, +∞, −∞, +0, −0; every GELU "
-           "definition gives NaN, +∞, −0, +0, −0. Differences from that are in bold. The NEON "
-           "builds (`/neon`) run here under qemu's AArch64 emulation (`gelulab-neon-eval`): "
-           "their results are the NEON code's, as in the bfloat16 and binary16 tables below; "
-           "their speed is not measured.\n\n"
-           "| kernel | NaN | +∞ | −∞ | +0 | −0 |\n|---|---|---|---|---|---|\n");
+    fprintf(f,
+            "\n## Special values\n\nMeasured results (binary32) of gelulab's kernels for NaN, +∞, "
+            "−∞, +0, −0; every GELU definition gives NaN, +∞, −0, +0, −0. Differences from that "
+            "are in bold. The peers' are in the frameworks table (its NaN, +∞ and −∞ columns) and "
+            "in their diagnoses (`specials`: the sign of zero too). The NEON "
+            "builds (`/neon`) run here under qemu's AArch64 emulation (`gelulab-neon-eval`): "
+            "their results are the NEON code's, as in the bfloat16 and binary16 tables below; "
+            "their speed is not measured.\n\n"
+            "| kernel | NaN | +∞ | −∞ | +0 | −0 |\n|---|---|---|---|---|---|\n");
     const struct gl_json *ks = rep_fact(r, "kernels", NULL);
     const char *ideal[5] = {"nan", "0x1p+128", "-0", "0", "-0"};
     for (size_t i = 0; ks && i < ks->n; i++) {
@@ -360,10 +365,12 @@ static void md_formats(FILE *f, const struct rep *r)
         const struct gl_kernel_result *rb = gl_sweep_res(&r->bf16, kb),
                                       *rh = gl_sweep_res(&r->f16, kh);
         const struct gl_acc *b = rb->acc[0], *be = rb->acc[1], *h = rh->acc[0], *he = rh->acc[1];
-        fprintf(f, "| %s%s%s | %.3g | %.3g | %.2f | %.3g | %.3g | %.2f |\n", kb->name,
-                mark(&r->bf16), mark(&r->f16), b->all.max_ulp, be->all.max_ulp,
-                rep_pct(b->all.correctly_rounded, b->all.n), h->all.max_ulp, he->all.max_ulp,
-                rep_pct(h->all.correctly_rounded, h->all.n));
+        char cb[16], ch[16], ub[32], uh[32];
+        fprintf(f, "| %s%s%s | %s | %.3g | %s | %s | %.3g | %s |\n", kb->name, mark(&r->bf16),
+                mark(&r->f16), rep_ulp(b->all.max_ulp, ub, sizeof ub), be->all.max_ulp,
+                rep_pct_cr(b->all.correctly_rounded, b->all.n, cb, sizeof cb),
+                rep_ulp(h->all.max_ulp, uh, sizeof uh), he->all.max_ulp,
+                rep_pct_cr(h->all.correctly_rounded, h->all.n, ch, sizeof ch));
     }
     rep_native16_md(f, r);
     fprintf(
@@ -374,9 +381,11 @@ static void md_formats(FILE *f, const struct rep *r)
         (unsigned long long)r->f64.n_inputs);
     for (int i = 0; i < r->f64.nk; i++) {
         const struct gl_acc *a = r->f64.res[i].acc[0];
-        fprintf(f, "| %s%s | %.3g | %.3g | %.3g | %.2f |\n", r->f64.k[i].name, mark(&r->f64),
-                a->region[GL_REGION_CORE].max_ulp, a->all.max_ulp, a->all.max_abs,
-                rep_pct(a->all.correctly_rounded, a->all.n));
+        char cr[16], u[2][32];
+        fprintf(f, "| %s%s | %s | %s | %.3g | %s |\n", r->f64.k[i].name, mark(&r->f64),
+                rep_ulp(a->region[GL_REGION_CORE].max_ulp, u[0], sizeof u[0]),
+                rep_ulp(a->all.max_ulp, u[1], sizeof u[1]), a->all.max_abs,
+                rep_pct_cr(a->all.correctly_rounded, a->all.n, cr, sizeof cr));
     }
 }
 

@@ -129,6 +129,11 @@ static void md_cmp(FILE *f, const struct gl_json *c, double scale)
         fprintf(f, " – | – |");
         return;
     }
+    if (jnum(c, "wins") == 0 && jnum(c, "losses") == 0 && jnum(d, "ci_lo") == jnum(d, "ci_hi")) {
+        /* the same on every seed: no spread, no t-test (its p is undefined, not 1) */
+        fprintf(f, " 0 (equal on every seed) | no test: no differences |");
+        return;
+    }
     fprintf(f, " %+.3g [%+.3g, %+.3g] | %.3g%s |", scale * jnum(d, "mean"),
             scale * jnum(d, "ci_lo"), scale * jnum(d, "ci_hi"), jnum(c, "p_holm"),
             significant(c) ? " **yes**" : "");

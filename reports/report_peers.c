@@ -243,13 +243,15 @@ static void md_peer_table(FILE *f, const struct rep *r)
         rep_typical(o, typical, sizeof typical);
         for (int s = 0; s < 3; s++)
             special_cell(t, traits_in(&r->bf16, k->k->name), s, sp[s], sizeof sp[s]);
+        char u[2][32], cr[16];
         fprintf(f,
-                "| %s | %s | %s | %.3g | %.3g | %s | %.3g | %.2f | %.3g | %s | %s | %s | %s | "
-                "%s | %s |",
-                rc.names, rc.libs, rc.claims, o->region[GL_REGION_CORE].max_ulp,
-                gl_stats_mean_ulp(&o->region[GL_REGION_CORE]), typical, o->all.max_ulp,
-                rep_pct(o->all.correctly_rounded, o->all.n), rep_core_exact(k), c[0], c[1], c[2],
-                sp[0], sp[1], sp[2]);
+                "| %s | %s | %s | %s | %.3g | %s | %s | %s | %.3g | %s | %s | %s | %s | %s | %s |",
+                rc.names, rc.libs, rc.claims,
+                rep_ulp(o->region[GL_REGION_CORE].max_ulp, u[0], sizeof u[0]),
+                gl_stats_mean_ulp(&o->region[GL_REGION_CORE]), typical,
+                rep_ulp(o->all.max_ulp, u[1], sizeof u[1]),
+                rep_pct_cr(o->all.correctly_rounded, o->all.n, cr, sizeof cr), rep_core_exact(k),
+                c[0], c[1], c[2], sp[0], sp[1], sp[2]);
         if (cmp) fprintf(f, " %s |", rc.speeds);
         fputc('\n', f);
     }
@@ -467,10 +469,13 @@ static void version_row(FILE *f, const struct rep *r, const struct rep_peer *p)
            c = rep_eps(r, r->bench.compare, r->pareto_size);
     char speed[32] = "not timed";
     if (x > 0 && c > 0) snprintf(speed, sizeof speed, "%.3f%s", x / c, rep_timed_mark(r, p->name));
-    fprintf(f, "| %s | %s%s%s | %.3g | %.3g | %.2f | %s | %s | %s | %s | %s | %s | %s |\n", p->name,
-            own ? "" : p->library, own ? "" : " ", p->version, o->region[GL_REGION_CORE].max_ulp,
-            o->all.max_ulp, rep_pct(o->all.correctly_rounded, o->all.n), tail, above, sp[0], sp[1],
-            sp[2],
+    char u[2][32], cr[16];
+    fprintf(f, "| %s | %s%s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", p->name,
+            own ? "" : p->library, own ? "" : " ", p->version,
+            rep_ulp(o->region[GL_REGION_CORE].max_ulp, u[0], sizeof u[0]),
+            rep_ulp(o->all.max_ulp, u[1], sizeof u[1]),
+            rep_pct_cr(o->all.correctly_rounded, o->all.n, cr, sizeof cr), tail, above, sp[0],
+            sp[1], sp[2],
             !strcmp(layout, "PASS")   ? "none"
             : !strcmp(layout, "FAIL") ? "**depends**"
                                       : "not diagnosed",
