@@ -152,6 +152,12 @@ const char *rep_timed_mark(const struct rep *r, const char *name)
     return rep_row_mark(gl_bench_find(&r->bench, name, r->pareto_size));
 }
 
+const char *rep_noise_mark(const struct rep *r, const char *name, size_t n)
+{
+    const struct gl_bench_row *row = gl_bench_find(&r->bench, name, n);
+    return row && row->eps_cv > REP_NOISY ? "~" : "";
+}
+
 double rep_cyc(const struct rep *r, const char *name, size_t n)
 {
     const struct gl_bench_row *row = gl_bench_find(&r->bench, name, n);

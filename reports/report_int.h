@@ -101,6 +101,10 @@ double rep_eps(const struct rep *r, const char *name, size_t n);
  * words. rep_timed_mark: NAME's mark at the Pareto size in the main run. */
 const char *rep_row_mark(const struct gl_bench_row *row);
 const char *rep_timed_mark(const struct rep *r, const char *name);
+/* "~" where the repetitions of case NAME at size n spread more than REP_NOISY (their coefficient
+ * of variation of elements/s), else "": a rough figure, so marked in the summary's speeds */
+#define REP_NOISY 0.10
+const char *rep_noise_mark(const struct rep *r, const char *name, size_t n);
 #define REP_MARKS                                                                                  \
     "ᶠ: timed inside its framework's process (`bench/py_eval.py`: the framework's call in a "    \
     "loop on its own tensor, the pipe excluded); ˢ: timed in a `gelulab-bench` run of its own "   \

@@ -131,9 +131,10 @@ static void md_summary(FILE *f, const struct rep *r)
         "(no kernel both cheaper and more accurate against exact GELU on the core). Peers "
         "(%s) are swept through the same code the benchmark times (a worker per library; "
         "ONNX Runtime 1.30 served through Node, swept but not timed: `-` in the speed columns; "
-        "the Python frameworks served by `bench/py_eval.py`). " REP_MARKS ".\n\n",
+        "the Python frameworks served by `bench/py_eval.py`). " REP_MARKS "; ~: a rough "
+        "figure, its repetitions' coefficient of variation above %.0f %%.\n\n",
         100.0 * 0x3a800000 / (0x40a00000 + 1.0), /* binary32 patterns in [0, 2^-10), [0, 5] */
-        sl, libs);
+        sl, libs, 100 * REP_NOISY);
     fprintf(f, "| kernel | defn | ISA | own: core, ULP | own: all, ULP | exact: tail_neg, ULP | "
                "exact: core, ULP | exact: pos, ULP | mean ULP, own: core | ULP, own: all, median / "
                "99.9 %% | max abs | %% CR |");
@@ -160,16 +161,22 @@ static void md_summary(FILE *f, const struct rep *r)
                 e->region[GL_REGION_CORE].max_ulp, e->region[GL_REGION_POS].max_ulp,
                 gl_stats_mean_ulp(&o->region[GL_REGION_CORE]), typical, o->all.max_abs,
                 rep_pct_cr(o->all.correctly_rounded, o->all.n, cr, sizeof cr));
-        const char *fw = rep_timed_mark(r, k->k->name);
+        const char *fw = rep_timed_mark(r, k->k->name), *nz;
         for (size_t s = 0; s < r->nsizes; s++)
-            k->eps[s] > 0 ? fprintf(f, " %.0f%s |", k->eps[s] * 1e-6, fw) : fprintf(f, " - |");
+            k->eps[s] > 0 ? fprintf(f, " %.0f%s%s |", k->eps[s] * 1e-6, fw,
+                                    rep_noise_mark(r, k->k->name, r->sizes[s]))
+                          : fprintf(f, " - |");
         double x = rep_eps(r, k->k->name, r->pareto_size);
-        if (x > 0)
-            fprintf(f, " %.2f%s | %.3f%s |", k->cyc, fw, relu > 0 ? x / relu : NAN, fw);
+        nz = rep_noise_mark(r, k->k->name, r->pareto_size);
+        if (x > 0) /* a ratio is rough where either figure is */
+            fprintf(f, " %.2f%s%s | %.3f%s%s |", k->cyc, fw, nz, relu > 0 ? x / relu : NAN, fw,
+                    *nz ? nz : rep_noise_mark(r, "relu-vec", r->pareto_size));
         else
             fprintf(f, " - | - |");
         if (cmp)
-            x > 0 ? fprintf(f, " %.3f%s |", dnnl > 0 ? x / dnnl : NAN, fw) : fprintf(f, " - |");
+            x > 0 ? fprintf(f, " %.3f%s%s |", dnnl > 0 ? x / dnnl : NAN, fw,
+                            *nz ? nz : rep_noise_mark(r, r->bench.compare, r->pareto_size))
+                  : fprintf(f, " - |");
         fputc('\n', f);
         if (k->res->failed) fprintf(f, "| ↳ **failed**: %s |\n", k->res->error);
     }
