@@ -7,6 +7,9 @@
  *   h_twice_bf16             rounded to binary32 first, then to bfloat16 (double rounding)
  *   h_daz_bf16               subnormal inputs taken as zero
  *   h_ftz_f16                subnormal results flushed to zero
+ *   h_ftz_bf16               x Phi(x) with Phi(x) flushed to zero below 2^-126 (an intermediate
+ *                            flushed, as with subnormals off): 0 from x = -13 down, where GELU is
+ *                            a normal bfloat16 number
  *   h_nan_bf16               NaN inputs give +0
  *   h_snan_bf16              a NaN input is returned as it is (a signaling one stays signaling)
  *   h_tanh_f16               the tanh form, while the test claims exact
@@ -27,6 +30,7 @@ K(h_trunc_bf16);
 K(h_twice_bf16);
 K(h_daz_bf16);
 K(h_ftz_f16);
+K(h_ftz_bf16);
 K(h_nan_bf16);
 K(h_snan_bf16);
 K(h_tanh_f16);
@@ -130,6 +134,17 @@ K(h_daz_bf16)
         float v = from_bf16(x[i]);
         if (v != 0 && fabsf(v) < 0x1p-126f) v = 0;
         y[i] = v != v ? x[i] | 0x40 : to_bf16(gelu(v));
+    }
+}
+
+K(h_ftz_bf16)
+{
+    for (size_t i = 0; i < n; i++) {
+        double v = from_bf16(x[i]), phi = 0.5 * erfc(-v * 0x1.6a09e667f3bcdp-1);
+        y[i] = v != v                 ? x[i] | 0x40
+               : v == -INFINITY       ? 0x8000
+               : fabs(phi) < 0x1p-126 ? to_bf16(0.0 * v)
+                                      : to_bf16(gelu(v));
     }
 }
 

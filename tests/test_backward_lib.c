@@ -9,6 +9,8 @@
  *   b_dy_ftz      subnormal dy flushed to zero (a DAZ mode or a max with FLT_MIN)
  *   b_tail        Phi(x) as 0.5 (1 + erf(x/sqrt2)) in binary32: Phi is lost for x < -5.5 or
  *                 so and the derivative is x phi(x) alone (a relative error of 1/x^2)
+ *   b_ftz         Phi(x) flushed to zero below 2^-126 (subnormals off): from x = -12.95 down
+ *                 the derivative is x phi(x) alone, as b_tail's far out
  *   b_float       Phi(x) + x phi(x) in binary32 (each term rounded): fine away from the zero
  *                 of GELU', hundreds of ULP next to it (its terms cancel there)
  *   b_tanh        the tanh form's derivative, while the tests claim the exact one
@@ -27,6 +29,7 @@ K(b_dy_ignored);
 K(b_dy_added);
 K(b_dy_ftz);
 K(b_tail);
+K(b_ftz);
 K(b_float);
 K(b_tanh);
 K(b_inplace_dy);
@@ -81,6 +84,14 @@ K(b_tail)
                            : 0.5f * (1.0f + erff(v * 0x1.6a09e6p-1f)) +
                                  v * expf(-0.5f * v * v) * 0x1.988454p-2f;
         dx[i] = dy[i] * g;
+    }
+}
+K(b_ftz)
+{
+    for (size_t i = 0; i < n; i++) {
+        double d = x[i], phi = 0.5 * erfc(-d * rsqrt2);
+        dx[i] = isinf(d) || phi >= 0x1p-126 ? (float)(dy[i] * grad(x[i]))
+                                            : (float)(dy[i] * d * exp(-0.5 * d * d) * rsqrt2pi);
     }
 }
 K(b_float)
