@@ -387,8 +387,8 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
     /* x on a logarithmic scale on each side of 0: binade e of x < 0 at -binade_pos(e), of
      * x > 0 at binade_pos(e), the subnormals (e = -127) next to 0 */
     int np = ng ? ng : 1, nkey[GRID_MAX];
-    double xmax = binade_pos(emax + 8 < 128 ? emax + 8 : 128), tiny = binade_pos(BIN_TINY),
-           one = binade_pos(0);
+    int xend = emax + 8 < 128 ? emax + 8 : 128; /* the last binade drawn */
+    double xmax = binade_pos(xend), tiny = binade_pos(BIN_TINY), one = binade_pos(0);
     struct grid_frame fr[GRID_MAX];
     for (int g = 0; g < np && g < GRID_MAX; g++) {
         nkey[g] = 0;
@@ -414,9 +414,9 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
         "set object 1 rect from -%g, graph 0 to %g, graph 1 fc rgb '#eeeeee' fs solid "
         "noborder behind\n"
         "set arrow from 0, graph 0 to 0, graph 1 nohead dt 3 lc rgb '#999999'\n",
-        what, BIN_TINY, (emax + 8 < 128 ? emax + 8 : 128), BIN_ZERO / 2, top * 10, BIN_ZERO, -xmax,
-        xmax, one, tiny, tiny, one, binade_pos(-16), binade_pos(-64), binade_pos(-64),
-        binade_pos(-16), binade_pos(16), binade_pos(16), tiny, tiny);
+        what, BIN_TINY, xend, BIN_ZERO / 2, top * 10, BIN_ZERO, -xmax, xmax, one, tiny, tiny, one,
+        binade_pos(-16), binade_pos(-64), binade_pos(-64), binade_pos(-16), binade_pos(16),
+        binade_pos(16), tiny, tiny);
     for (int g = 0; g < np && g < GRID_MAX; g++) {
         grid_panel(body, sizeof body, &used, fr, g, ng ? groups[g] : "none swept", "x",
                    "max error (ULP)");

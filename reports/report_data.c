@@ -219,11 +219,12 @@ void rep_zero_sign_md(FILE *f, const struct gl_sweep *s, const char *lead, int a
     for (int k = 0; k < s->nk; k++) {
         const struct gl_stats *a = &s->res[k].acc[0]->all;
         if (!a->zero_sign || (abi16 && !gl_kernel_abi_is16(s->k[k].abi))) continue;
-        fprintf(f,
-                "%s`%s` %llu of its results (%.2f %%; %% CR %.2f, %.2f but for the sign of zero)",
+        char cr[2][16];
+        fprintf(f, "%s`%s` %llu of its results (%.2f %%; %% CR %s, %s but for the sign of zero)",
                 any++ ? "; " : "", s->k[k].name, (unsigned long long)a->zero_sign,
-                rep_pct(a->zero_sign, a->n), rep_pct(a->correctly_rounded, a->n),
-                rep_pct(a->correctly_rounded + a->zero_sign, a->n));
+                rep_pct(a->zero_sign, a->n),
+                rep_pct_cr(a->correctly_rounded, a->n, cr[0], sizeof cr[0]),
+                rep_pct_cr(a->correctly_rounded + a->zero_sign, a->n, cr[1], sizeof cr[1]));
     }
     fprintf(f, "%s.\n", any ? "" : "none");
 }

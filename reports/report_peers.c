@@ -498,19 +498,21 @@ static void version_words(FILE *f, const struct rep *r, const struct rep_peer *o
         int same = rep_same_bits(&r->f32, ko->k, kn->k);
         fprintf(f, " %s", same ? "bit-identical results" : "different results");
         const struct gl_stats *ao = &ko->res->acc[0]->all, *an = &kn->res->acc[0]->all;
+        char cr[2][16];
         if (!same)
             fprintf(f,
                     "; max ULP on [-5, 5] %.3g → %.3g (%s by the worst input); %% correctly "
-                    "rounded %.2f → %.2f",
+                    "rounded %s → %s",
                     a, b,
                     b < a   ? "more accurate"
                     : b > a ? "less accurate"
                             : "as accurate",
-                    rep_pct(ao->correctly_rounded, ao->n), rep_pct(an->correctly_rounded, an->n));
+                    rep_pct_cr(ao->correctly_rounded, ao->n, cr[0], sizeof cr[0]),
+                    rep_pct_cr(an->correctly_rounded, an->n, cr[1], sizeof cr[1]));
         if (!same && (ao->zero_sign || an->zero_sign)) /* how much of it is the sign of zero */
-            fprintf(f, " (%.2f → %.2f but for the sign of zero)",
-                    rep_pct(ao->correctly_rounded + ao->zero_sign, ao->n),
-                    rep_pct(an->correctly_rounded + an->zero_sign, an->n));
+            fprintf(f, " (%s → %s but for the sign of zero)",
+                    rep_pct_cr(ao->correctly_rounded + ao->zero_sign, ao->n, cr[0], sizeof cr[0]),
+                    rep_pct_cr(an->correctly_rounded + an->zero_sign, an->n, cr[1], sizeof cr[1]));
         const struct gl_traits *to = &ko->res->acc[0]->traits, *tn = &kn->res->acc[0]->traits;
         char cell[200];
         if (!to->n[GL_TRAIT_PHI_ABOVE1] && tn->n[GL_TRAIT_PHI_ABOVE1]) {
