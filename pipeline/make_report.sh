@@ -45,11 +45,14 @@ bench_args+=("${timing[@]}")
 L=$BUILD/libgelulab-peers.so
 # every peer's sweep arguments, one line each (KIND, then the arguments), listed once: each
 # listing loads the peers' library (PyTorch's start-up, a second); sweep_plan.sh takes it too
-peer_args=""
+peer_args="" GL_PEER_ARGS="" bench_lists=""
+# on any exit: the listing's file gone, and no background job left running (make_report.sh
+# stopped by an error or an interrupt)
+killtree() { local c; for c in $(pgrep -P "$1"); do killtree "$c"; done; kill "$1" 2>/dev/null; }
+trap 'rm -rf "${GL_PEER_ARGS:-}" "${bench_lists:-}"; for p in $(jobs -p); do killtree "$p"; done' EXIT
 if [ -f "$L" ] && { want sweeps || want facts || want bench; }; then
     peer_args=$("$G" list --peers --lib "$L" --sweep-args --all-kinds)
     GL_PEER_ARGS=$(mktemp)
-    trap 'rm -f "$GL_PEER_ARGS"' EXIT
     printf '%s\n' "$peer_args" >"$GL_PEER_ARGS"
     export GL_PEER_ARGS
 fi
@@ -81,21 +84,21 @@ sweep() { # NAME: the plan's line NAME
     OMP_NUM_THREADS=1 "$G" sweep "${args[@]:1}" "${store[@]}" --progress --out "$D/$1.json" >"$D/$1.txt"
 }
 named() { grep -o -e $'\t--name\t' <<<"${plan[$1]}" | wc -l; } # the named kernels of a sweep
-if want sweeps; then
-    while IFS= read -r l; do plan[${l%%$'\t'*}]=$l; done \
-        < <("$(dirname "$0")/sweep_plan.sh" "$BUILD" "$QUICK")
-    stage 1 "binary32 sweep of every built-in kernel and $(named f32) peers and entry points, $mode"
-    sweep f32
-    stage 2 "bfloat16 and binary16 sweeps (all 65536 inputs): built-in kernels, peers, 16-bit peers"
-    sweep bf16
-    sweep f16
-    stage 3 "binary64 sampled sweep ($mode)"
-    sweep f64
-    stage 4 "backward pass: binary32 sweep (dy = 1) of the backward kernels and peers, $mode"
-    sweep bwd
-fi
-if want facts; then
-    stage 5 "reference facts, special values, error curves; the peers' diagnoses"
+# The work beside the sweeps (facts and the peers' diagnoses, two moons): none of it reads a
+# sweep's files, and the sweeps leave a core idle at times (loading a library, starting a
+# framework, a kind's last chunks: 8-32 % of each 16-bit, binary64 and backward sweep's time in
+# a quick report), so it runs in the background from the start at a lower priority (nice 10:
+# the sweeps keep their pace while both cores are busy) and the benchmark, which must run
+# alone, waits for it. Each job's exit status is kept in a file and checked there.
+side=() # NAME: the background jobs, waited for before the benchmark
+side_start() { # NAME COMMAND...: COMMAND (or function) in the background, its status into $D/NAME.rc
+    local name=$1
+    shift
+    rm -f "$D/$name.rc"
+    (renice -n 10 -p "$BASHPID" >/dev/null || true; rc=0; "$@" || rc=$?; echo "$rc" >"$D/$name.rc") &
+    side+=("$name")
+}
+facts_and_diagnoses() {
     pkg() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "not installed"; }
     npmv() { # an npm peer's package and version, as make deps installed it into build/npm
         local v
@@ -158,16 +161,56 @@ if want facts; then
     wait
     rc=$(cat "$D/facts.rc" 2>/dev/null || echo 1)
     rm -f "$D/facts.rc"
-    [ "$rc" = 0 ] || { echo "report: gelulab facts failed (exit $rc)" >&2; exit 1; }
+    [ "$rc" = 0 ] || { echo "report: gelulab facts failed (exit $rc)" >&2; return 1; }
+}
+if want facts; then
+    stage 1 "reference facts, special values, error curves; the peers' diagnoses (in the background)"
+    side_start diagnoses facts_and_diagnoses
+fi
+if want moons; then
+    stage 2 "two-moons experiment ($moons_seeds seeds per activation; in the background, progress in $D/moons.log)"
+    side_start moons "$G" moons --seeds "$moons_seeds" "${store[@]}" --progress --out "$D/moons.json" \
+        >"$D/moons.txt" 2>"$D/moons.log"
+fi
+if want bench; then # the benchmark's two listings (2.5 s, each loads every peer's library)
+    bench_lists=$(mktemp -d)
+    side_start bench-lists sh -c '"$1" --peer-runs >"$2/peer-runs" && "$1" --list >"$2/list" 2>/dev/null' \
+        sh "$B" "$bench_lists"
+fi
+if want sweeps; then
+    while IFS= read -r l; do plan[${l%%$'\t'*}]=$l; done \
+        < <("$(dirname "$0")/sweep_plan.sh" "$BUILD" "$QUICK")
+    stage 3 "binary32 sweep of every built-in kernel and $(named f32) peers and entry points, $mode"
+    sweep f32
+    stage 4 "bfloat16 and binary16 sweeps (all 65536 inputs): built-in kernels, peers, 16-bit peers"
+    sweep bf16
+    sweep f16
+    stage 5 "binary64 sampled sweep ($mode)"
+    sweep f64
+    stage 6 "backward pass: binary32 sweep (dy = 1) of the backward kernels and peers, $mode"
+    sweep bwd
+fi
+# the background work done (its status checked) before the benchmark
+if [ ${#side[@]} -gt 0 ]; then
+    jobs -r | grep -q . && echo "report: waiting for the work in the background: ${side[*]} ($(($(date +%s) - t0)) s so far)" >&2
+    wait
+    for name in "${side[@]}"; do
+        rc=$(cat "$D/$name.rc" 2>/dev/null || echo 1)
+        rm -f "$D/$name.rc"
+        [ "$rc" = 0 ] && continue
+        echo "report: $name failed (exit $rc)$([ ! -f "$D/$name.log" ] || echo ": see $D/$name.log")" >&2
+        exit 1
+    done
 fi
 if want bench; then
-    stage 6 "throughput benchmarks (one core; Google Benchmark log in $D/bench.txt)"
+    stage 7 "throughput benchmarks (one core; Google Benchmark log in $D/bench.txt)"
     "$B" --benchmark_out="$D/bench.json" --benchmark_out_format=json \
         --benchmark_display_aggregates_only=true "${bench_args[@]}" >"$D/bench.txt"
     # the libraries whose peers run only in a process of their own (oneDNN 3.13): a run each,
     # beside memcpy and the compare peer, which put it on the main run's scale (the report)
     rm -f "$D"/bench-*.json
-    peer_runs=$("$B" --peer-runs) # once: a listing checks every library's version (1.2 s)
+    # (listed once, in the background: a listing checks every library's version, 1.2 s)
+    peer_runs=$(cat "$bench_lists/peer-runs")
     for m in $peer_runs; do
         "$B" --peers-of "$m" --benchmark_out="$D/bench-$m.json" --benchmark_out_format=json \
             --benchmark_display_aggregates_only=true "${bench_args[@]}" >>"$D/bench.txt"
@@ -179,8 +222,8 @@ if want bench; then
     rm -f "$D"/dist-*
     # (QUICK=1: not the serving libraries' peers, timed at 4 Ki in the main run only: each
     # run would start their frameworks again, 4 s a run; the report names them)
-    exact=$("$B" --list 2>/dev/null | awk '$3 == "exact" && ($5 == "runs" || $5 == "timed") &&
-        ($2 == "peer" || ($2 == "gelulab" && $4 != "scalar")) { print $1 }' |
+    exact=$(awk '$3 == "exact" && ($5 == "runs" || $5 == "timed") &&
+        ($2 == "peer" || ($2 == "gelulab" && $4 != "scalar")) { print $1 }' "$bench_lists/list" |
         { if [ "$QUICK" = 1 ] && [ -n "${quick_4k:-}" ]; then
               grep -vxF -e "${quick_4k//|/$'\n'}" || true; else cat; fi; } |
         paste -s -d '|')
@@ -206,10 +249,6 @@ if want bench; then
                 --benchmark_display_aggregates_only=true >>"$D/bench.txt" 2>>"$D/dist-$dist.log"
         done
     done
-fi
-if want moons; then
-    stage 7 "two-moons experiment ($moons_seeds seeds per activation)"
-    "$G" moons --seeds "$moons_seeds" "${store[@]}" --progress --out "$D/moons.json" >"$D/moons.txt"
 fi
 if want report; then
     stage 8 "charts and REPORT.md"
