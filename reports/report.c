@@ -150,6 +150,7 @@ int gl_report(const char *in, const char *out, char *err, size_t errlen)
              ? -1
              : 0;
 done:
+    if (rep_render_wait(rc ? NULL : err, rc ? 0 : errlen)) rc = -1; /* every chart's gnuplot */
     gl_sweep_free(&r.f32), gl_sweep_free(&r.bf16), gl_sweep_free(&r.f16), gl_sweep_free(&r.f64);
     gl_sweep_free(&r.bwd);
     gl_bench_free(&r.bench);

@@ -188,13 +188,15 @@ FILE *rep_open(const struct rep *r, const char *name, char *err, size_t errlen);
  * chart too short for it);
  * the PNG at REP_PX_PT pixels a point (288 dpi at that width), the SVG in points. rep_render
  * writes OUT/charts/NAME.gp rendering BODY at REP_COL_PT x H points to NAME.png and NAME.svg,
- * and runs gnuplot. */
+ * and starts gnuplot on it, one process a core at a time; rep_render_wait waits for every one
+ * started (-1 and the first failure's message if any failed; err may be NULL). */
 #define REP_COL_PT  241
 #define REP_FONT_PT 5
 #define REP_PX_PT   4
 #define REP_MIN_H   270 /* the charts' least height: the provenance in one line of 5 points */
 int rep_render(const struct rep *r, const char *name, const char *body, int h, char *err,
                size_t errlen);
+int rep_render_wait(char *err, size_t errlen);
 /* The error axes in ULP (the per-cell error charts, both Pareto charts): an error below
  * REP_FLOOR_ULP, zero included, is drawn at it, on a tic labelled "<10^{-3}": the gnuplot command
  * adding that tic is rep_floor_tic() */
