@@ -66,11 +66,6 @@ if [ "$QUICK" = 1 ] && [ -f "$L" ]; then
         bench_args+=("--benchmark_filter=-^((${quick_out//./\\.})/|(${quick_4k//./\\.})/(1024|1048576)/)")
 fi
 want facts && rm -rf "$D/validate" "$D/peers.tsv" "$D/peers16.tsv"
-if want facts && [ -f "$L" ]; then # the tables of the binary32 and of the 16-bit peers
-    all=$("$G" list --peers --lib "$L" --tsv --all-kinds)
-    awk -F'\t' 'NR == 1 || $1 == "f32"' <<<"$all" | cut -f2- >"$D/peers.tsv"
-    awk -F'\t' 'NR == 1 || $1 == "bf16" || $1 == "f16"' <<<"$all" | cut -f2- >"$D/peers16.tsv"
-fi
 
 # the sweeps (pipeline/sweep_plan.sh: built-in kernels, the peers that run here, libgelulab's
 # entry points), each into data/NAME.json with its summary table in data/NAME.txt
@@ -78,10 +73,11 @@ declare -A plan
 STORE=${GL_STORE-$BUILD/store} store=()
 [ -z "$STORE" ] || store=(--store "$STORE")
 [ -z "$STORE" ] || [ "${FRESH:-0}" != 1 ] || store+=(--fresh)
-sweep() { # NAME: the plan's line NAME
-    local -a args
+sweep() { # NAME [quiet]: the plan's line NAME (quiet: no progress)
+    local -a args progress=(--progress)
     IFS=$'\t' read -r -a args <<<"${plan[$1]}"
-    OMP_NUM_THREADS=1 "$G" sweep "${args[@]:1}" "${store[@]}" --progress --out "$D/$1.json" >"$D/$1.txt"
+    [ "${2:-}" != quiet ] || progress=()
+    OMP_NUM_THREADS=1 "$G" sweep "${args[@]:1}" "${store[@]}" "${progress[@]}" --out "$D/$1.json" >"$D/$1.txt"
 }
 named() { grep -o -e $'\t--name\t' <<<"${plan[$1]}" | wc -l; } # the named kernels of a sweep
 # The work beside the sweeps (facts and the peers' diagnoses, two moons): none of it reads a
@@ -99,6 +95,11 @@ side_start() { # NAME COMMAND...: COMMAND (or function) in the background, its s
     side+=("$name")
 }
 facts_and_diagnoses() {
+    if [ -f "$L" ]; then # the tables of the binary32 and of the 16-bit peers
+        all=$("$G" list --peers --lib "$L" --tsv --all-kinds)
+        awk -F'\t' 'NR == 1 || $1 == "f32"' <<<"$all" | cut -f2- >"$D/peers.tsv"
+        awk -F'\t' 'NR == 1 || $1 == "bf16" || $1 == "f16"' <<<"$all" | cut -f2- >"$D/peers16.tsv"
+    fi
     pkg() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null || echo "not installed"; }
     npmv() { # an npm peer's package and version, as make deps installed it into build/npm
         local v
@@ -183,8 +184,12 @@ if want sweeps; then
     stage 3 "binary32 sweep of every built-in kernel and $(named f32) peers and entry points, $mode"
     sweep f32
     stage 4 "bfloat16 and binary16 sweeps (all 65536 inputs): built-in kernels, peers, 16-bit peers"
+    # the two side by side: each is mostly loading the peers' libraries (PyTorch 1.13 and 2.15,
+    # Node), one core's work (5.4 s of CPU in 6.7 s for bfloat16 in a quick report)
+    sweep f16 quiet &
+    f16=$!
     sweep bf16
-    sweep f16
+    wait "$f16" || { echo "report: the binary16 sweep failed (exit $?)" >&2; exit 1; }
     stage 5 "binary64 sampled sweep ($mode)"
     sweep f64
     stage 6 "backward pass: binary32 sweep (dy = 1) of the backward kernels and peers, $mode"
