@@ -172,8 +172,24 @@ check "backward table: a row per kernel, throughput beside relu-bwd-vec" \
       "[ \$(grep -cE '^\| gelu-grad-(accurate|fast)/scalar \| exact_grad \| .* \| [0-9]+ \([0-9.]+×\) \|$' '$O/REPORT.md') -eq 2 ]"
 check "backward table: gelu-grad-accurate within 1 ULP outside the root" \
       "grep -qE '^\| gelu-grad-accurate/scalar \| exact_grad \| 0\.5[0-9]* \| ' '$O/REPORT.md'"
-check "backward: the Pareto front listed under its chart, cheapest first" \
-      "grep -qE '^Pareto front \\(no kernel at least as cheap and as accurate, by the max scaled error, each against its own derivative, and better in one\\): .[a-z0-9./_-]+. [0-9.]+ cycles/element, [0-9.e+-]+ ulps of 1.*gelu-grad-accurate/scalar' '$O/REPORT.md'"
+# its order depends on the measured speeds: gelu-grad-accurate/scalar, the most accurate here
+# (0.125 ulps of 1 against 0.415 and 2.38), is always on it, but first where the others measured
+# slower (gelu-grad-fast/scalar took 13.1 cycles an element against its 11.0 in a run beside two
+# busy loops), which a pattern that wanted it after another entry failed: checked are each
+# entry's form, cost rising and error falling along the list, and that kernel in it
+front_cheapest_first() { # REPORT.md
+  local l
+  l=$(grep -E '^Pareto front \(no kernel at least as cheap and as accurate, by the max scaled error, each against its own derivative, and better in one\): ' "$1") || return 1
+  l=${l#*better in one): }
+  case "$l" in *'`gelu-grad-accurate/scalar`'*) ;; *) return 1 ;; esac
+  printf '%s\n' "${l%.}" | tr ';' '\n' | awk '
+    { if (!match($0, /^ ?`(gelu-grad-[a-z]+\/scalar|onednn-2\.6-gelu_erf-bwd)` [0-9.]+ cycles\/element, [0-9.e+-]+ ulps of 1$/)) bad = 1
+      c = $2 + 0; e = $4 + 0
+      if (NR > 1 && !(c >= pc && e <= pe)) bad = 1
+      pc = c; pe = e }
+    END { exit bad || NR < 1 }'
+}
+check "backward: the Pareto front listed under its chart, cheapest first" "front_cheapest_first '$O/REPORT.md'"
 check "the forward sections do not list backward kernels" \
       "! sed -n '/^## Summary/,/^## Backward pass/p' '$O/REPORT.md' | grep -q -- '-grad-'"
 if [ -n "$BPEER" ]; then
