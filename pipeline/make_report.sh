@@ -48,7 +48,11 @@ L=$BUILD/libgelulab-peers.so
 peer_args="" GL_PEER_ARGS="" bench_lists=""
 # on any exit: the listing's file gone, and no background job left running (make_report.sh
 # stopped by an error or an interrupt)
-killtree() { local c; for c in $(pgrep -P "$1"); do killtree "$c"; done; kill "$1" 2>/dev/null; }
+killtree() { # PID and every process under it (/proc's children lists: no procps needed)
+    local c
+    for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do killtree "$c"; done
+    kill "$1" 2>/dev/null
+}
 trap 'rm -rf "${GL_PEER_ARGS:-}" "${bench_lists:-}"; for p in $(jobs -p); do killtree "$p"; done' EXIT
 if [ -f "$L" ] && { want sweeps || want facts || want bench; }; then
     peer_args=$("$G" list --peers --lib "$L" --sweep-args --all-kinds)
@@ -80,7 +84,8 @@ sweep() { # NAME [quiet]: the plan's line NAME (quiet: no progress)
     OMP_NUM_THREADS=1 "$G" sweep "${args[@]:1}" "${store[@]}" "${progress[@]}" --out "$D/$1.json" >"$D/$1.txt"
 }
 named() { grep -o -e $'\t--name\t' <<<"${plan[$1]}" | wc -l; } # the named kernels of a sweep
-# The work beside the sweeps (facts and the peers' diagnoses, two moons): none of it reads a
+# The work beside the sweeps (facts and the peers' diagnoses, two moons, the benchmark's
+# listings): none of it reads a
 # sweep's files, and the sweeps leave a core idle at times (loading a library, starting a
 # framework, a kind's last chunks: 8-32 % of each 16-bit, binary64 and backward sweep's time in
 # a quick report), so it runs in the background from the start at a lower priority (nice 10:

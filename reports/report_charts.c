@@ -108,8 +108,14 @@ int rep_render(const struct rep *r, const char *name, const char *body, int h, c
     /* the provenance along the right edge of every chart: the machine, the commit, the date */
     char prov[400], *q;
     const struct gl_json *id = rep_fact(r, "machine", "cpu_id");
-    snprintf(prov, sizeof prov, "%s%s%s%s, commit %s, %s", rep_str(rep_fact(r, "machine", "cpu")),
-             id ? " (" : "", id ? rep_str(id) : "", id ? ")" : "",
+    /* the microarchitecture where gelulab's table names it, in place of the vendor's name
+     * (the model's name says it): "AMD EPYC (Zen 4, family 25 model 17 stepping 1)", shorter
+     * than the vendor's, so that the provenance stays one line on the shortest charts */
+    const char *uarch = rep_cpu_uarch(r), *cid = id ? rep_str(id) : "";
+    if (uarch && strchr(cid, ' ')) cid = strchr(cid, ' ') + 1;
+    snprintf(prov, sizeof prov, "%s%s%s%s%s%s, commit %s, %s",
+             rep_str(rep_fact(r, "machine", "cpu")), id || uarch ? " (" : "", uarch ? uarch : "",
+             uarch && id ? ", " : "", cid, id || uarch ? ")" : "",
              rep_str(rep_fact(r, "machine", "commit")), rep_str(rep_fact(r, "machine", "date")));
     while ((q = strpbrk(prov, "'\"\\")) != NULL) *q = ' '; /* inside a quoted gnuplot string */
     /* in 5 points (a character about 3 wide), in two lines where the chart is too short for one:

@@ -83,6 +83,54 @@ const char *rep_isa_phrase(const struct rep *r)
     return buf;
 }
 
+/* The microarchitectures gelulab can name from the CPU's vendor, family and model (as
+ * /proc/cpuinfo gives them, decimal): AMD's from its families 23 (17h), 25 (19h) and 26 (1Ah),
+ * Intel's server parts of family 6 (Cascade and Cooper Lake share Skylake-SP's model: by
+ * stepping). A CPU not here is named by family and model alone. */
+static const struct {
+    const char *vendor;
+    int family, model_lo, model_hi, stepping_lo, stepping_hi;
+    const char *name;
+} uarchs[] = {
+    {"AuthenticAMD", 23, 0x00, 0x2f, 0, 15, "Zen or Zen+"},
+    {"AuthenticAMD", 23, 0x30, 0x3f, 0, 15, "Zen 2"},
+    {"AuthenticAMD", 23, 0x60, 0x7f, 0, 15, "Zen 2"},
+    {"AuthenticAMD", 25, 0x00, 0x0f, 0, 15, "Zen 3"},
+    {"AuthenticAMD", 25, 0x20, 0x2f, 0, 15, "Zen 3"},
+    {"AuthenticAMD", 25, 0x40, 0x5f, 0, 15, "Zen 3"},
+    {"AuthenticAMD", 25, 0x10, 0x1f, 0, 15, "Zen 4"},
+    {"AuthenticAMD", 25, 0x60, 0x7f, 0, 15, "Zen 4"},
+    {"AuthenticAMD", 25, 0xa0, 0xaf, 0, 15, "Zen 4"},
+    {"AuthenticAMD", 26, 0x00, 0x4f, 0, 15, "Zen 5"},
+    {"GenuineIntel", 6, 0x3f, 0x3f, 0, 15, "Haswell-EP"},
+    {"GenuineIntel", 6, 0x4f, 0x4f, 0, 15, "Broadwell-EP"},
+    {"GenuineIntel", 6, 0x55, 0x55, 0, 4, "Skylake-SP"},
+    {"GenuineIntel", 6, 0x55, 0x55, 5, 7, "Cascade Lake"},
+    {"GenuineIntel", 6, 0x55, 0x55, 10, 11, "Cooper Lake"},
+    {"GenuineIntel", 6, 0x6a, 0x6a, 0, 15, "Ice Lake-SP"},
+    {"GenuineIntel", 6, 0x6c, 0x6c, 0, 15, "Ice Lake-D"},
+    {"GenuineIntel", 6, 0x8f, 0x8f, 0, 15, "Sapphire Rapids"},
+    {"GenuineIntel", 6, 0xcf, 0xcf, 0, 15, "Emerald Rapids"},
+    {"GenuineIntel", 6, 0xad, 0xad, 0, 15, "Granite Rapids"},
+};
+
+const char *rep_cpu_uarch(const struct rep *r)
+{
+    const struct gl_json *id = rep_fact(r, "machine", "cpu_id");
+    char vendor[32];
+    int family, model, stepping = 0;
+    if (!id || !id->text ||
+        sscanf(id->text, "%31s family %d model %d stepping %d", vendor, &family, &model,
+               &stepping) < 3)
+        return NULL;
+    for (size_t i = 0; i < sizeof uarchs / sizeof uarchs[0]; i++)
+        if (!strcmp(uarchs[i].vendor, vendor) && uarchs[i].family == family &&
+            model >= uarchs[i].model_lo && model <= uarchs[i].model_hi &&
+            stepping >= uarchs[i].stepping_lo && stepping <= uarchs[i].stepping_hi)
+            return uarchs[i].name;
+    return NULL;
+}
+
 double rep_pct(uint64_t a, uint64_t n)
 {
     return n ? 100.0 * (double)a / (double)n : 0;

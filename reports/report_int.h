@@ -70,6 +70,9 @@ const struct gl_json *rep_fact(const struct rep *r, const char *section, const c
 const char *rep_isa_phrase(const struct rep *r);
 /* whether facts.json's CPU flags hold FLAG ("hypervisor": a virtual machine) */
 int rep_cpu_has(const struct rep *r, const char *flag);
+/* the CPU's microarchitecture ("Zen 4") from facts.json's cpu_id (vendor, family, model,
+ * stepping) by gelulab's table (report_data.c); NULL where the table does not have it */
+const char *rep_cpu_uarch(const struct rep *r);
 /* 100 a / n, 0 when n is 0: a percentage of swept inputs */
 double rep_pct(uint64_t a, uint64_t n);
 /* % correctly rounded (cr of n) as a cell: two decimals, but "> 99.99" for a kernel not correctly

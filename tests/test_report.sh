@@ -125,6 +125,27 @@ if grep -q '^cpu family' /proc/cpuinfo 2>/dev/null; then
   check "the machine named by model, family and model number" \
     "grep -Eq '^Accuracy and cost .* on this machine \(.*, [A-Za-z]+ family [0-9]+ model [0-9]+' '$O/REPORT.md'"
 fi
+# the microarchitecture by vendor, family and model (gelulab's table): Zen 4 for family 25 model 17,
+# Cascade Lake for Intel's model 85 at stepping 7 (Skylake-SP's model), none for a family not in it
+if grep -q '"cpu_id"' "$D/facts.json"; then
+  for c in "AuthenticAMD family 25 model 17 stepping 1|Zen 4" "GenuineIntel family 6 model 85 stepping 7|Cascade Lake" \
+           "AuthenticAMD family 99 model 1 stepping 0|"; do
+    id=${c%|*} u=${c#*|}
+    rm -rf "$T/ua" && mkdir "$T/ua" && cp -r "$D"/. "$T/ua/"
+    sed -i "s/\"cpu_id\": \"[^\"]*\"/\"cpu_id\": \"$id\"/" "$T/ua/facts.json"
+    "$G" report --in "$T/ua" --out "$T/uaout" 2>/dev/null
+    if [ -n "$u" ]; then
+      check "the microarchitecture named: $u for $id" \
+            "grep -q '^Accuracy and cost .* on this machine ([^,]*, $u, $id' '$T/uaout/REPORT.md' &&
+             grep -q '^| microarchitecture | $u (by cpu_id' '$T/uaout/REPORT.md' &&
+             grep -q '($u, ${id#* })' '$T/uaout/charts/pareto.gp'"
+    else
+      check "no microarchitecture for $id: said so, none guessed" \
+            "grep -q '^Accuracy and cost .* on this machine ([^,]*, $id' '$T/uaout/REPORT.md' &&
+             grep -q '^| microarchitecture | not named (cpu_id' '$T/uaout/REPORT.md'"
+    fi
+  done
+fi
 check "summary: the typical error (mean ULP on the core) beside the worst, units in the headers" \
   "grep -q '^| kernel | defn | ISA | own: core, ULP | own: all, ULP |.* mean ULP, own: core |' '$O/REPORT.md'"
 check "throughput: one panel per group, memcpy in each" \
