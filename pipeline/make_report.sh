@@ -4,8 +4,8 @@
 #   usage: pipeline/make_report.sh BUILD_DIR OUT_DIR [QUICK]
 #   QUICK=1: binary32 sampled (every 61st pattern), NEON left out, binary64 quick, shorter
 #            benchmarks (1 Ki, 4 Ki and 1 Mi floats, 3 repetitions of 4 ms), two moons with 5 seeds:
-#            110 s on 2 cores from an empty store (median of 3, 107-112 s; 2026-12-06, Zen 4,
-#            3098d80), 44 s rerun (2026-12-05, e0208fb)
+#            104 s on 2 cores from an empty store (a fresh clone of 6116ef4, 2026-12-07, Zen 4;
+#            114 s, the median of 3, at 00d9bd6), 44 s rerun (2026-12-05, e0208fb)
 #   otherwise: exhaustive binary32 (all 2^32 inputs), the full benchmark (the longest stages)
 #   GL_STORE=DIR: the sweeps keep each kernel's results there and take what it holds (gelulab
 #   sweep --store; default BUILD_DIR/store; "" none), and so do the peers' diagnoses and two
