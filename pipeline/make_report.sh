@@ -90,14 +90,13 @@ named() { grep -o -e $'\t--name\t' <<<"${plan[$1]}" | wc -l; } # the named kerne
 # framework, a kind's last chunks: 8-32 % of each 16-bit, binary64 and backward sweep's time in
 # a quick report), so it runs in the background from the start at a lower priority (nice 10:
 # the sweeps keep their pace while both cores are busy) and the benchmark, which must run
-# alone, waits for it. Each job's exit status is kept in a file and checked there.
-side=() # NAME: the background jobs, waited for before the benchmark
-side_start() { # NAME COMMAND...: COMMAND (or function) in the background, its status into $D/NAME.rc
+# alone, waits for it, and for each job's exit status (`wait PID`, as for the binary16 sweep).
+side=() side_pid=() # the background jobs' names and processes, waited for before the benchmark
+side_start() { # NAME COMMAND...: COMMAND (or function) in the background
     local name=$1
     shift
-    rm -f "$D/$name.rc"
-    (renice -n 10 -p "$BASHPID" >/dev/null || true; rc=0; "$@" || rc=$?; echo "$rc" >"$D/$name.rc") &
-    side+=("$name")
+    (renice -n 10 -p "$BASHPID" >/dev/null || true; "$@") &
+    side+=("$name") side_pid+=("$!")
 }
 facts_and_diagnoses() {
     if [ -f "$L" ]; then # the tables of the binary32 and of the 16-bit peers
@@ -203,11 +202,9 @@ fi
 # the background work done (its status checked) before the benchmark
 if [ ${#side[@]} -gt 0 ]; then
     jobs -r | grep -q . && echo "report: waiting for the work in the background: ${side[*]} ($(($(date +%s) - t0)) s so far)" >&2
-    wait
-    for name in "${side[@]}"; do
-        rc=$(cat "$D/$name.rc" 2>/dev/null || echo 1)
-        rm -f "$D/$name.rc"
-        [ "$rc" = 0 ] && continue
+    for i in "${!side[@]}"; do
+        wait "${side_pid[$i]}" && continue
+        rc=$? name=${side[$i]}
         echo "report: $name failed (exit $rc)$([ ! -f "$D/$name.log" ] || echo ": see $D/$name.log")" >&2
         exit 1
     done

@@ -49,7 +49,7 @@ const char *rep_floor_tic(void)
  * the call that finds it, naming the chart. */
 static struct rendering {
     pid_t pid;
-    char gp[1200], out[1000], name[64];
+    char out[1000], name[64]; /* the script: OUT/charts/NAME.gp */
 } rendering[64];
 static int nrendering;
 
@@ -59,10 +59,11 @@ static int render_reap_oldest(char *err, size_t errlen)
     memmove(rendering, rendering + 1, (size_t)--nrendering * sizeof rendering[0]);
     int st;
     while (waitpid(j.pid, &st, 0) < 0)
-        if (errno != EINTR) return snprintf(err, errlen, "gnuplot on %s: lost", j.gp), -1;
+        if (errno != EINTR)
+            return snprintf(err, errlen, "gnuplot on %s/charts/%s.gp: lost", j.out, j.name), -1;
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return 0;
-    return snprintf(err, errlen, "gnuplot failed on %s (see %s/charts/%s.log)", j.gp, j.out,
-                    j.name),
+    return snprintf(err, errlen, "gnuplot failed on %s/charts/%s.gp (see %s/charts/%s.log)", j.out,
+                    j.name, j.out, j.name),
            -1;
 }
 
@@ -74,23 +75,23 @@ int rep_render_wait(char *err, size_t errlen)
     return rc;
 }
 
-static int render_start(const char *cmd, const char *gp, const char *out, const char *name,
-                        char *err, size_t errlen)
+static int render_start(const char *cmd, const char *out, const char *name, char *err,
+                        size_t errlen)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int most = cores < 1 ? 1 : cores > 64 ? 64 : (int)cores;
     while (nrendering >= most)
         if (render_reap_oldest(err, errlen)) return rep_render_wait(NULL, 0), -1;
     pid_t pid = fork();
-    if (pid < 0) return snprintf(err, errlen, "cannot start gnuplot on %s", gp), -1;
+    if (pid < 0)
+        return snprintf(err, errlen, "cannot start gnuplot on %s/charts/%s.gp", out, name), -1;
     if (pid == 0) {
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
     struct rendering *j = &rendering[nrendering++];
     j->pid = pid;
-    snprintf(j->gp, sizeof j->gp, "%s", gp), snprintf(j->out, sizeof j->out, "%s", out);
-    snprintf(j->name, sizeof j->name, "%s", name);
+    snprintf(j->out, sizeof j->out, "%s", out), snprintf(j->name, sizeof j->name, "%s", name);
     return 0;
 }
 
@@ -140,7 +141,7 @@ int rep_render(const struct rep *r, const char *name, const char *body, int h, c
     }
     fclose(f);
     snprintf(cmd, sizeof cmd, "exec gnuplot '%s' 2>'%s/charts/%s.log'", p, r->out, name);
-    return render_start(cmd, p, r->out, name, err, errlen);
+    return render_start(cmd, r->out, name, err, errlen);
 }
 
 static int chart_definitions(const struct rep *r, char *err, size_t errlen)

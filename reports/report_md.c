@@ -63,14 +63,15 @@ static void bench_spread(const struct gl_bench *b, char *buf, size_t len)
 
 static void md_header(FILE *f, const struct rep *r)
 {
+    const char *uarch = rep_cpu_uarch(r);
     fprintf(f, "# gelulab report\n\n");
     fprintf(f,
             "Accuracy and cost of GELU implementations, measured against correctly rounded MPFR "
             "references on this machine (%s%s%s%s%s%s%s), gelulab %s%scommit %s, %s. Every figure "
             "below is read from the result files in the report's input directory; none is typed "
             "in.\n\n",
-            rep_str(rep_fact(r, "machine", "cpu")), rep_cpu_uarch(r) ? ", " : "",
-            rep_cpu_uarch(r) ? rep_cpu_uarch(r) : "", rep_fact(r, "machine", "cpu_id") ? ", " : "",
+            rep_str(rep_fact(r, "machine", "cpu")), uarch ? ", " : "", uarch ? uarch : "",
+            rep_fact(r, "machine", "cpu_id") ? ", " : "",
             rep_fact(r, "machine", "cpu_id") ? rep_str(rep_fact(r, "machine", "cpu_id")) : "",
             rep_isa_phrase(r),
             rep_cpu_has(r, "hypervisor") ? "; a virtual machine: the hypervisor flag" : "",
@@ -480,11 +481,12 @@ static void md_methods(FILE *f, const struct rep *r)
         } else
             fprintf(f, "| %s | %s |\n", k, v);
     }
-    fprintf(f, "| microarchitecture | %s%s |\n", rep_cpu_uarch(r) ? rep_cpu_uarch(r) : "not named",
-            rep_cpu_uarch(r) ? " (by cpu_id's vendor, family and model: gelulab's table, "
-                               "`reports/report_data.c`)"
-                             : " (cpu_id's vendor, family and model are not in gelulab's table, "
-                               "`reports/report_data.c`)");
+    const char *uarch = rep_cpu_uarch(r);
+    fprintf(f, "| microarchitecture | %s%s |\n", uarch ? uarch : "not named",
+            uarch ? " (by cpu_id's vendor, family and model: gelulab's table, "
+                    "`reports/report_data.c`)"
+                  : " (cpu_id's vendor, family and model are not in gelulab's table, "
+                    "`reports/report_data.c`)");
     fprintf(f, "| benchmark context | %s, %d CPUs at %.0f MHz |\n", r->bench.date,
             r->bench.num_cpus, r->bench.mhz);
 }
