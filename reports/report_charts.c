@@ -600,10 +600,63 @@ static int label_clashes(double xc, double yc, double w, double cw, double ch, c
         return 1000;
     int k = 0;
     for (int j = 0; j < placed; j++)
-        k += xc < bx[j] + bw[j] && bx[j] < xc + w && fabs(yc - by[j]) < 0.9 * ch;
+        k += xc < bx[j] + bw[j] + 0.5 * cw && bx[j] - 0.5 * cw < xc + w &&
+             fabs(yc - by[j]) < 0.9 * ch;
     for (int j = 0; j < no; j++) /* each about a character wide */
         k += (ox[j] != px || oy[j] != py) && xc < ox[j] + 0.6 * cw && ox[j] - 0.6 * cw < xc + w &&
              fabs(yc - oy[j]) < 0.7 * ch;
+    return k;
+}
+
+/* whether the segment (x0, y0)-(x1, y1) passes through the box [bx, bx + bw] x [by - bh/2,
+ * by + bh/2] (Liang-Barsky clipping: the part of the segment inside is not empty) */
+static int segment_hits_box(double x0, double y0, double x1, double y1, double bx, double by,
+                            double bw, double bh)
+{
+    double t0 = 0, t1 = 1, d[2] = {x1 - x0, y1 - y0};
+    double lo[2] = {bx - x0, by - 0.5 * bh - y0}, hi[2] = {bx + bw - x0, by + 0.5 * bh - y0};
+    for (int a = 0; a < 2; a++) {
+        if (d[a] == 0) {
+            if (lo[a] > 0 || hi[a] < 0) return 0;
+            continue;
+        }
+        double ta = lo[a] / d[a], tb = hi[a] / d[a];
+        if (ta > tb) {
+            double t = ta;
+            ta = tb, tb = t;
+        }
+        t0 = fmax(t0, ta), t1 = fmin(t1, tb);
+        if (t0 >= t1) return 0;
+    }
+    return 1;
+}
+
+/* the leader of a label box at (xc, yc), w wide, from its point (px, py) to the box's edge at
+ * the label's height (rep_place_labels: ex, ey) */
+static double leader_end(double px, double xc, double w)
+{
+    return fmin(fmax(px, xc), xc + w);
+}
+
+/* how many crossings of leaders with label boxes and points a label box at (xc, yc), w wide,
+ * makes: its own leader (when it has one) through the boxes placed and the other points (ox, oy:
+ * a character wide, most of a line high), and the leaders placed (lpx, lpy to lex, ley; NaN:
+ * none) through it */
+static int leader_clashes(double xc, double yc, double w, double cw, double ch, int leader,
+                          double px, double py, const double *bx, const double *by,
+                          const double *bw, const double *lpx, const double *lpy, const double *lex,
+                          int placed, const double *ox, const double *oy, int npoints)
+{
+    int k = 0;
+    double e = leader_end(px, xc, w);
+    for (int j = 0; leader && j < npoints; j++)
+        k += (ox[j] != px || oy[j] != py) &&
+             segment_hits_box(px, py, e, yc, ox[j] - 0.5 * cw, oy[j], cw, 0.7 * ch);
+    for (int j = 0; j < placed; j++) {
+        /* the box shrunk by a tenth of a line, so that a leader ending at an edge counts not */
+        k += leader && segment_hits_box(px, py, e, yc, bx[j], by[j], bw[j], 0.8 * ch);
+        k += !isnan(lex[j]) && segment_hits_box(lpx[j], lpy[j], lex[j], by[j], xc, yc, w, 0.8 * ch);
+    }
     return k;
 }
 
@@ -617,7 +670,7 @@ void rep_place_labels(int n, const double *px, const double *py, char (*text)[96
     double cw = (range[1] - range[0]) * 2.8 / frame_w, ch = (range[3] - range[2]) * 6.5 / frame_h;
     /* a name's places: up to 3.2 lines away; a number's, further (a leader joins them) */
     static const double dy[] = {0, 0.8, -0.8, 1.6, -1.6, 2.4, -2.4, 3.2, -3.2, 4, -4, 4.8, -4.8};
-    double bx[256], by[256], bw[256], ox[2048], oy[2048];
+    double bx[256], by[256], bw[256], ox[2048], oy[2048], lpx[256], lpy[256], lex[256];
     int order[256], m = 0, placed = 0, no = 0;
     if (n > 256) n = 256;
     for (int i = 0; i < n; i++) lx[i] = ly[i] = ex[i] = ey[i] = NAN, right[i] = 0;
@@ -642,7 +695,7 @@ void rep_place_labels(int n, const double *px, const double *py, char (*text)[96
         double best_shift = 0;
         for (int numbered = 0; numbered < 2 && best; numbered++) {
             if (numbered) { /* the name fits nowhere: its number, the name in the list */
-                if (first[i]) break;
+                if (first[i] || !isnan(best_y)) break;
                 snprintf(text[i], sizeof text[i], "%d", ++*number);
                 best = 1 << 30;
             }
@@ -654,18 +707,25 @@ void rep_place_labels(int n, const double *px, const double *py, char (*text)[96
                 for (c = 0; c < 2 * places && best; c++) { /* right of the point, then left */
                     double yc = py[i] + dy[c / 2] * ch, d = (0.8 + 3 * sh) * cw;
                     double xc = c % 2 ? px[i] - d - w : px[i] + d;
-                    int k = label_clashes(xc, yc, w, cw, ch, range, bx, by, bw, placed, ox, oy, no,
-                                          px[i], py[i]);
+                    /* a box covered counts four times a leader crossed (a number or a first
+                     * one is placed in any case: where it crosses rather than covers) */
+                    int covers = label_clashes(xc, yc, w, cw, ch, range, bx, by, bw, placed, ox, oy,
+                                               no, px[i], py[i]),
+                        k = 4 * covers + leader_clashes(xc, yc, w, cw, ch, c / 2 >= 3 || sh > 0,
+                                                        px[i], py[i], bx, by, bw, lpx, lpy, lex,
+                                                        placed, ox, oy, n);
                     if (k < best && (k == 0 || numbered || first[i]))
                         best = k, best_x = xc, best_y = yc, best_c = c, best_shift = sh;
                 }
         }
         if (isnan(best_y)) continue; /* a first one placed nowhere inside the frame */
+        int leader = best_c / 2 >= 3 || best_shift > 0; /* set apart: to its box's edge */
+        lpx[placed] = px[i], lpy[placed] = py[i];
+        lex[placed] = leader ? leader_end(px[i], best_x, w) : NAN;
         bx[placed] = best_x, by[placed] = best_y, bw[placed++] = w;
         right[i] = best_c % 2; /* left of the point: the text ends at lx */
         lx[i] = pow(10, right[i] ? best_x + w : best_x), ly[i] = pow(10, best_y);
-        if (best_c / 2 >= 3 || best_shift > 0) /* set apart: a leader to its box's edge */
-            ex[i] = pow(10, fmin(fmax(px[i], best_x), best_x + w)), ey[i] = ly[i];
+        if (leader) ex[i] = pow(10, lex[placed - 1]), ey[i] = ly[i];
     }
 }
 
@@ -712,16 +772,41 @@ static void pareto_labels(const struct rep *r, const int *idx, int n, char (*tex
                      ly, right, ex, ey);
 }
 
-/* Accuracy against cost, in two panels on the same axes (one crowded panel overprinted its
- * labels once the Python frameworks came): gelulab's kernels above, the peers below, the
- * Pareto front of both in each; one key, above the first frame, off the data. Of kernels with
- * bit-identical results (the builds of one algorithm, a peer that runs another's code) only
- * the cheapest is drawn, its label counting the others. */
+/* the Pareto chart's panel of a kernel: 0 gelulab's, 1 a peer called in gelulab's process, 2 a
+ * peer timed in its framework's process (ᶠ: REP_MARKS) */
+static int pareto_panel(const struct rep *r, const struct rep_kernel *k)
+{
+    if (strcmp(k->family, "peer")) return 0;
+    const struct gl_bench_row *row = gl_bench_find(&r->bench, k->k->name, r->pareto_size);
+    return row && !strcmp(row->timed, "framework") ? 2 : 1;
+}
+
+/* a panel's title "PREFIX: LIBS" in buf, in two lines at the comma nearest half when long */
+static void pareto_panel_title(char *buf, size_t len, const char *prefix, const char *libs)
+{
+    snprintf(buf, len, "%s: %s", prefix, libs);
+    if (strlen(buf) <= 60 || strlen(buf) + 2 >= len) return;
+    char *best = NULL, *c = buf;
+    size_t half = strlen(buf) / 2;
+    while ((c = strstr(c, ", ")) != NULL) {
+        if (!best || labs((long)(c - buf) - (long)half) < labs((long)(best - buf) - (long)half))
+            best = c;
+        c += 2;
+    }
+    if (best) best[1] = '\\', memmove(best + 3, best + 2, strlen(best + 2) + 1), best[2] = 'n';
+}
+
+/* Accuracy against cost, in panels on the same axes (one crowded panel overprinted its labels
+ * once the Python frameworks came): gelulab's kernels, the peers called in gelulab's process,
+ * the peers timed in their framework's process (when any is drawn), the Pareto front of all in
+ * each; one key, above the first frame, off the data. Of kernels with bit-identical results
+ * (the builds of one algorithm, a peer that runs another's code) only the cheapest is drawn,
+ * its label counting the others. */
 static int chart_pareto(const struct rep *r, char *err, size_t errlen)
 {
     FILE *out = rep_open(r, "charts/pareto.dat", err, errlen);
     if (!out) return -1;
-    int idx[256], n = 0, more[256];
+    int idx[256], n = 0, more[256], panel[256];
     char text[256][96], label[256][96]; /* a point's name, and its label: the name or a number */
     for (int i = 0; i < r->nrk && n < 256; i++) { /* the library's entry points: their builds */
         int m;
@@ -729,10 +814,18 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     }
     rep_by_cost(r, idx, n);
     for (int i = 0; i < n; i++) rep_pareto_drawn(r, &r->f32, idx[i], &more[i]);
-    for (int i = 0; i < n; i++)
+    int has[3] = {1, 0, 0};
+    for (int i = 0; i < n; i++) {
         snprintf(text[i], sizeof text[i], more[i] ? "%s%s (+%d)" : "%s%s", r->rk[idx[i]].k->name,
                  rep_timed_mark(r, r->rk[idx[i]].k->name), more[i]);
-    double range[4] = {1e300, -1e300, 1e300, -1e300}; /* decades: x0 x1 y0 y1, both panels */
+        panel[i] = pareto_panel(r, &r->rk[idx[i]]), has[panel[i]] = 1;
+    }
+    /* the panels drawn, top down: gelulab's; the in-process peers' (also with no peer, to say
+     * so); the frameworks' when any */
+    int pid[3] = {0}, np = 1;
+    if (has[1] || !has[2]) pid[np++] = 1;
+    if (has[2]) pid[np++] = 2;
+    double range[4] = {1e300, -1e300, 1e300, -1e300}; /* decades: x0 x1 y0 y1, every panel */
     int floored = 0; /* a point on the floor: the axis starts just below it */
     for (int i = 0; i < n; i++) {
         double x = log10(r->rk[idx[i]].cyc), y = log10(core_ulp(&r->rk[idx[i]]));
@@ -742,12 +835,13 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
         floored |= rep_core_exact(&r->rk[idx[i]]) < REP_FLOOR_ULP;
     }
     if (floored) range[2] = log10(REP_FLOOR_ULP) - 0.5;
-    /* two frames of PARETO_FRAME points square-ish, one above the other (points from the top:
-     * the title, the one key, gelulab's panel; the peers' panel with its title of two lines
-     * and the x label) */
+    /* frames of PARETO_FRAME points square-ish, one above the other (points from the top: the
+     * title, the one key, gelulab's panel; each peers' panel with its title of two lines; the x
+     * label) */
     enum { PARETO_FRAME = 165, PARETO_LEFT = 34, PARETO_RIGHT = 14 };
-    const double top1 = 50 + 9 + 8, top2 = top1 + PARETO_FRAME + 9 + 4 + 15,
-                 hpt = top2 + PARETO_FRAME + 9 + 9 + 3,
+    double top[3] = {50 + 9 + 8};
+    for (int q = 1; q < np; q++) top[q] = top[q - 1] + PARETO_FRAME + 9 + 4 + 15;
+    const double hpt = top[np - 1] + PARETO_FRAME + 9 + 9 + 3,
                  frame_w = REP_COL_PT - PARETO_LEFT - PARETO_RIGHT;
     double lx[256], ly[256], ex[256], ey[256];
     int front[256], nfront = 0, numbers = 0, right[256];
@@ -756,16 +850,25 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     char list[4000] = ""; /* the numbered points' names, "\n" between lines */
     size_t used = 0, line = 0;
     int lines = 0;
-    for (int peer = 0; peer < 2; peer++) { /* each panel's labels apart */
-        int sub[256], m = 0;
+    char titles[3][300] = {"gelulab's kernels"};
+    for (int q = 0; q < np; q++) { /* each panel's labels apart */
+        int p = pid[q], sub[256], m = 0;
         double sx[256], sy[256], tx[256], ty[256];
         int sr[256];
         for (int i = 0; i < n; i++)
-            if ((strcmp(r->rk[idx[i]].family, "peer") == 0) == peer) sub[m++] = i;
+            if (panel[i] == p) sub[m++] = i;
         int kidx[256];
         char ktext[256][96];
         for (int i = 0; i < m; i++)
             kidx[i] = idx[sub[i]], memcpy(ktext[i], text[sub[i]], sizeof ktext[i]);
+        if (p) {
+            char libs[200];
+            rep_peer_libraries_of(r, kidx, m, libs, sizeof libs);
+            pareto_panel_title(titles[p], sizeof titles[p],
+                               p == 1 ? "peers called in gelulab's process"
+                                      : "peers timed in their framework's process (ᶠ)",
+                               libs);
+        }
         int from = numbers;
         pareto_labels(r, kidx, m, ktext, front, nfront, range, frame_w, PARETO_FRAME, &numbers, sx,
                       sy, sr, tx, ty);
@@ -779,80 +882,65 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     for (int i = 0; i < n; i++) {
         const struct rep_kernel *k = &r->rk[idx[i]];
         fprintf(out, "%.6g,%.6g,%s,%d,%.6g,%.6g,%.6g,%.6g,%s,%d,%d\n", k->cyc, core_ulp(k), text[i],
-                !strcmp(k->family, "peer"), lx[i], ly[i], ex[i], ey[i], label[i], right[i],
-                k->pareto);
+                panel[i], lx[i], ly[i], ex[i], ey[i], label[i], right[i], k->pareto);
     }
     fclose(out);
-    char body[10000], libs[200];
-    rep_peer_libraries(r, libs, sizeof libs);
-    if (strlen(libs) > 60 &&
-        strlen(libs) + 2 < sizeof libs) { /* the peers' panel title in two
-                                           * lines: at the comma nearest half */
-        char *best = NULL, *c = libs;
-        size_t half = strlen(libs) / 2;
-        while ((c = strstr(c, ", ")) != NULL) {
-            if (!best ||
-                labs((long)(c - libs) - (long)half) < labs((long)(best - libs) - (long)half))
-                best = c;
-            c += 2;
-        }
-        if (best) best[1] = '\\', memmove(best + 3, best + 2, strlen(best + 2) + 1), best[2] = 'n';
-    }
     if (n == 0)
         return rep_render(
             r, "pareto",
             "set title 'Accuracy against cost'\nset label 'no kernel of the sweep was "
             "benchmarked' at graph 0.1,0.5\nplot [1:10] [1:10] 1e30 notitle\n",
             REP_MIN_H, err, errlen);
-    const char *front_fmt = "'< grep \",1$\" %s/charts/pareto.dat' using 1:2 w lp pt 7 ps 1.1 "
-                            "lw 2 lc rgb '#d62728' %s";
-    char fr[2][600], numbered[sizeof list + 100] = "";
+    const char *dat = "charts/pareto.dat";
+    char body[12000];
+    size_t k = 0;
     const char *floor_tic = floored ? rep_floor_tic() : ""; /* a point on the floor */
     double htot = hpt + (lines ? 6.5 * lines + 3 : 0);
+    chart_add(body, sizeof body, &k,
+              "set multiplot title \"Accuracy against cost: max ULP against exact GELU on [-5, "
+              "5]\\n(binary32 sweep) vs TSC cycles per element at %zu floats of\\nuniform inputs "
+              "on [-8, 8); of kernels with bit-identical results the\\ncheapest is drawn, (+N): N "
+              "others; grey: a leader; the front\\nis of all panels together; ᶠ: timed in its "
+              "framework's\\nprocess, ˢ: in a run of its own\" font ',6'\n"
+              "set logscale xy\nset format y '10^{%%L}'\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
+              "set ylabel 'max ULP on [-5, 5]'\n%sset lmargin at screen %g\n"
+              "set rmargin at screen %g\n"
+              "set key at screen 0.5, screen %g center top horizontal samplen 1.5\n",
+              r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]),
+              pow(10, range[3]), floor_tic, (double)PARETO_LEFT / REP_COL_PT,
+              1 - (double)PARETO_RIGHT / REP_COL_PT, 1 - 51 / htot);
     if (lines) /* the list under the x label */
-        snprintf(numbered, sizeof numbered,
-                 "set label 1000 \"%s\" at screen 0.01, screen %g left font ',5' "
-                 "noenhanced\n",
-                 list, (6.5 * lines - 2) / htot);
-    snprintf(fr[0], sizeof fr[0], front_fmt, r->out, "t 'Pareto front'");
-    snprintf(fr[1], sizeof fr[1], front_fmt, r->out, "notitle");
-    /* a panel's labels: left-justified right of their point, right-justified left of it */
-    const char *labels_fmt = "'%s/charts/pareto.dat' using ($4 == %d && $10 == 0 ? $5 : NaN):6:9 "
-                             "w labels left font ',5' noenhanced notitle, '' using ($4 == %d && "
-                             "$10 == 1 ? $5 : NaN):6:9 w labels right font ',5' noenhanced "
-                             "notitle";
-    char lab[2][600];
-    for (int peer = 0; peer < 2; peer++)
-        snprintf(lab[peer], sizeof lab[peer], labels_fmt, r->out, peer, peer);
-    int k = snprintf(
-        body, sizeof body,
-        "set multiplot title \"Accuracy against cost: max ULP against exact GELU on [-5, "
-        "5]\\n(binary32 sweep) vs TSC cycles per element at %zu floats of\\nuniform inputs "
-        "on [-8, 8); of kernels with bit-identical results the\\ncheapest is drawn, (+N): N "
-        "others; grey: a leader; the front\\nis of both panels together; ᶠ: timed in its "
-        "framework's\\nprocess, ˢ: in a run of its own\" font ',6'\n"
-        "set logscale xy\nset format y '10^{%%L}'\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
-        "set ylabel 'max ULP on [-5, 5]'\n%sset lmargin at screen %g\nset rmargin at screen %g\n"
-        "set key at screen 0.5, screen %g center top horizontal samplen 1.5\n"
-        "set tmargin at screen %g\nset bmargin at screen %g\n"
-        "set title \"gelulab's kernels\" font ',6' offset 0,-0.6\nset xlabel ''\n%s"
-        "plot %s, '%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p pt 7 ps 0.9 lc rgb "
-        "'#888888' t 'gelulab', 1e30 w p pt 9 ps 1.1 lc rgb '#1f77b4' t 'peers', %s, "
-        "'%s/charts/pareto.dat' using ($4 == 0 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
-        "nohead lc rgb '#aaaaaa' notitle\n"
-        "set key off\nunset label 1000\nset tmargin at screen %g\nset bmargin at screen %g\n"
-        "set title \"the peers: %s\" font ',6' offset 0,-0.6\n"
-        "set xlabel 'cycles per element (time-stamp counter, one core)' offset 0,0.6\n"
-        "plot %s, '%s/charts/pareto.dat' using ($4 == 1 ? $1 : NaN):2 w p pt 9 ps 1.1 lc rgb "
-        "'#1f77b4' notitle, %s, "
-        "'%s/charts/pareto.dat' using ($4 == 1 ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors "
-        "nohead lc rgb '#aaaaaa' notitle\n",
-        r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]), pow(10, range[3]),
-        floor_tic, (double)PARETO_LEFT / REP_COL_PT, 1 - (double)PARETO_RIGHT / REP_COL_PT,
-        1 - 51 / htot, 1 - top1 / htot, 1 - (top1 + PARETO_FRAME) / htot, numbered, fr[0], r->out,
-        lab[0], r->out, 1 - top2 / htot, 1 - (top2 + PARETO_FRAME) / htot, libs, fr[1], r->out,
-        lab[1], r->out);
-    if (chart_full("pareto", k < 0 ? sizeof body : (size_t)k, sizeof body, err, errlen)) return -1;
+        chart_add(body, sizeof body, &k,
+                  "set label 1000 \"%s\" at screen 0.01, screen %g left font ',5' noenhanced\n",
+                  list, (6.5 * lines - 2) / htot);
+    for (int q = 0; q < np; q++) {
+        int p = pid[q];
+        /* a panel: its frame and title; the front (the key's first entry), the points, the
+         * labels (left-justified right of their point, right-justified left of it), the
+         * leaders */
+        chart_add(body, sizeof body, &k,
+                  "%sset tmargin at screen %g\nset bmargin at screen %g\n"
+                  "set title \"%s\" font ',6' offset 0,-0.6\nset xlabel %s\n"
+                  "plot '< grep \",1$\" %s/%s' using 1:2 w lp pt 7 ps 1.1 lw 2 lc rgb '#d62728' "
+                  "%s, '%s/%s' using ($4 == %d ? $1 : NaN):2 w p %s notitle, ",
+                  p ? "set key off\nunset label 1000\n" : "", 1 - top[q] / htot,
+                  1 - (top[q] + PARETO_FRAME) / htot, titles[p],
+                  q == np - 1 ? "'cycles per element (time-stamp counter, one core)' offset 0,0.6"
+                              : "''",
+                  r->out, dat, p ? "notitle" : "t 'Pareto front'", r->out, dat, p,
+                  p ? "pt 9 ps 1.1 lc rgb '#1f77b4'" : "pt 7 ps 0.9 lc rgb '#888888'");
+        if (!p) /* the key's entries */
+            chart_add(body, sizeof body, &k,
+                      "1e30 w p pt 7 ps 0.9 lc rgb '#888888' t 'gelulab', 1e30 w p pt 9 ps 1.1 "
+                      "lc rgb '#1f77b4' t 'peers', ");
+        chart_add(body, sizeof body, &k,
+                  "'%s/%s' using ($4 == %d && $10 == 0 ? $5 : NaN):6:9 w labels left font ',5' "
+                  "noenhanced notitle, '' using ($4 == %d && $10 == 1 ? $5 : NaN):6:9 w labels "
+                  "right font ',5' noenhanced notitle, '' using ($4 == %d ? $1 : NaN):2:($7 - "
+                  "$1):($8 - $2) w vectors nohead lc rgb '#aaaaaa' notitle\n",
+                  r->out, dat, p, p, p);
+    }
+    if (chart_full("pareto", k, sizeof body, err, errlen)) return -1;
     return rep_render(r, "pareto", body, (int)ceil(htot), err, errlen);
 }
 

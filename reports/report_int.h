@@ -157,9 +157,12 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
                       size_t errlen);
 /* Where a log-log chart writes each point's label (report_charts.c): right of the point or left
  * of it, at the first of a few heights (level, above, below, further above, further below)
- * where the label's box stays inside the frame and covers neither a label already placed nor
- * another point nor the line through (fx, fy)[0..nfront). The points with first[i] set are
- * placed first, and named in any case (where their box covers the fewest). A name that fits
+ * where the label's box stays inside the frame and covers neither a label already placed (nor
+ * comes within half a character of one) nor another point nor the line through
+ * (fx, fy)[0..nfront), and no leader crosses a label (its own through a label placed, or one
+ * placed through it; where a label is placed in any case, where it covers and crosses the
+ * fewest, a crossing counting a quarter of a cover). The points with first[i] set
+ * are placed first, and named in any case (where their box covers the fewest). A name that fits
  * nowhere is replaced in text[i] by a number, ++*number, placed the same way but further out
  * (in any case): the chart lists the numbered names. Coordinates in decades (log10); range: the
  * axes' [x0, x1] and [y0, y1] decades, for a frame frame_w x frame_h points and 5-point labels.
@@ -181,6 +184,9 @@ int rep_numbered_list(int n, const char (*names)[96], const char (*text)[96], in
  * one (the swept peers), else from the benchmark's "lib=" labels: "oneDNN, SLEEF"; "none" when it
  * has no peer. */
 void rep_peer_libraries(const struct rep *r, char *buf, size_t len);
+/* the libraries of the kernels r->rk[rk[0..n)], distinct, in order: each peer's from the peer
+ * table, else from its benchmark's "lib=" label; "none" when none has one */
+void rep_peer_libraries_of(const struct rep *r, const int *rk, int n, char *buf, size_t len);
 /* report_data.c: max ULP against exact GELU on [-5, 5] (the Pareto front's accuracy axis); the
  * file OUT/NAME opened for writing (NULL with the message in err) */
 double rep_core_exact(const struct rep_kernel *k);

@@ -661,6 +661,22 @@ static size_t add_library(char *buf, size_t used, size_t len, const char *lib)
     return used;
 }
 
+void rep_peer_libraries_of(const struct rep *r, const int *rk, int n, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        const char *name = r->rk[rk[i]].k->name;
+        const struct rep_peer *p = rep_peer_find(r, name);
+        const struct gl_bench_row *b = gl_bench_find(&r->bench, name, r->pareto_size);
+        if (p)
+            used = add_library(buf, used, len, p->library);
+        else if (b && strcmp(b->lib, "-"))
+            used = add_library(buf, used, len, b->lib);
+    }
+    if (!used) snprintf(buf, len, "none");
+}
+
 void rep_peer_libraries(const struct rep *r, char *buf, size_t len)
 {
     size_t used = 0;

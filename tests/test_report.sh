@@ -163,6 +163,20 @@ if [ -n "$PEER" ]; then
   # on the chart as itself, or counted in the label of a cheaper kernel with its bits (+N)
   check "the peer in the summary and on the Pareto chart" \
         "grep -qE '^\| onednn-2.6-gelu_erf( \*)?( †)? \| exact \| jit ' '$O/REPORT.md' && grep -qE ',onednn-2\.6-gelu_erf( \(\+[0-9]+\))?,1,|\(\+[0-9]+\),' '$O/charts/pareto.dat'"
+  # the Pareto chart's third panel, the peers timed in their framework's process: the same data
+  # with oneDNN's benchmark rows marked as a served framework's (timed=framework) put it there,
+  # each peers' panel titled with its own libraries
+  rm -rf "$T/fwin" "$T/fwout" && cp -r "$D" "$T/fwin" &&
+    awk '/"name": / { m = index($0, "\"onednn-2.6-gelu_erf/") > 0 }
+         m && /"label": / { sub(/lib=oneDNN/, "lib=oneDNN timed=framework") } { print }' \
+        "$D/bench.json" >"$T/fwin/bench.json" &&
+    "$G" report --in "$T/fwin" --out "$T/fwout" >/dev/null 2>&1
+  check "Pareto: a framework-timed peer in a panel of its own, each peers' panel its libraries, none empty" \
+        "grep -qE ',onednn-2\.6-gelu_erfᶠ( \(\+[0-9]+\))?,2,' '$T/fwout/charts/pareto.dat' &&
+         grep -q 'peers timed in their framework.s process (ᶠ): oneDNN\"' '$T/fwout/charts/pareto.gp' &&
+         ! grep -q 'peers called in gelulab.s process' '$T/fwout/charts/pareto.gp' &&
+         grep -q 'peers called in gelulab.s process: oneDNN\"' '$O/charts/pareto.gp' &&
+         ! grep -q 'framework.s process (ᶠ):' '$O/charts/pareto.gp'"
 fi
 check "no chart reads outside IN/OUT" "! grep -l 'gelulab ' '$O'/charts/*.gp"
 # a kernel whose key counts others, "(+N)", still has its curve: every kernel's block of rows
