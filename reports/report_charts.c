@@ -772,9 +772,7 @@ static void pareto_labels(const struct rep *r, const int *idx, int n, char (*tex
                      ly, right, ex, ey);
 }
 
-/* the Pareto chart's panel of a kernel: 0 gelulab's, 1 a peer called in gelulab's process, 2 a
- * peer timed in its framework's process (ᶠ: REP_MARKS) */
-static int pareto_panel(const struct rep *r, const struct rep_kernel *k)
+int rep_pareto_panel(const struct rep *r, const struct rep_kernel *k)
 {
     if (strcmp(k->family, "peer")) return 0;
     const struct gl_bench_row *row = gl_bench_find(&r->bench, k->k->name, r->pareto_size);
@@ -818,7 +816,7 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     for (int i = 0; i < n; i++) {
         snprintf(text[i], sizeof text[i], more[i] ? "%s%s (+%d)" : "%s%s", r->rk[idx[i]].k->name,
                  rep_timed_mark(r, r->rk[idx[i]].k->name), more[i]);
-        panel[i] = pareto_panel(r, &r->rk[idx[i]]), has[panel[i]] = 1;
+        panel[i] = rep_pareto_panel(r, &r->rk[idx[i]]), has[panel[i]] = 1;
     }
     /* the panels drawn, top down: gelulab's; the in-process peers' (also with no peer, to say
      * so); the frameworks' when any */

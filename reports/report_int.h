@@ -184,6 +184,9 @@ int rep_numbered_list(int n, const char (*names)[96], const char (*text)[96], in
  * one (the swept peers), else from the benchmark's "lib=" labels: "oneDNN, SLEEF"; "none" when it
  * has no peer. */
 void rep_peer_libraries(const struct rep *r, char *buf, size_t len);
+/* report_charts.c: the Pareto chart's panel of a kernel: 0 gelulab's, 1 a peer called in
+ * gelulab's process, 2 a peer timed in its framework's process (ᶠ: REP_MARKS) */
+int rep_pareto_panel(const struct rep *r, const struct rep_kernel *k);
 /* the libraries of the kernels r->rk[rk[0..n)], distinct, in order: each peer's from the peer
  * table, else from its benchmark's "lib=" label; "none" when none has one */
 void rep_peer_libraries_of(const struct rep *r, const int *rk, int n, char *buf, size_t len);
