@@ -631,6 +631,13 @@ static int segment_hits_box(double x0, double y0, double x1, double y1, double b
     return 1;
 }
 
+/* whether a label at place c (rep_place_labels: its height c / 2, its side c % 2) and shift sh
+ * is set apart from its point, joined to it by a leader */
+static int set_apart(size_t c, int sh)
+{
+    return c / 2 >= 3 || sh > 0;
+}
+
 /* the leader of a label box at (xc, yc), w wide, from its point (px, py) to the box's edge at
  * the label's height (rep_place_labels: ex, ey) */
 static double leader_end(double px, double xc, double w)
@@ -640,8 +647,8 @@ static double leader_end(double px, double xc, double w)
 
 /* how many crossings of leaders with label boxes and points a label box at (xc, yc), w wide,
  * makes: its own leader (when it has one) through the boxes placed and the other points (ox, oy:
- * a character wide, most of a line high), and the leaders placed (lpx, lpy to lex, ley; NaN:
- * none) through it */
+ * 1.2 characters wide as label_clashes takes them, 0.7 of a line high), and the leaders placed
+ * (lpx, lpy to lex, ley; NaN: none) through it */
 static int leader_clashes(double xc, double yc, double w, double cw, double ch, int leader,
                           double px, double py, const double *bx, const double *by,
                           const double *bw, const double *lpx, const double *lpy, const double *lex,
@@ -651,9 +658,9 @@ static int leader_clashes(double xc, double yc, double w, double cw, double ch, 
     double e = leader_end(px, xc, w);
     for (int j = 0; leader && j < npoints; j++)
         k += (ox[j] != px || oy[j] != py) &&
-             segment_hits_box(px, py, e, yc, ox[j] - 0.5 * cw, oy[j], cw, 0.7 * ch);
+             segment_hits_box(px, py, e, yc, ox[j] - 0.6 * cw, oy[j], 1.2 * cw, 0.7 * ch);
     for (int j = 0; j < placed; j++) {
-        /* the box shrunk by a tenth of a line, so that a leader ending at an edge counts not */
+        /* a label 0.8 of a line high (its letters): a leader between two lines counts not */
         k += leader && segment_hits_box(px, py, e, yc, bx[j], by[j], bw[j], 0.8 * ch);
         k += !isnan(lex[j]) && segment_hits_box(lpx[j], lpy[j], lex[j], by[j], xc, yc, w, 0.8 * ch);
     }
@@ -692,10 +699,10 @@ void rep_place_labels(int n, const double *px, const double *py, char (*text)[96
         int i = order[o], best = 1 << 30;
         double w = 0, best_x = NAN, best_y = NAN;
         size_t c = 0, best_c = 0;
-        double best_shift = 0;
+        int best_shift = 0;
         for (int numbered = 0; numbered < 2 && best; numbered++) {
             if (numbered) { /* the name fits nowhere: its number, the name in the list */
-                if (first[i] || !isnan(best_y)) break;
+                if (first[i]) break;
                 snprintf(text[i], sizeof text[i], "%d", ++*number);
                 best = 1 << 30;
             }
@@ -711,15 +718,15 @@ void rep_place_labels(int n, const double *px, const double *py, char (*text)[96
                      * one is placed in any case: where it crosses rather than covers) */
                     int covers = label_clashes(xc, yc, w, cw, ch, range, bx, by, bw, placed, ox, oy,
                                                no, px[i], py[i]),
-                        k = 4 * covers + leader_clashes(xc, yc, w, cw, ch, c / 2 >= 3 || sh > 0,
-                                                        px[i], py[i], bx, by, bw, lpx, lpy, lex,
-                                                        placed, ox, oy, n);
+                        k = 4 * covers + leader_clashes(xc, yc, w, cw, ch, set_apart(c, sh), px[i],
+                                                        py[i], bx, by, bw, lpx, lpy, lex, placed,
+                                                        ox, oy, n);
                     if (k < best && (k == 0 || numbered || first[i]))
                         best = k, best_x = xc, best_y = yc, best_c = c, best_shift = sh;
                 }
         }
         if (isnan(best_y)) continue; /* a first one placed nowhere inside the frame */
-        int leader = best_c / 2 >= 3 || best_shift > 0; /* set apart: to its box's edge */
+        int leader = set_apart(best_c, best_shift); /* a leader to its box's edge */
         lpx[placed] = px[i], lpy[placed] = py[i];
         lex[placed] = leader ? leader_end(px[i], best_x, w) : NAN;
         bx[placed] = best_x, by[placed] = best_y, bw[placed++] = w;
@@ -774,15 +781,26 @@ static void pareto_labels(const struct rep *r, const int *idx, int n, char (*tex
 
 int rep_pareto_panel(const struct rep *r, const struct rep_kernel *k)
 {
-    if (strcmp(k->family, "peer")) return 0;
-    const struct gl_bench_row *row = gl_bench_find(&r->bench, k->k->name, r->pareto_size);
-    return row && !strcmp(row->timed, "framework") ? 2 : 1;
+    return strcmp(k->family, "peer") ? 0 : rep_framework_timed(r, k->k->name) ? 2 : 1;
 }
 
-/* a panel's title "PREFIX: LIBS" in buf, in two lines at the comma nearest half when long */
+int rep_pareto_panels(const struct rep *r, int pid[3])
+{
+    int has[3] = {1, 0, 0}, np = 1, more;
+    for (int i = 0; i < r->nrk; i++)
+        if (rep_pareto_drawn(r, &r->f32, i, &more)) has[rep_pareto_panel(r, &r->rk[i])] = 1;
+    pid[0] = 0;
+    if (has[1] || !has[2]) pid[np++] = 1;
+    if (has[2]) pid[np++] = 2;
+    return np;
+}
+
+/* a panel's title "PREFIX: LIBS" in buf, in two lines at the comma nearest half when long; a
+ * quote or backslash in LIBS (peers.tsv's, bench.json's) a space, inside gnuplot's quotes */
 static void pareto_panel_title(char *buf, size_t len, const char *prefix, const char *libs)
 {
     snprintf(buf, len, "%s: %s", prefix, libs);
+    for (char *q = buf + strlen(prefix); (q = strpbrk(q, "\"\\")) != NULL;) *q = ' ';
     if (strlen(buf) <= 60 || strlen(buf) + 2 >= len) return;
     char *best = NULL, *c = buf;
     size_t half = strlen(buf) / 2;
@@ -812,17 +830,12 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
     }
     rep_by_cost(r, idx, n);
     for (int i = 0; i < n; i++) rep_pareto_drawn(r, &r->f32, idx[i], &more[i]);
-    int has[3] = {1, 0, 0};
     for (int i = 0; i < n; i++) {
         snprintf(text[i], sizeof text[i], more[i] ? "%s%s (+%d)" : "%s%s", r->rk[idx[i]].k->name,
                  rep_timed_mark(r, r->rk[idx[i]].k->name), more[i]);
-        panel[i] = rep_pareto_panel(r, &r->rk[idx[i]]), has[panel[i]] = 1;
+        panel[i] = rep_pareto_panel(r, &r->rk[idx[i]]);
     }
-    /* the panels drawn, top down: gelulab's; the in-process peers' (also with no peer, to say
-     * so); the frameworks' when any */
-    int pid[3] = {0}, np = 1;
-    if (has[1] || !has[2]) pid[np++] = 1;
-    if (has[2]) pid[np++] = 2;
+    int pid[3], np = rep_pareto_panels(r, pid);
     double range[4] = {1e300, -1e300, 1e300, -1e300}; /* decades: x0 x1 y0 y1, every panel */
     int floored = 0; /* a point on the floor: the axis starts just below it */
     for (int i = 0; i < n; i++) {
@@ -918,7 +931,7 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
          * leaders */
         chart_add(body, sizeof body, &k,
                   "%sset tmargin at screen %g\nset bmargin at screen %g\n"
-                  "set title \"%s\" font ',6' offset 0,-0.6\nset xlabel %s\n"
+                  "set title \"%s\" font ',6' offset 0,-0.6 noenhanced\nset xlabel %s\n"
                   "plot '< grep \",1$\" %s/%s' using 1:2 w lp pt 7 ps 1.1 lw 2 lc rgb '#d62728' "
                   "%s, '%s/%s' using ($4 == %d ? $1 : NaN):2 w p %s notitle, ",
                   p ? "set key off\nunset label 1000\n" : "", 1 - top[q] / htot,
@@ -993,7 +1006,7 @@ static int tp_panels(const struct rep *r, struct tp_panel *pan, int quiet)
     for (int i = 0; i < r->npeers; i++) { /* the peers of a library together, its first order */
         const struct rep_peer *p = &r->peers[i];
         if (rep_eps(r, p->name, r->pareto_size) <= 0) continue;
-        int framework = strstr(rep_timed_mark(r, p->name), "ᶠ") != NULL;
+        int framework = rep_framework_timed(r, p->name);
         snprintf(keys[np], sizeof keys[np], "%s%s", p->library, framework ? "\tf" : "");
         int had = np, j = group_index(libs, &np, TP_PANELS, keys[np]);
         if (j > 0 && j == had) {

@@ -189,9 +189,19 @@ double rep_eps(const struct rep *r, const char *name, size_t n)
     return row ? row->eps_median : 0;
 }
 
+int rep_framework_row(const struct gl_bench_row *row)
+{
+    return row && !strcmp(row->timed, "framework");
+}
+
+int rep_framework_timed(const struct rep *r, const char *name)
+{
+    return rep_framework_row(gl_bench_find(&r->bench, name, r->pareto_size));
+}
+
 const char *rep_row_mark(const struct gl_bench_row *row)
 {
-    int fw = row && !strcmp(row->timed, "framework"), sc = row && row->scaled;
+    int fw = rep_framework_row(row), sc = row && row->scaled;
     return fw && sc ? "ᶠˢ" : fw ? "ᶠ" : sc ? "ˢ" : "";
 }
 

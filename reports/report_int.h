@@ -104,6 +104,10 @@ double rep_eps(const struct rep *r, const char *name, size_t n);
  * words. rep_timed_mark: NAME's mark at the Pareto size in the main run. */
 const char *rep_row_mark(const struct gl_bench_row *row);
 const char *rep_timed_mark(const struct rep *r, const char *name);
+/* whether a benchmark row (NULL: none) was timed inside its framework's process (ᶠ), and whether
+ * NAME's row at the Pareto size was */
+int rep_framework_row(const struct gl_bench_row *row);
+int rep_framework_timed(const struct rep *r, const char *name);
 /* "~" where the repetitions of case NAME at size n spread more than REP_NOISY (their coefficient
  * of variation of elements/s), else "": a rough figure, so marked in the summary's speeds */
 #define REP_NOISY 0.10
@@ -157,18 +161,18 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
                       size_t errlen);
 /* Where a log-log chart writes each point's label (report_charts.c): right of the point or left
  * of it, at the first of a few heights (level, above, below, further above, further below)
- * where the label's box stays inside the frame and covers neither a label already placed (nor
- * comes within half a character of one) nor another point nor the line through
- * (fx, fy)[0..nfront), and no leader crosses a label (its own through a label placed, or one
- * placed through it; where a label is placed in any case, where it covers and crosses the
- * fewest, a crossing counting a quarter of a cover). The points with first[i] set
- * are placed first, and named in any case (where their box covers the fewest). A name that fits
- * nowhere is replaced in text[i] by a number, ++*number, placed the same way but further out
- * (in any case): the chart lists the numbered names. Coordinates in decades (log10); range: the
- * axes' [x0, x1] and [y0, y1] decades, for a frame frame_w x frame_h points and 5-point labels.
- * Out: the label's anchor (lx, ly: data coordinates; right[i]: the label is left of its point,
- * its text ends at lx, else it starts there) and, for a label set apart, the end of its leader
- * (ex, ey; NaN: none). At most 256 points. */
+ * where the label's box stays inside the frame, covers neither a label already placed (nor
+ * comes within half a character of one side by side) nor another point nor the line through
+ * (fx, fy)[0..nfront), and no leader crosses a label or a point (its own leader through a label
+ * placed or another point, or one placed through its box). The points with first[i] set are
+ * placed first, and named in any case (where their box covers and crosses the fewest, a
+ * crossing a quarter of a cover). A name that fits nowhere is replaced in text[i] by a number,
+ * ++*number, placed the same way but further out (in any case): the chart lists the numbered
+ * names. Coordinates in decades (log10); range: the axes' [x0, x1] and [y0, y1] decades, for a
+ * frame frame_w x frame_h points and 5-point labels. Out: the label's anchor (lx, ly: data
+ * coordinates; right[i]: the label is left of its point, its text ends at lx, else it starts
+ * there) and, for a label set apart, the end of its leader (ex, ey; NaN: none). At most 256
+ * points. */
 void rep_place_labels(int n, const double *px, const double *py, char (*text)[96], const int *first,
                       const double *fx, const double *fy, int nfront, const double range[4],
                       double frame_w, double frame_h, int *number, double *lx, double *ly,
@@ -182,14 +186,18 @@ int rep_numbered_list(int n, const char (*names)[96], const char (*text)[96], in
                       char *list, size_t cap, size_t *used, size_t *line);
 /* report_peers.c: the libraries of the peers, distinct, in order: from the peer table when it has
  * one (the swept peers), else from the benchmark's "lib=" labels: "oneDNN, SLEEF"; "none" when it
- * has no peer. */
+ * has no peer. rep_peer_libraries_of: those of the peers r->rk[rk[0..n)] (rep_peer_library);
+ * rep_peer_library: a peer's library, from the peer table, else its benchmark's "lib=" label,
+ * else NULL. */
 void rep_peer_libraries(const struct rep *r, char *buf, size_t len);
-/* report_charts.c: the Pareto chart's panel of a kernel: 0 gelulab's, 1 a peer called in
- * gelulab's process, 2 a peer timed in its framework's process (ᶠ: REP_MARKS) */
-int rep_pareto_panel(const struct rep *r, const struct rep_kernel *k);
-/* the libraries of the kernels r->rk[rk[0..n)], distinct, in order: each peer's from the peer
- * table, else from its benchmark's "lib=" label; "none" when none has one */
 void rep_peer_libraries_of(const struct rep *r, const int *rk, int n, char *buf, size_t len);
+const char *rep_peer_library(const struct rep *r, const char *name);
+/* report_charts.c: the Pareto chart's panel of a kernel: 0 gelulab's, 1 a peer called in
+ * gelulab's process, 2 a peer timed in its framework's process (ᶠ: REP_MARKS); the panels it
+ * draws, top down, in pid[], their count returned: gelulab's; the in-process peers' when one of
+ * them is drawn or no peer is (to say so); the frameworks' when one of them is drawn */
+int rep_pareto_panel(const struct rep *r, const struct rep_kernel *k);
+int rep_pareto_panels(const struct rep *r, int pid[3]);
 /* report_data.c: max ULP against exact GELU on [-5, 5] (the Pareto front's accuracy axis); the
  * file OUT/NAME opened for writing (NULL with the message in err) */
 double rep_core_exact(const struct rep_kernel *k);

@@ -246,9 +246,8 @@ static void md_pareto(FILE *f, const struct rep *r)
                 !strcmp(k->family, "relu") ? "ReLU, against exact GELU" : gl_defn_name(k->k->defn),
                 k->cyc, rep_core_exact(k), mark(&r->f32));
     }
-    int peers = 0, framework = 0; /* peers timed in their framework's process: a panel */
-    for (int i = 0; i < r->nrk; i++)
-        peers += !strcmp(r->rk[i].family, "peer"), framework |= rep_pareto_panel(r, &r->rk[i]) == 2;
+    int peers = 0, pid[3], np = rep_pareto_panels(r, pid); /* the chart's panels */
+    for (int i = 0; i < r->nrk; i++) peers += !strcmp(r->rk[i].family, "peer");
     char libs[200];
     rep_peer_libraries(r, libs, sizeof libs);
     if (peers)
@@ -256,9 +255,10 @@ static void md_pareto(FILE *f, const struct rep *r)
                 "\nThe %d peers (%s) were swept like the kernels: they are in the "
                 "list above when nothing beats them, and drawn apart on the chart%s.\n",
                 peers, libs,
-                framework ? ": those called in gelulab's process in one panel, those timed in "
-                            "their framework's process (ᶠ) in another"
-                          : "");
+                np == 3 ? ": those called in gelulab's process in one panel, those timed in "
+                          "their framework's process (ᶠ) in another"
+                : pid[np - 1] == 2 ? ", timed in their framework's process (ᶠ)"
+                                   : "");
     else
         fprintf(f,
                 "\nPeers (%s) appear in the throughput figures only: their "

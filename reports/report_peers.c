@@ -661,18 +661,20 @@ static size_t add_library(char *buf, size_t used, size_t len, const char *lib)
     return used;
 }
 
+const char *rep_peer_library(const struct rep *r, const char *name)
+{
+    const struct rep_peer *p = rep_peer_find(r, name);
+    const struct gl_bench_row *b = gl_bench_find(&r->bench, name, r->pareto_size);
+    return p ? p->library : b && strcmp(b->lib, "-") ? b->lib : NULL;
+}
+
 void rep_peer_libraries_of(const struct rep *r, const int *rk, int n, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (int i = 0; i < n; i++) {
-        const char *name = r->rk[rk[i]].k->name;
-        const struct rep_peer *p = rep_peer_find(r, name);
-        const struct gl_bench_row *b = gl_bench_find(&r->bench, name, r->pareto_size);
-        if (p)
-            used = add_library(buf, used, len, p->library);
-        else if (b && strcmp(b->lib, "-"))
-            used = add_library(buf, used, len, b->lib);
+        const char *lib = rep_peer_library(r, r->rk[rk[i]].k->name);
+        if (lib) used = add_library(buf, used, len, lib);
     }
     if (!used) snprintf(buf, len, "none");
 }
@@ -681,11 +683,14 @@ void rep_peer_libraries(const struct rep *r, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < r->nrk && r->npeers; i++) {
-        const struct rep_peer *p = rep_peer_find(r, r->rk[i].k->name);
-        if (p) used = add_library(buf, used, len, p->library);
+    if (r->npeers) { /* the swept peers */
+        int rk[1024], n = 0;
+        for (int i = 0; i < r->nrk && n < 1024; i++)
+            if (!strcmp(r->rk[i].family, "peer")) rk[n++] = i;
+        rep_peer_libraries_of(r, rk, n, buf, len);
+        return;
     }
-    for (size_t i = 0; i < r->bench.nrows && !r->npeers; i++) {
+    for (size_t i = 0; i < r->bench.nrows; i++) {
         const struct gl_bench_row *b = &r->bench.rows[i];
         if (strcmp(b->kind, "peer") || !strcmp(b->lib, "-")) continue;
         used = add_library(buf, used, len, b->lib);
