@@ -631,6 +631,19 @@ static int segment_hits_box(double x0, double y0, double x1, double y1, double b
     return 1;
 }
 
+/* whether a label box at (xc, yc), w wide, right of its point (px, py) or left of it (left), its
+ * near end nearer another of the points (ox, oy)[0..npoints) than its own, would be read as that
+ * point's (distances in characters and lines: cw, ch) */
+static int nearer_another(double xc, double yc, double w, int left, double px, double py,
+                          const double *ox, const double *oy, int npoints, double cw, double ch)
+{
+    double ax = left ? xc + w : xc, own = hypot((ax - px) / cw, (yc - py) / ch);
+    for (int j = 0; j < npoints; j++)
+        if ((ox[j] != px || oy[j] != py) && hypot((ax - ox[j]) / cw, (yc - oy[j]) / ch) < own)
+            return 1;
+    return 0;
+}
+
 /* whether a label at place c (rep_place_labels: its height c / 2, its side c % 2) and shift sh
  * is set apart from its point, joined to it by a leader */
 static int set_apart(size_t c, int sh)
@@ -716,8 +729,11 @@ void rep_place_labels(int n, const double *px, const double *py, char (*text)[96
                     double xc = c % 2 ? px[i] - d - w : px[i] + d;
                     /* a box covered counts four times a leader crossed (a number or a first
                      * one is placed in any case: where it crosses rather than covers) */
-                    int covers = label_clashes(xc, yc, w, cw, ch, range, bx, by, bw, placed, ox, oy,
-                                               no, px[i], py[i]),
+                    int covers =
+                            label_clashes(xc, yc, w, cw, ch, range, bx, by, bw, placed, ox, oy, no,
+                                          px[i], py[i]) +
+                            (!set_apart(c, sh) && nearer_another(xc, yc, w, (int)(c % 2), px[i],
+                                                                 py[i], ox, oy, n, cw, ch)),
                         k = 4 * covers + leader_clashes(xc, yc, w, cw, ch, set_apart(c, sh), px[i],
                                                         py[i], bx, by, bw, lpx, lpy, lex, placed,
                                                         ox, oy, n);

@@ -163,8 +163,9 @@ int rep_binades_chart(const struct rep *r, const char *chart, const char *csv,
  * of it, at the first of a few heights (level, above, below, further above, further below)
  * where the label's box stays inside the frame, covers neither a label already placed (nor
  * comes within half a character of one side by side) nor another point nor the line through
- * (fx, fy)[0..nfront), and no leader crosses a label or a point (its own leader through a label
- * placed or another point, or one placed through its box). The points with first[i] set are
+ * (fx, fy)[0..nfront), nor has its near end nearer another point than its own (unless a leader
+ * joins them), and no leader crosses a label or a point (its own leader through a label placed
+ * or another point, or one placed through its box). The points with first[i] set are
  * placed first, and named in any case (where their box covers and crosses the fewest, a
  * crossing a quarter of a cover). A name that fits nowhere is replaced in text[i] by a number,
  * ++*number, placed the same way but further out (in any case): the chart lists the numbered
