@@ -683,11 +683,12 @@ void rep_peer_libraries(const struct rep *r, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    if (r->npeers) { /* the swept peers */
-        int rk[1024], n = 0;
-        for (int i = 0; i < r->nrk && n < 1024; i++)
+    int *rk = r->npeers ? malloc(((size_t)r->nrk + 1) * sizeof *rk) : NULL, n = 0;
+    if (rk) { /* the swept peers */
+        for (int i = 0; i < r->nrk; i++)
             if (!strcmp(r->rk[i].family, "peer")) rk[n++] = i;
         rep_peer_libraries_of(r, rk, n, buf, len);
+        free(rk);
         return;
     }
     for (size_t i = 0; i < r->bench.nrows; i++) {

@@ -215,10 +215,14 @@ check "backward table: gelu-grad-accurate within 1 ULP outside the root" \
 # slower (gelu-grad-fast/scalar took 13.1 cycles an element against its 11.0 in a run beside two
 # busy loops), which a pattern that wanted it after another entry failed: checked are each
 # entry's form, cost rising and error falling along the list, and that kernel in it
-front_cheapest_first() { # REPORT.md
+bwd_front_list() { # REPORT.md: the backward front's entries, "; " between them
   local l
   l=$(grep -E '^Pareto front \(no kernel at least as cheap and as accurate, by the max scaled error against exact GELU′, and better in one\): ' "$1") || return 1
-  l=${l#*better in one): }
+  printf '%s\n' "${l#*better in one): }"
+}
+front_cheapest_first() { # REPORT.md
+  local l
+  l=$(bwd_front_list "$1") || return 1
   case "$l" in *'`gelu-grad-accurate/scalar`'*) ;; *) return 1 ;; esac
   printf '%s\n' "${l%.}" | tr ';' '\n' | awk '
     { if (!match($0, /^ ?`(gelu-(tanh-)?grad-[a-z]+\/scalar|onednn-2\.6-gelu_erf-bwd)` [0-9.]+ cycles\/element, [0-9.e+-]+ ulps of 1$/)) bad = 1
@@ -236,8 +240,7 @@ check "backward: the Pareto front listed under its chart, cheapest first" "front
 # GELU' (the approximation's, up to about 8.7e-4 = 7 286 ulps of 1 over all inputs)
 front_against_exact() { # REPORT.md
   local l
-  l=$(grep -E '^Pareto front \(no kernel .* against exact GELU′, and better in one\): ' "$1") || return 1
-  l=${l#*better in one): }
+  l=$(bwd_front_list "$1") || return 1
   printf '%s\n' "${l%.}" | tr ';' '\n' |
     sed -E 's/^ ?`([^`]*)` [0-9.]+ cycles\/element, ([0-9.e+-]+) ulps of 1$/\1 \2/' |
     while read -r name err; do
