@@ -270,11 +270,12 @@ def callable_builder(spec):
 
 # ---- the protocol ----
 
-def read_exactly(n):
-    """n bytes of stdin read into one buffer (a 16 Mi-float request is 64 MB: no copies), or
-    None where stdin ends before the first"""
-    buf = bytearray(n)
-    view, got = memoryview(buf), 0
+def read_exactly(n, into=None):
+    """n bytes of stdin read into one buffer, or None where stdin ends before the first: into
+    (a bytearray of at least n bytes; its first n as a memoryview) or a new bytearray (a 16
+    Mi-float request is 64 MB: no copies)"""
+    buf = bytearray(n) if into is None else into
+    view, got = memoryview(buf)[:n], 0
     while got < n:
         r = sys.stdin.buffer.readinto(view[got:])
         if not r:
@@ -282,7 +283,7 @@ def read_exactly(n):
                 raise Failure(f"stdin ended inside a request ({got} of {n} bytes)")
             return None
         got += r
-    return buf
+    return buf if into is None else view
 
 
 class Kernel:
@@ -296,21 +297,37 @@ class Kernel:
         except Exception as e:  # noqa: BLE001 (a framework's error, whatever its class)
             raise Failure(f"{name}: {type(e).__name__}: {first_line(e)}")
         self.dtype = np_dtype(abi)
+        self.kept = None  # the input arrays that inputs(reuse=True) fills
 
-    def inputs(self, data):
+    def inputs(self, data, reuse=False):
+        """The request's inputs as arrays of the kernel's dtype (x, or x and dy), copies of its
+        bytes: new arrays, or (reuse) views of arrays kept for the next request, which a
+        framework's call has let go of by then (a request is answered before the next is read):
+        no new pages to clear for each request"""
         import numpy as np
         per = self.width * (2 if self.backward else 1)
         if len(data) % per:
             raise Failure(f"{len(data)} bytes of input: not whole {'pairs' if self.backward else 'values'}")
         v = np.frombuffer(data, dtype="<u2" if self.width == 2 else "<f4").view(self.dtype)
-        return (v[0::2].copy(), v[1::2].copy()) if self.backward else (v.copy(),)
+        parts = (v[0::2], v[1::2]) if self.backward else (v,)
+        if not reuse:
+            return tuple(p.copy() for p in parts)
+        n = len(parts[0])
+        if self.kept is None or len(self.kept[0]) < n:
+            self.kept = [np.empty(n, self.dtype) for _ in parts]
+        out = tuple(k[:n] for k in self.kept)
+        for o, p in zip(out, parts):
+            np.copyto(o, p)
+        return out
 
     def native(self, data):
         return self.to_native(*self.inputs(data))
 
-    def evaluate(self, data):
+    def evaluate(self, data, reuse=False):
+        """The results on the request's inputs, as bytes (a memoryview of the result array:
+        written before the next request)"""
         import numpy as np
-        args = self.inputs(data)
+        args = self.inputs(data, reuse)
         n = len(args[0])
         if n == 0:
             return b""
@@ -324,7 +341,7 @@ class Kernel:
             raise Failure(f"returned shape {y.shape} for inputs of shape ({n},)")
         if y.dtype != np.dtype(self.dtype):
             raise Failure(f"returned {y.dtype} for {np.dtype(self.dtype)} inputs")
-        return y.view("<u2" if self.width == 2 else "<f4").tobytes()
+        return np.ascontiguousarray(y).view("<u2" if self.width == 2 else "<f4").data
 
 
 def protocol_out():
@@ -336,15 +353,19 @@ def protocol_out():
     return out
 
 
-def requests():
+def requests(reuse=False):
     """The requests on stdin, each a little-endian uint64 byte count and that many bytes: the
-    bytes, until stdin ends"""
+    bytes, until stdin ends; reuse: each in one buffer kept for the next (its memoryview, valid
+    until the next request is read), not a new one"""
+    buf = bytearray(0)
     while True:
         hdr = read_exactly(8)
         if hdr is None:
             return
         (nbytes,) = struct.unpack("<Q", hdr)
-        data = read_exactly(nbytes) if nbytes else b""
+        if reuse and len(buf) < nbytes:
+            buf = bytearray(nbytes)
+        data = read_exactly(nbytes, buf if reuse else None) if nbytes else b""
         if data is None:
             raise Failure(f"stdin ended inside a request (0 of {nbytes} bytes)")
         yield data
@@ -355,13 +376,15 @@ def kernel_named(kernels, spec):
     all of a library's peers"""
     if spec not in kernels:
         kernels[spec] = kernel_of(shlex.split(spec), "plain")[0]
+        gc.freeze()  # what the framework loaded stays: the collector no longer walks it
     return kernels[spec]
 
 
 def serve(k):
     out = protocol_out()
-    for data in requests():
-        out.write(k.evaluate(data))
+    gc.freeze()  # as kernel_named's
+    for data in requests(reuse=True):
+        out.write(k.evaluate(data, reuse=True))
         out.flush()
 
 
@@ -369,12 +392,12 @@ def serve_many():
     """Every kernel of a library in one process: each request leads with the arguments that
     name its kernel (a uint64 length, the text)"""
     out, kernels = protocol_out(), {}
-    for data in requests():
+    for data in requests(reuse=True):
         if len(data) < 8:
             raise Failure(f"a request of {len(data)} bytes: the kernel's arguments first")
         (speclen,) = struct.unpack("<Q", data[:8])
-        spec = data[8:8 + speclen].decode()
-        out.write(kernel_named(kernels, spec).evaluate(data[8 + speclen:]))
+        spec = bytes(data[8:8 + speclen]).decode()
+        out.write(kernel_named(kernels, spec).evaluate(data[8 + speclen:], reuse=True))
         out.flush()
 
 
