@@ -741,7 +741,8 @@ void rep_place_labels(int n, const double *px, const double *py, char (*text)[96
                         best = k, best_x = xc, best_y = yc, best_c = c, best_shift = sh;
                 }
         }
-        if (isnan(best_y)) continue; /* a first one placed nowhere inside the frame */
+        /* placed in any case: every place scores below 1 << 30, a place outside the frame
+         * 4 000 (label_clashes), so a label goes outside only where no place is inside */
         int leader = set_apart(best_c, best_shift); /* a leader to its box's edge */
         lpx[placed] = px[i], lpy[placed] = py[i];
         lex[placed] = leader ? leader_end(px[i], best_x, w) : NAN;
