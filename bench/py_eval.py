@@ -31,7 +31,8 @@ OpenVINO as a Python program calls it, and any Python callable, on gelulab's pip
 
 A callable takes a one-dimensional NumPy array (float32, or ml_dtypes.bfloat16 / numpy.float16
 with --abi; with --backward two arrays, x and dy) and returns an array of the same shape and
-dtype (anything numpy.asarray takes: a torch tensor, a JAX array). One thread per framework;
+dtype (anything numpy.asarray takes: a torch tensor, a JAX array); its arguments are valid
+during the call only (serving, they are filled again for the next request). One thread per framework;
 the frameworks' defaults otherwise. A failure (an exception, a result of the wrong shape or
 dtype, a framework that does not load) is one line on stderr and on the diagnosis channel
 (descriptor 4, when gelulab passes one), and exit status 3.
@@ -301,9 +302,9 @@ class Kernel:
 
     def inputs(self, data, reuse=False):
         """The request's inputs as arrays of the kernel's dtype (x, or x and dy), copies of its
-        bytes: new arrays, or (reuse) views of arrays kept for the next request, which a
-        framework's call has let go of by then (a request is answered before the next is read):
-        no new pages to clear for each request"""
+        bytes: new arrays, or (reuse, when serving) views of arrays kept per kernel and filled
+        again by its next request, which is read only after this one's answer is written: no
+        new pages to clear for each request"""
         import numpy as np
         per = self.width * (2 if self.backward else 1)
         if len(data) % per:
@@ -324,8 +325,9 @@ class Kernel:
         return self.to_native(*self.inputs(data))
 
     def evaluate(self, data, reuse=False):
-        """The results on the request's inputs, as bytes (a memoryview of the result array:
-        written before the next request)"""
+        """The results on the request's inputs: a memoryview of the result array's bytes (b""
+        for none), to be written before the next request is read (the result may share memory
+        with the kept inputs: a callable may return its input)"""
         import numpy as np
         args = self.inputs(data, reuse)
         n = len(args[0])
@@ -376,13 +378,20 @@ def kernel_named(kernels, spec):
     all of a library's peers"""
     if spec not in kernels:
         kernels[spec] = kernel_of(shlex.split(spec), "plain")[0]
-        gc.freeze()  # what the framework loaded stays: the collector no longer walks it
     return kernels[spec]
+
+
+def freeze_built():
+    """A serving process's objects so far (the framework's modules, a kernel just built) out of
+    the cyclic collector's walk, its garbage collected first: the collections that requests
+    bring about then walk only what the requests made"""
+    gc.collect()
+    gc.freeze()
 
 
 def serve(k):
     out = protocol_out()
-    gc.freeze()  # as kernel_named's
+    freeze_built()
     for data in requests(reuse=True):
         out.write(k.evaluate(data, reuse=True))
         out.flush()
@@ -397,7 +406,10 @@ def serve_many():
             raise Failure(f"a request of {len(data)} bytes: the kernel's arguments first")
         (speclen,) = struct.unpack("<Q", data[:8])
         spec = bytes(data[8:8 + speclen]).decode()
-        out.write(kernel_named(kernels, spec).evaluate(data[8 + speclen:], reuse=True))
+        if spec not in kernels:
+            kernel_named(kernels, spec)
+            freeze_built()
+        out.write(kernels[spec].evaluate(data[8 + speclen:], reuse=True))
         out.flush()
 
 

@@ -35,9 +35,10 @@
  * Slow path: the lanes beyond 3.5 in magnitude (and NaN) are gathered into a queue and take the
  * binary64 tail VW at a time (blocks.h core_tail_queue), about 5 times the core's cost per
  * lane: uniform inputs on [-8, 8] (56 % such lanes) run at a quarter of N(0, 1)'s speed. The
- * scalar build's tail is inlined into each of its clones (always_inline), so that the x86-64-v3
- * and FMA clones use the FMA instruction, not libm's fma called 21 times a lane: uniform on
- * [-8, 8), 64 Ki floats, 87.2 -> 22.9 cycles per element (Zen 4, 2026-12-07; the same bits).
+ * tail is always_inline in every build: in the scalar one that puts it in each clone, so that
+ * the x86-64-v3 and FMA clones use the FMA instruction, not libm's fma called 21 times a lane
+ * (uniform on [-8, 8), 64 Ki floats: 87.2 -> 22.9 cycles per element, Zen 4, 2026-12-07; the
+ * same bits); the vector builds inlined it already.
  * Special values: NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
 /* clang-format off */
 #define GL_CONTRACT_gelu_accurate                                                                  \
