@@ -36,18 +36,24 @@ static const struct gl_json *facts_kernel(const struct rep *r, const char *name)
     return NULL;
 }
 
+void *rep_calloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p) {
+        fprintf(stderr, "gelulab report: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
 /* Pareto-optimal (rep_pareto_front): no other benchmarked kernel is at least as cheap and as
  * accurate (max ULP against exact GELU on the core) and strictly better in one; an entry point
  * of the library stands aside: its build stands for it. */
 static void pareto(struct rep *r)
 {
-    double *cost = calloc((size_t)r->nrk + 1, sizeof *cost),
-           *err = calloc((size_t)r->nrk + 1, sizeof *err);
-    int *front = calloc((size_t)r->nrk + 1, sizeof *front);
-    if (!cost || !err || !front) {
-        fprintf(stderr, "gelulab report: out of memory\n");
-        exit(1);
-    }
+    double *cost = rep_calloc((size_t)r->nrk, sizeof *cost),
+           *err = rep_calloc((size_t)r->nrk, sizeof *err);
+    int *front = rep_calloc((size_t)r->nrk, sizeof *front);
     for (int i = 0; i < r->nrk; i++)
         cost[i] = rep_lib_entry(r->rk[i].k) ? 0 : r->rk[i].cyc, err[i] = rep_core_exact(&r->rk[i]);
     int nf = rep_pareto_front(r->nrk, cost, err, front);
@@ -61,7 +67,7 @@ static void derive(struct rep *r)
     r->nsizes = gl_bench_sizes(&r->bench, r->sizes, REP_MAXSIZES);
     r->pareto_size = r->nsizes > 1 ? r->sizes[1] : r->nsizes ? r->sizes[0] : 0; /* 4 Ki */
     r->nrk = r->f32.nk;
-    r->rk = calloc((size_t)r->nrk, sizeof *r->rk);
+    r->rk = rep_calloc((size_t)r->nrk, sizeof *r->rk);
     for (int i = 0; i < r->nrk; i++) {
         struct rep_kernel *k = &r->rk[i];
         k->k = &r->f32.k[i], k->res = &r->f32.res[i];

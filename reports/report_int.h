@@ -8,6 +8,9 @@
 
 #define REP_MAXSIZES 8
 
+/* calloc(n, size), at least one element; out of memory: one line and exit 1 */
+void *rep_calloc(size_t n, size_t size);
+
 struct rep_kernel {
     const struct gl_kernel_src *k;      /* in the f32 sweep */
     const struct gl_kernel_result *res; /* its results there */

@@ -37,10 +37,10 @@ static int cmp_double(const void *a, const void *b)
  * variation, so that a reader knows how far apart two figures must be to differ */
 static void bench_spread(const struct gl_bench *b, char *buf, size_t len)
 {
-    double *cv = malloc((b->nrows + 1) * sizeof *cv);
+    double *cv = rep_calloc(b->nrows, sizeof *cv);
     size_t n = 0;
     int lo = 0, hi = 0;
-    for (size_t i = 0; cv && i < b->nrows; i++) {
+    for (size_t i = 0; i < b->nrows; i++) {
         const struct gl_bench_row *w = &b->rows[i];
         if (w->reps < 2 || w->scaled) continue; /* a run of its own: its own noise */
         cv[n++] = w->eps_cv;

@@ -41,7 +41,7 @@ static int load_table(const struct rep *r, const char *file, struct rep_peer **p
     snprintf(path, sizeof path, "%s/%s", r->in, file);
     FILE *f = fopen(path, "r");
     if (!f) return 0; /* optional: without it, peers are known from the benchmark only */
-    *peers = calloc(REP_MAX_PEERS, sizeof **peers);
+    *peers = rep_calloc(REP_MAX_PEERS, sizeof **peers);
     while (fgets(line, sizeof line, f)) {
         line[strcspn(line, "\n")] = '\0';
         if (!strncmp(line, "name\t", 5)) continue; /* the header */
@@ -683,8 +683,8 @@ void rep_peer_libraries(const struct rep *r, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    int *rk = r->npeers ? malloc(((size_t)r->nrk + 1) * sizeof *rk) : NULL, n = 0;
-    if (rk) { /* the swept peers */
+    if (r->npeers) { /* the swept peers */
+        int *rk = rep_calloc((size_t)r->nrk, sizeof *rk), n = 0;
         for (int i = 0; i < r->nrk; i++)
             if (!strcmp(r->rk[i].family, "peer")) rk[n++] = i;
         rep_peer_libraries_of(r, rk, n, buf, len);
