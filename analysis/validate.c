@@ -135,6 +135,12 @@ static const char *format_words(const struct gl_format *f)
     return f->id == GL_FMT_BF16 ? "bfloat16" : f->id == GL_FMT_F16 ? "binary16" : "binary32";
 }
 
+/* the least normal number of format f: 2^(emin_sub + p - 1) (binary32: 2^-126) */
+static double min_normal(const struct gl_format *f)
+{
+    return gl_pow2(f->emin_sub + f->prec - 1);
+}
+
 /* Why a result is lost at x in the negative tail, in words (into b): where GELU's factor there,
  * g(x)/x (Phi(x); (1 + tanh(u))/2; sigma(a x): g the forward definition fwd), is below binary32's
  * least normal number 2^-126 or within a factor 4 of it, an intermediate (erfc, Phi, the sigmoid)
@@ -167,7 +173,7 @@ static int probe_tail(const struct gl_sweep *s, const struct gl_kernel_src *k, s
         x[i] = (float)gl_round_f32(&s->fmt, -1.0f - 0.01f * (float)i);
     if (call(s, k, ch, x, y, N, NULL, v, "tail")) return free(x), free(y), -1;
     int first = -1;
-    double tiny = gl_pow2(s->fmt.emin_sub + s->fmt.prec - 1); /* the least normal number */
+    double tiny = min_normal(&s->fmt);
     for (int i = 0; i < N && first < 0; i++) {
         double r = gl_ref_f32(k->defn, x[i], &s->fmt, NULL);
         if (y[i] == 0 && fabs(r) >= tiny) first = i; /* a normal number lost, not an underflow */
@@ -217,7 +223,8 @@ static int probe_tail_grad(const struct gl_sweep *s, const struct gl_kernel_src 
     for (int i = 0; i < N && first < 0; i++) {
         gl_ref_f32(k->defn, x[i], &gl_format_f32, &r);
         u = gl_ulp_error(y[i], r, &gl_format_f32);
-        if ((u > 0x1p10 && fabs(r.hi) >= 0x1p-126) || (y[i] != 0 && (y[i] < 0) != (r.hi < 0)))
+        if ((u > 0x1p10 && fabs(r.hi) >= min_normal(&gl_format_f32)) ||
+            (y[i] != 0 && (y[i] < 0) != (r.hi < 0)))
             first = i;
     }
     if (first < 0) {
@@ -538,7 +545,8 @@ static const char *dy_guess(float dx, float dy, float g)
         return "dy added, not multiplied (dx = f'(x) + dy - 1)";
     if (fabs((double)dx - fabs((double)dy) * g) <= e) return "the sign of dy is lost";
     if (fabs((double)dx - (double)g / dy) <= e) return "divided by dy";
-    if (fabs((double)dy) < 0x1p-126 && dx == 0) return "subnormal dy flushed to zero";
+    if (fabs((double)dy) < min_normal(&gl_format_f32) && dx == 0)
+        return "subnormal dy flushed to zero";
     return "dy applied wrongly";
 }
 
@@ -576,7 +584,8 @@ static int dy_pair_ok(float dx, float dy, float g, struct gl_dd r, double s1, in
     *ulp = -1;
     if (isnan(dy) || isinf(dy) || dy == 0) return isnan(g) || dy_special_ok(dx, dy, g);
     double p = dy_times(dy, r), err = fabs((double)dx - p);
-    if (!near_root && fabs(p) >= 0x1p-126 && fabs(p) < 0x1p127) *ulp = err / gl_pow2(ilogb(p) - 23);
+    if (!near_root && fabs(p) >= min_normal(&gl_format_f32) && fabs(p) < 0x1p127)
+        *ulp = err / gl_pow2(ilogb(p) - 23);
     return err <= (2 * s1 + 2) * fabs((double)dy) * 0x1p-23 + 0x1p-149;
 }
 
@@ -670,12 +679,6 @@ static void check16_nan(const struct all16 *a, struct gl_validation *v)
             signaling, nan_in, bx, by);
     else
         add(v, "nan", GL_CHECK_PASS, "all %d NaN inputs (every payload) give a quiet NaN", nan_in);
-}
-
-/* the smallest normal number of the 16-bit format f: 2^(emin_sub + p - 1) */
-static double min_normal16(const struct gl_format *f)
-{
-    return gl_pow2(f->emin_sub + f->prec - 1);
 }
 
 /* the value of the format next to y toward zero (y finite, nonzero) */
@@ -791,7 +794,7 @@ static int probe_subnormal(const struct gl_sweep *s, const struct gl_kernel_src 
 static void check16_tail(const struct all16 *a, enum gl_defn d, int region_all,
                          struct gl_validation *v)
 {
-    double tiny = min_normal16(a->fmt);
+    double tiny = min_normal(a->fmt);
     int first = -1, lost = 0;
     for (int i = 0; i < 65536; i++) {
         double x = a->x[i];
