@@ -731,7 +731,7 @@ static void check16_rounding(const struct all16 *a, enum gl_defn d, struct gl_va
 static void check_subnormal(const float *xa, const float *ya, const double *ra, int n,
                             const struct gl_format *f, struct gl_validation *v)
 {
-    double tiny = gl_pow2(f->emin_sub + f->prec - 1), least = gl_pow2(f->emin_sub);
+    double tiny = min_normal(f), least = gl_pow2(f->emin_sub);
     int in_sub = 0, daz = 0, out_sub = 0, ftz = 0, kept = 0;
     for (int i = 0; i < n; i++) {
         double x = xa[i], y = ya[i], yr = ra[i];
