@@ -602,9 +602,12 @@ static int label_clashes(double xc, double yc, double w, double cw, double ch, c
     for (int j = 0; j < placed; j++)
         k += xc < bx[j] + bw[j] + 0.5 * cw && bx[j] - 0.5 * cw < xc + w &&
              fabs(yc - by[j]) < 0.9 * ch;
-    for (int j = 0; j < no; j++) /* each about a character wide */
+    /* each about a character wide; a marker (point size 1.1) and a label's letters each about
+     * 0.6 of a line high: a point nearer a box's middle than 0.85 of a line touches it or all
+     * but (0.7, the marker's height, let a triangle's tip touch the letters) */
+    for (int j = 0; j < no; j++)
         k += (ox[j] != px || oy[j] != py) && xc < ox[j] + 0.6 * cw && ox[j] - 0.6 * cw < xc + w &&
-             fabs(yc - oy[j]) < 0.7 * ch;
+             fabs(yc - oy[j]) < 0.85 * ch;
     return k;
 }
 
