@@ -934,6 +934,7 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
               "others; grey: a leader; the front\\nis of all panels together; ᶠ: timed in its "
               "framework's\\nprocess, ˢ: in a run of its own\" font ',6'\n"
               "set logscale xy\nset format y '10^{%%L}'\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
+              "set style textbox opaque noborder margins 0.3, 0.1\n"
               "set ylabel 'max ULP on [-5, 5]'\n%sset lmargin at screen %g\n"
               "set rmargin at screen %g\n"
               "set key at screen 0.5, screen %g center top horizontal samplen 1.5\n",
@@ -946,9 +947,11 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
                   list, (6.5 * lines - 2) / htot);
     for (int q = 0; q < np; q++) {
         int p = pid[q];
+        const char *mark = p ? "pt 9 ps 1.1 lc rgb '#1f77b4'" : "pt 7 ps 0.9 lc rgb '#888888'";
         /* a panel: its frame and title; the front (the key's first entry), the points, the
-         * labels (left-justified right of their point, right-justified left of it), the
-         * leaders */
+         * leaders, the labels (left-justified right of their point, right-justified left of
+         * it) on opaque boxes, which hide the leaders and grid lines under their letters; the
+         * front's and the points' markers again, over any label placed on them */
         chart_add(body, sizeof body, &k,
                   "%sset tmargin at screen %g\nset bmargin at screen %g\n"
                   "set title \"%s\" font ',6' offset 0,-0.6 noenhanced\nset xlabel %s\n"
@@ -958,18 +961,19 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
                   1 - (top[q] + PARETO_FRAME) / htot, titles[p],
                   q == np - 1 ? "'cycles per element (time-stamp counter, one core)' offset 0,0.6"
                               : "''",
-                  r->out, dat, p ? "notitle" : "t 'Pareto front'", r->out, dat, p,
-                  p ? "pt 9 ps 1.1 lc rgb '#1f77b4'" : "pt 7 ps 0.9 lc rgb '#888888'");
+                  r->out, dat, p ? "notitle" : "t 'Pareto front'", r->out, dat, p, mark);
         if (!p) /* the key's entries */
             chart_add(body, sizeof body, &k,
                       "1e30 w p pt 7 ps 0.9 lc rgb '#888888' t 'gelulab', 1e30 w p pt 9 ps 1.1 "
                       "lc rgb '#1f77b4' t 'peers', ");
         chart_add(body, sizeof body, &k,
-                  "'%s/%s' using ($4 == %d && $10 == 0 ? $5 : NaN):6:9 w labels left font ',5' "
-                  "noenhanced notitle, '' using ($4 == %d && $10 == 1 ? $5 : NaN):6:9 w labels "
-                  "right font ',5' noenhanced notitle, '' using ($4 == %d ? $1 : NaN):2:($7 - "
-                  "$1):($8 - $2) w vectors nohead lc rgb '#aaaaaa' notitle\n",
-                  r->out, dat, p, p, p);
+                  "'%s/%s' using ($4 == %d ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors nohead lc "
+                  "rgb '#aaaaaa' notitle, '' using ($4 == %d && $10 == 0 ? $5 : NaN):6:9 w labels "
+                  "left boxed font ',5' noenhanced notitle, '' using ($4 == %d && $10 == 1 ? $5 : "
+                  "NaN):6:9 w labels right boxed font ',5' noenhanced notitle, '< grep \",1$\" "
+                  "%s/%s' using 1:2 w p pt 7 ps 1.1 lc rgb '#d62728' notitle, '%s/%s' using ($4 == "
+                  "%d ? $1 : NaN):2 w p %s notitle\n",
+                  r->out, dat, p, p, p, r->out, dat, r->out, dat, p, mark);
     }
     if (chart_full("pareto", k, sizeof body, err, errlen)) return -1;
     return rep_render(r, "pareto", body, (int)ceil(htot), err, errlen);
