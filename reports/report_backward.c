@@ -130,6 +130,18 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
                           "backward kernel was benchmarked' at graph 0.1,0.5\nplot [1:10] [1:10] "
                           "1e30 notitle\n",
                           REP_MIN_H, err, errlen);
+    char front_dat[4200], points_dat[4200], marks[8800], layers[13400];
+    snprintf(front_dat, sizeof front_dat, "%s/charts/backward_front.dat", r->out);
+    snprintf(points_dat, sizeof points_dat, "%s/charts/backward_pareto.dat", r->out);
+    snprintf(marks, sizeof marks,
+             "'%s' using 1:2 w p pt 7 ps 1.1 lc rgb '#d62728' notitle, '%s' using ($4 == 0 ? $1 : "
+             "NaN):2 w p pt 7 ps 0.9 lc rgb '#888888' notitle, '' using ($4 == 1 ? $1 : NaN):2 w "
+             "p pt 9 ps 1.1 lc rgb '#1f77b4' notitle",
+             front_dat, points_dat);
+    if (rep_label_layers(layers, sizeof layers, points_dat, "1", marks))
+        return snprintf(err, errlen, "chart backward_pareto: its label layers run past %zu bytes",
+                        sizeof layers),
+               -1;
     int k = snprintf(
         body, sizeof body,
         "set title \"Backward pass: max scaled error against exact GELU′ (ulps of 1, all\\nfinite "
@@ -143,19 +155,16 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
         "(time-stamp counter, one core)' offset 0,0.6\nset ylabel 'max |dx - GELU′(x)| / "
         "ulp(1)'\n%sset lmargin at screen %g\nset rmargin at screen %g\n"
         "set tmargin at screen %g\nset bmargin at screen %g\n"
-        "set key at screen 0.5, screen %g center bottom horizontal samplen 1.5\n%s"
-        /* the front first: a peer's triangle on it stays in sight */
-        "plot '%s/charts/backward_front.dat' using 1:2 w lp pt 7 ps 1.1 lw 2 lc rgb '#d62728' "
-        "t 'Pareto front', '%s/charts/backward_pareto.dat' using ($4 == 0 ? $1 : NaN):2 w p "
-        "pt 7 ps 0.9 lc rgb '#888888' t 'gelulab', '' using ($4 == 1 ? $1 : NaN):2 w p pt 9 "
-        "ps 1.1 lc rgb '#1f77b4' t 'peers', '' using ($10 == 0 ? $5 : NaN):6:9 w labels left "
-        "font ',5' noenhanced notitle, '' using ($10 == 1 ? $5 : NaN):6:9 w labels right "
-        "font ',5' noenhanced notitle, '' using 1:2:($7 - $1):($8 - $2) w vectors nohead "
-        "lc rgb '#aaaaaa' notitle\n",
+        "set key at screen 0.5, screen %g center bottom horizontal samplen 1.5\n%s" REP_LABEL_BOX
+        /* the front first: a peer's triangle on it stays in sight; the leaders, the labels and
+         * the markers again (rep_label_layers) */
+        "plot '%s' using 1:2 w lp pt 7 ps 1.1 lw 2 lc rgb '#d62728' t 'Pareto front', '%s' using "
+        "($4 == 0 ? $1 : NaN):2 w p pt 7 ps 0.9 lc rgb '#888888' t 'gelulab', '' using ($4 == 1 ? "
+        "$1 : NaN):2 w p pt 9 ps 1.1 lc rgb '#1f77b4' t 'peers', %s\n",
         r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]), pow(10, range[3]),
         floored ? rep_floor_tic() : "", (double)BWD_LEFT / REP_COL_PT,
         1 - (double)BWD_RIGHT / REP_COL_PT, 1 - BWD_TOP / h, 1 - (BWD_TOP + BWD_FRAME) / h,
-        (lines ? 6.5 * lines + 5 : 1) / h, numbered, r->out, r->out);
+        (lines ? 6.5 * lines + 5 : 1) / h, numbered, front_dat, points_dat, layers);
     if (k < 0 || (size_t)k >= sizeof body)
         return snprintf(err, errlen,
                         "chart backward_pareto: its gnuplot script is longer than %zu "

@@ -780,6 +780,17 @@ int rep_numbered_list(int n, const char (*names)[96], const char (*text)[96], in
     return lines;
 }
 
+int rep_label_layers(char *buf, size_t cap, const char *dat, const char *cond, const char *marks)
+{
+    int k = snprintf(buf, cap,
+                     "'%s' using (%s ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors nohead lc rgb "
+                     "'#aaaaaa' notitle, '' using (%s && $10 == 0 ? $5 : NaN):6:9 w labels left "
+                     "boxed font ',5' noenhanced notitle, '' using (%s && $10 == 1 ? $5 : NaN):6:9 "
+                     "w labels right boxed font ',5' noenhanced notitle, %s",
+                     dat, cond, cond, cond, marks);
+    return k >= 0 && (size_t)k < cap ? 0 : -1;
+}
+
 /* The Pareto chart's labels (rep_place_labels): one panel's kernels idx[0..n) by increasing
  * cost, the front's points placed first and its line (both panels' front points by cost:
  * front[]) an obstacle */
@@ -933,8 +944,8 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
               "on [-8, 8); of kernels with bit-identical results the\\ncheapest is drawn, (+N): N "
               "others; grey: a leader; the front\\nis of all panels together; ᶠ: timed in its "
               "framework's\\nprocess, ˢ: in a run of its own\" font ',6'\n"
-              "set logscale xy\nset format y '10^{%%L}'\nset xrange [%g:%g]\nset yrange [%g:%g]\n"
-              "set style textbox opaque noborder margins 0.3, 0.1\n"
+              "set logscale xy\nset format y '10^{%%L}'\nset xrange [%g:%g]\nset yrange "
+              "[%g:%g]\n" REP_LABEL_BOX
               "set ylabel 'max ULP on [-5, 5]'\n%sset lmargin at screen %g\n"
               "set rmargin at screen %g\n"
               "set key at screen 0.5, screen %g center top horizontal samplen 1.5\n",
@@ -966,14 +977,18 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
             chart_add(body, sizeof body, &k,
                       "1e30 w p pt 7 ps 0.9 lc rgb '#888888' t 'gelulab', 1e30 w p pt 9 ps 1.1 "
                       "lc rgb '#1f77b4' t 'peers', ");
-        chart_add(body, sizeof body, &k,
-                  "'%s/%s' using ($4 == %d ? $1 : NaN):2:($7 - $1):($8 - $2) w vectors nohead lc "
-                  "rgb '#aaaaaa' notitle, '' using ($4 == %d && $10 == 0 ? $5 : NaN):6:9 w labels "
-                  "left boxed font ',5' noenhanced notitle, '' using ($4 == %d && $10 == 1 ? $5 : "
-                  "NaN):6:9 w labels right boxed font ',5' noenhanced notitle, '< grep \",1$\" "
-                  "%s/%s' using 1:2 w p pt 7 ps 1.1 lc rgb '#d62728' notitle, '%s/%s' using ($4 == "
-                  "%d ? $1 : NaN):2 w p %s notitle\n",
-                  r->out, dat, p, p, p, r->out, dat, r->out, dat, p, mark);
+        char path[4200], cond[32], marks[8600], layers[13000];
+        snprintf(path, sizeof path, "%s/%s", r->out, dat),
+            snprintf(cond, sizeof cond, "$4 == %d", p);
+        snprintf(marks, sizeof marks,
+                 "'< grep \",1$\" %s' using 1:2 w p pt 7 ps 1.1 lc rgb '#d62728' notitle, '%s' "
+                 "using ($4 == %d ? $1 : NaN):2 w p %s notitle",
+                 path, path, p, mark);
+        if (rep_label_layers(layers, sizeof layers, path, cond, marks))
+            return snprintf(err, errlen, "chart pareto: its label layers run past %zu bytes",
+                            sizeof layers),
+                   -1;
+        chart_add(body, sizeof body, &k, "%s\n", layers);
     }
     if (chart_full("pareto", k, sizeof body, err, errlen)) return -1;
     return rep_render(r, "pareto", body, (int)ceil(htot), err, errlen);

@@ -188,6 +188,14 @@ void rep_place_labels(int n, const double *px, const double *py, char (*text)[96
  * returns the lines it began */
 int rep_numbered_list(int n, const char (*names)[96], const char (*text)[96], int from, int to,
                       char *list, size_t cap, size_t *used, size_t *line);
+/* The last plot elements of a chart whose labels rep_place_labels placed, in buf[cap]: from dat
+ * (pareto.dat's columns: 1-2 the point, 5-6 the label's anchor, 7-8 its leader's end, 9 its
+ * text, 10 whether it is left of its point), for the rows where cond (a gnuplot expression) holds,
+ * the leaders, then the labels over them on opaque boxes (REP_LABEL_BOX, set before the plot: a
+ * leader or grid line stops at a label's letters), then marks, plot elements that draw the
+ * markers again over any label placed on one; -1 when buf is too small */
+#define REP_LABEL_BOX "set style textbox opaque noborder margins 0.3, 0.1\n"
+int rep_label_layers(char *buf, size_t cap, const char *dat, const char *cond, const char *marks);
 /* report_peers.c: the libraries of the peers, distinct, in order: from the peer table when it has
  * one (the swept peers), else from the benchmark's "lib=" labels: "oneDNN, SLEEF"; "none" when it
  * has no peer. rep_peer_libraries_of: those of the peers r->rk[rk[0..n)] (rep_peer_library);
