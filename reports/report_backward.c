@@ -134,9 +134,9 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
     snprintf(front_dat, sizeof front_dat, "%s/charts/backward_front.dat", r->out);
     snprintf(points_dat, sizeof points_dat, "%s/charts/backward_pareto.dat", r->out);
     snprintf(marks, sizeof marks,
-             "'%s' using 1:2 w p pt 7 ps 1.1 lc rgb '#d62728' notitle, '%s' using ($4 == 0 ? $1 : "
-             "NaN):2 w p pt 7 ps 0.9 lc rgb '#888888' notitle, '' using ($4 == 1 ? $1 : NaN):2 w "
-             "p pt 9 ps 1.1 lc rgb '#1f77b4' notitle",
+             "'%s' using 1:2 w p " REP_MARK_FRONT " notitle, '%s' using ($4 == 0 ? $1 : NaN):2 w "
+             "p " REP_MARK_OWN " notitle, '' using ($4 == 1 ? $1 : NaN):2 w p " REP_MARK_PEER
+             " notitle",
              front_dat, points_dat);
     if (rep_label_layers(layers, sizeof layers, points_dat, "1", marks))
         return snprintf(err, errlen, "chart backward_pareto: its label layers run past %zu bytes",
@@ -158,9 +158,9 @@ static int chart_pareto_bwd(const struct rep *r, char *err, size_t errlen)
         "set key at screen 0.5, screen %g center bottom horizontal samplen 1.5\n%s" REP_LABEL_BOX
         /* the front first: a peer's triangle on it stays in sight; the leaders, the labels and
          * the markers again (rep_label_layers) */
-        "plot '%s' using 1:2 w lp pt 7 ps 1.1 lw 2 lc rgb '#d62728' t 'Pareto front', '%s' using "
-        "($4 == 0 ? $1 : NaN):2 w p pt 7 ps 0.9 lc rgb '#888888' t 'gelulab', '' using ($4 == 1 ? "
-        "$1 : NaN):2 w p pt 9 ps 1.1 lc rgb '#1f77b4' t 'peers', %s\n",
+        "plot '%s' using 1:2 w lp " REP_MARK_FRONT " lw 2 t 'Pareto front', '%s' using ($4 == 0 "
+        "? $1 : NaN):2 w p " REP_MARK_OWN
+        " t 'gelulab', '' using ($4 == 1 ? $1 : NaN):2 w p " REP_MARK_PEER " t 'peers', %s\n",
         r->pareto_size, pow(10, range[0]), pow(10, range[1]), pow(10, range[2]), pow(10, range[3]),
         floored ? rep_floor_tic() : "", (double)BWD_LEFT / REP_COL_PT,
         1 - (double)BWD_RIGHT / REP_COL_PT, 1 - BWD_TOP / h, 1 - (BWD_TOP + BWD_FRAME) / h,

@@ -602,9 +602,9 @@ static int label_clashes(double xc, double yc, double w, double cw, double ch, c
     for (int j = 0; j < placed; j++)
         k += xc < bx[j] + bw[j] + 0.5 * cw && bx[j] - 0.5 * cw < xc + w &&
              fabs(yc - by[j]) < 0.9 * ch;
-    /* each about a character wide; a marker (point size 1.1) and a label's letters each about
-     * 0.6 of a line high: a point nearer a box's middle than 0.85 of a line touches it or all
-     * but (0.7, the marker's height, let a triangle's tip touch the letters) */
+    /* each about a character wide; a marker (REP_MARK_*) and a label's letters are each about
+     * 0.6 of a line high, so a point within 0.85 of a line of a box's middle touches the
+     * letters or all but does (0.7 let a triangle's tip touch them) */
     for (int j = 0; j < no; j++)
         k += (ox[j] != px || oy[j] != py) && xc < ox[j] + 0.6 * cw && ox[j] - 0.6 * cw < xc + w &&
              fabs(yc - oy[j]) < 0.85 * ch;
@@ -956,9 +956,11 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
         chart_add(body, sizeof body, &k,
                   "set label 1000 \"%s\" at screen 0.01, screen %g left font ',5' noenhanced\n",
                   list, (6.5 * lines - 2) / htot);
+    char path[4200]; /* the points' file, as gnuplot reads it */
+    snprintf(path, sizeof path, "%s/%s", r->out, dat);
     for (int q = 0; q < np; q++) {
         int p = pid[q];
-        const char *mark = p ? "pt 9 ps 1.1 lc rgb '#1f77b4'" : "pt 7 ps 0.9 lc rgb '#888888'";
+        const char *mark = p ? REP_MARK_PEER : REP_MARK_OWN;
         /* a panel: its frame and title; the front (the key's first entry), the points, the
          * leaders, the labels (left-justified right of their point, right-justified left of
          * it) on opaque boxes, which hide the leaders and grid lines under their letters; the
@@ -966,22 +968,21 @@ static int chart_pareto(const struct rep *r, char *err, size_t errlen)
         chart_add(body, sizeof body, &k,
                   "%sset tmargin at screen %g\nset bmargin at screen %g\n"
                   "set title \"%s\" font ',6' offset 0,-0.6 noenhanced\nset xlabel %s\n"
-                  "plot '< grep \",1$\" %s/%s' using 1:2 w lp pt 7 ps 1.1 lw 2 lc rgb '#d62728' "
-                  "%s, '%s/%s' using ($4 == %d ? $1 : NaN):2 w p %s notitle, ",
+                  "plot '< grep \",1$\" %s' using 1:2 w lp " REP_MARK_FRONT " lw 2 "
+                  "%s, '%s' using ($4 == %d ? $1 : NaN):2 w p %s notitle, ",
                   p ? "set key off\nunset label 1000\n" : "", 1 - top[q] / htot,
                   1 - (top[q] + PARETO_FRAME) / htot, titles[p],
                   q == np - 1 ? "'cycles per element (time-stamp counter, one core)' offset 0,0.6"
                               : "''",
-                  r->out, dat, p ? "notitle" : "t 'Pareto front'", r->out, dat, p, mark);
+                  path, p ? "notitle" : "t 'Pareto front'", path, p, mark);
         if (!p) /* the key's entries */
             chart_add(body, sizeof body, &k,
-                      "1e30 w p pt 7 ps 0.9 lc rgb '#888888' t 'gelulab', 1e30 w p pt 9 ps 1.1 "
-                      "lc rgb '#1f77b4' t 'peers', ");
-        char path[4200], cond[32], marks[8600], layers[13000];
-        snprintf(path, sizeof path, "%s/%s", r->out, dat),
-            snprintf(cond, sizeof cond, "$4 == %d", p);
+                      "1e30 w p " REP_MARK_OWN " t 'gelulab', 1e30 w p " REP_MARK_PEER
+                      " t 'peers', ");
+        char cond[32], marks[8600], layers[13000];
+        snprintf(cond, sizeof cond, "$4 == %d", p);
         snprintf(marks, sizeof marks,
-                 "'< grep \",1$\" %s' using 1:2 w p pt 7 ps 1.1 lc rgb '#d62728' notitle, '%s' "
+                 "'< grep \",1$\" %s' using 1:2 w p " REP_MARK_FRONT " notitle, '%s' "
                  "using ($4 == %d ? $1 : NaN):2 w p %s notitle",
                  path, path, p, mark);
         if (rep_label_layers(layers, sizeof layers, path, cond, marks))

@@ -195,6 +195,11 @@ int rep_numbered_list(int n, const char (*names)[96], const char (*text)[96], in
  * leader or grid line stops at a label's letters), then marks, plot elements that draw the
  * markers again over any label placed on one; -1 when buf is too small */
 #define REP_LABEL_BOX "set style textbox opaque noborder margins 0.3, 0.1\n"
+/* the Pareto charts' markers (rep_place_labels takes a marker about 0.6 of a line high): the
+ * front's, gelulab's kernels', the peers' */
+#define REP_MARK_FRONT "pt 7 ps 1.1 lc rgb '#d62728'"
+#define REP_MARK_OWN   "pt 7 ps 0.9 lc rgb '#888888'"
+#define REP_MARK_PEER  "pt 9 ps 1.1 lc rgb '#1f77b4'"
 int rep_label_layers(char *buf, size_t cap, const char *dat, const char *cond, const char *marks);
 /* report_peers.c: the libraries of the peers, distinct, in order: from the peer table when it has
  * one (the swept peers), else from the benchmark's "lib=" labels: "oneDNN, SLEEF"; "none" when it
