@@ -39,6 +39,9 @@ struct worker {
     pthread_mutex_t *lock;
     const int *twin_of, *twinned, *entry_twin; /* first_twin(), has_twin(), entry_twin() per
                                                 * kernel, set once per run */
+    /* where its time went (struct gl_kernel_result, struct gl_sweep): per kernel, running it
+     * and measuring its results; the shared inputs and references; in all */
+    double *run_s, *measure_s, shared_s, worker_s;
 };
 
 /* Runs external kernel k on the chunk (inputs b->cxf, results b->ext_out[k]); 0, or -1 after
@@ -153,14 +156,17 @@ static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint6
     int ext = 0;
     for (int k = 0; k < s->nk; k++)
         ext |= gl_sw_is_external(&s->k[k]) && !s->res[k].failed && !s->res[k].reused;
+    double t = gl_monotonic_s(), t0 = t;
     if (ext) {
         gl_sweep_chunk_inputs(s, c, b->cx, b->cbits);
         for (uint64_t i = 0; i < n; i++) b->cxf[i] = gl_sw_input_f32(s, b->cbits[i], b->cx[i]);
+        w->shared_s += (t = gl_monotonic_s()) - t0;
     }
     for (int k = 0; k < s->nk; k++) {
         struct gl_kernel_src *ks = &s->k[k];
         int ok = !s->res[k].failed && !s->res[k].reused &&
                  (!gl_sw_is_external(ks) || !run_external(s, ks, b, k, n, c, w->lock));
+        if (gl_sw_is_external(ks)) w->run_s[k] += (t0 = gl_monotonic_s()) - t, t = t0;
         b->role[k] = ok ? DIRECT : NOT_RUN;
         b->lead[k] = !ok ? k : gl_sw_is_external(ks) ? same_results_as(s, b, k, n) : w->twin_of[k];
         if (ok && b->lead[k] == k) b->lead[k] = w->entry_twin[k]; /* an entry point, its build */
@@ -195,16 +201,20 @@ static void chunk_pass(struct worker *w, struct chunk_buf *b, uint64_t c, uint64
             need[s->k[k].defn] = need[gl_defn_exact_of(s->k[k].defn)] = any = 1;
     for (uint64_t off = 0; any && off < n; off += SUB) {
         uint64_t m = n - off < SUB ? n - off : SUB;
+        double t = gl_monotonic_s(), t0 = t;
         load_block(s, b, need, c, off, m);
+        w->shared_s += (t = gl_monotonic_s()) - t0;
         for (int k = 0; k < s->nk; k++) {
             if (!(roles >> b->role[k] & 1)) continue;
             gl_sw_block_results(s, b, k, off, m);
+            w->run_s[k] += (t0 = gl_monotonic_s()) - t;
             if (b->role[k] == FOLLOW) {
                 size_t bytes = m * (s->k[k].f64 ? sizeof(double) : sizeof(float));
                 if (memcmp(b->out[b->lead[k]], b->out[k], bytes)) b->role[k] = DIVERGED;
-                continue;
+            } else {
+                measure(s, b, b->role[k] == LEAD ? b->cacc : w->acc, k, m);
             }
-            measure(s, b, b->role[k] == LEAD ? b->cacc : w->acc, k, m);
+            w->measure_s[k] += (t = gl_monotonic_s()) - t0;
         }
     }
 }
@@ -295,6 +305,7 @@ static void *worker_main(void *arg)
     struct worker *w = arg;
     struct gl_sweep *s = w->s;
     struct chunk_buf b;
+    double t0 = gl_monotonic_s();
     chunk_buf_init(&b, s);
     for (;;) {
         if (s->run.stop && *s->run.stop) break;
@@ -303,6 +314,7 @@ static void *worker_main(void *arg)
         process_chunk(w, &b, c);
         atomic_fetch_add(w->done, 1);
     }
+    w->worker_s = gl_monotonic_s() - t0;
     chunk_buf_free(&b, s);
     gl_ref_thread_done();
     return NULL;
@@ -324,6 +336,7 @@ void gl_sweep_find_roots(struct gl_sweep *s)
 
 int gl_sweep_run(struct gl_sweep *s)
 {
+    double t0 = gl_monotonic_s();
     gl_sweep_layout(s);
     gl_guard_report_to(2, "gelulab: a built-in kernel "); /* a fault of one, in process */
     gl_sweep_find_roots(s);
@@ -346,9 +359,20 @@ int gl_sweep_run(struct gl_sweep *s)
             gl_acc_init(s->res[k].acc[a]);
         }
     for (int t = 0; t < nt; t++) {
-        w[t] = (struct worker){
-            s,     &next,   &done,   c_lo,    c_hi, calloc(2 * (size_t)s->nk, sizeof(void *)),
-            &lock, twin_of, twinned, entry_of};
+        w[t] = (struct worker){s,
+                               &next,
+                               &done,
+                               c_lo,
+                               c_hi,
+                               calloc(2 * (size_t)s->nk, sizeof(void *)),
+                               &lock,
+                               twin_of,
+                               twinned,
+                               entry_of,
+                               calloc((size_t)s->nk, sizeof(double)),
+                               calloc((size_t)s->nk, sizeof(double)),
+                               0,
+                               0};
         for (int i = 0; i < 2 * s->nk; i++) {
             w[t].acc[i] = malloc(sizeof(struct gl_acc));
             gl_acc_init(w[t].acc[i]);
@@ -362,6 +386,10 @@ int gl_sweep_run(struct gl_sweep *s)
     gl_progress_wait(&prog, &done, s->run.stop);
     for (int t = 0; t < nt; t++) {
         pthread_join(th[t], NULL);
+        for (int k = 0; k < s->nk; k++)
+            s->res[k].run_s += w[t].run_s[k], s->res[k].measure_s += w[t].measure_s[k];
+        s->shared_s += w[t].shared_s, s->worker_s += w[t].worker_s;
+        free(w[t].run_s), free(w[t].measure_s);
         for (int i = 0; i < 2 * s->nk; i++) {
             gl_acc_finish(w[t].acc[i]);
             gl_acc_merge(s->res[i / 2].acc[i % 2], w[t].acc[i]);
@@ -376,6 +404,7 @@ int gl_sweep_run(struct gl_sweep *s)
     free(twinned);
     free(entry_of);
     s->interrupted = s->run.stop && *s->run.stop;
+    s->wall_s = gl_monotonic_s() - t0;
     int failed = 0;
     for (int k = 0; k < s->nk; k++) {
         if (s->k[k].defn == gl_defn_exact_of(s->k[k].defn)) *s->res[k].acc[1] = *s->res[k].acc[0];

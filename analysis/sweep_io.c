@@ -294,6 +294,37 @@ int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t
     return 0;
 }
 
+int gl_sweep_write_times(const struct gl_sweep *s, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(err, errlen, "cannot write %s", path);
+        return -1;
+    }
+    double kernels = 0;
+    for (int k = 0; k < s->nk; k++) kernels += s->res[k].run_s + s->res[k].measure_s;
+    fprintf(f,
+            "# gelulab sweep times (docs/result-format.md, \"Sweep times\"): %s %s, %d threads, "
+            "%.1f s of wall clock; seconds of the workers' wall clock, summed over the threads\n"
+            "kernel\tstate\trun_s\tmeasure_s\n",
+            s->fmt.name, gl_sweep_mode_name(s->mode), s->threads > 0 ? s->threads : 1, s->wall_s);
+    for (int k = 0; k < s->nk; k++) {
+        const struct gl_kernel_result *r = &s->res[k];
+        fprintf(f, "%s\t%s\t%.3f\t%.3f\n", s->k[k].name,
+                r->reused   ? "store"
+                : r->failed ? "failed"
+                            : "swept",
+                r->run_s, r->measure_s);
+    }
+    fprintf(f, "(inputs and references)\tshared\t%.3f\t0\n", s->shared_s);
+    double other = s->worker_s - s->shared_s - kernels;
+    fprintf(f, "(the rest: chunk set-up, merges, waits)\tshared\t%.3f\t0\n", other > 0 ? other : 0);
+    int bad = ferror(f);
+    bad |= fclose(f) != 0;
+    if (bad) snprintf(err, errlen, "error writing %s", path);
+    return bad ? -1 : 0;
+}
+
 /* ---- reading ---- */
 
 static void get_worst(const struct gl_json *j, struct gl_worst *w)

@@ -37,6 +37,7 @@ static const char sweep_help[] =
     "                      --python FILE.py:FUNC --defn D) ...\n"
     "                     [--backward] [--threads N] [--shard K/N]\n"
     "                     [--timeout S] [--store DIR [--fresh]] [--out FILE.json]\n"
+    "                     [--times FILE.tsv]\n"
     "\n"
     "Measures kernels against the correctly rounded reference of their own definition and of\n"
     "exact GELU: ULP (against the unrounded reference), absolute and relative error, % correctly\n"
@@ -104,6 +105,9 @@ static const char sweep_help[] =
     "                 rerun sweeps only the kernels that changed (make report: build/store)\n"
     "  --fresh        with --store: sweep every kernel again, then store the results\n"
     "  --out FILE     write FILE (JSON, docs/result-format.md), FILE.binades.csv, FILE.hist.csv\n"
+    "  --times FILE   write where the run's time went, per kernel: running it and measuring\n"
+    "                 its results, in seconds of the workers' wall clock (docs/result-format.md,\n"
+    "                 \"Sweep times\"; kept apart from the results, which a rerun reproduces)\n"
     "\n"
     "A kernel that crashes, fails or hangs is reported with the inputs of its chunk and\n"
     "stops there; the others go on. Ctrl-C (or SIGTERM: a scheduler's time limit) stops after the\n"
@@ -112,7 +116,7 @@ static const char sweep_help[] =
 
 struct sweep_args {
     struct gl_sweep s;
-    const char *out, *store;
+    const char *out, *store, *times;
     int all, with_emulated, backward, fresh;
 };
 
@@ -259,6 +263,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a, int *done)
             a->store = v;
         } else if (!strcmp(o, "--out")) {
             a->out = v;
+        } else if (!strcmp(o, "--times")) {
+            a->times = v;
         } else {
             return gl_cli_error("sweep", "unknown option '%s' (see gelulab sweep --help)", o);
         }
@@ -383,6 +389,8 @@ int gl_cmd_sweep(int argc, char **argv)
     if (rc == 130) fprintf(stderr, "gelulab sweep: interrupted; keeping the finished chunks\n");
     gl_sweep_print_summary(s);
     if (a.out && gl_sweep_write(s, a.out, err, sizeof err) != 0)
+        rc = gl_cli_error("sweep", "%s", err);
+    if (a.times && gl_sweep_write_times(s, a.times, err, sizeof err) != 0)
         rc = gl_cli_error("sweep", "%s", err);
     gl_sweep_free(s);
     return rc;

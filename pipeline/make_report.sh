@@ -72,7 +72,8 @@ fi
 want facts && rm -rf "$D/validate" "$D/peers.tsv" "$D/peers16.tsv"
 
 # the sweeps (pipeline/sweep_plan.sh: built-in kernels, the peers that run here, libgelulab's
-# entry points), each into data/NAME.json with its summary table in data/NAME.txt
+# entry points), each into data/NAME.json with its summary table in data/NAME.txt and where its
+# time went in data/NAME.times.tsv
 declare -A plan
 STORE=${GL_STORE-$BUILD/store} store=()
 [ -z "$STORE" ] || store=(--store "$STORE")
@@ -81,7 +82,8 @@ sweep() { # NAME [quiet]: the plan's line NAME (quiet: no progress)
     local -a args progress=(--progress)
     IFS=$'\t' read -r -a args <<<"${plan[$1]}"
     [ "${2:-}" != quiet ] || progress=()
-    OMP_NUM_THREADS=1 "$G" sweep "${args[@]:1}" "${store[@]}" "${progress[@]}" --out "$D/$1.json" >"$D/$1.txt"
+    OMP_NUM_THREADS=1 "$G" sweep "${args[@]:1}" "${store[@]}" "${progress[@]}" --out "$D/$1.json" \
+        --times "$D/$1.times.tsv" >"$D/$1.txt"
 }
 named() { grep -o -e $'\t--name\t' <<<"${plan[$1]}" | wc -l; } # the named kernels of a sweep
 # The work beside the sweeps (facts and the peers' diagnoses, two moons, the benchmark's

@@ -241,6 +241,9 @@ int rep_render_wait(char *err, size_t errlen);
 const char *rep_floor_tic(void);
 int rep_moons_chart(const struct rep *r, char *err, size_t errlen);
 void rep_moons_md(FILE *f, const struct rep *r);
+/* "Where the sweeps' time went" (reports/report_times.c): IN/f32.times.tsv and bwd.times.tsv
+ * per library */
+void rep_times_md(FILE *f, const struct rep *r);
 
 int rep_charts(struct rep *r, char *err, size_t errlen);
 /* 1 when some peer was timed inside its framework's process (ᶠ): the throughput of those

@@ -512,6 +512,7 @@ int rep_markdown(struct rep *r, char *err, size_t errlen)
     rep_backward_md(f, r);
     md_claims(f, r);
     rep_moons_md(f, r);
+    rep_times_md(f, r);
     md_methods(f, r);
     if (fclose(f) != 0) return snprintf(err, errlen, "cannot write %s/REPORT.md", r->out), -1;
     return 0;

@@ -23,7 +23,8 @@ fi
 LIBSO=$(dirname "$B")/libgelulab.so # the library's entry point, swept as make report does
 LIBK=""
 [ -f "$LIBSO" ] && LIBK="--impl gelu-fast/scalar --lib $LIBSO --symbol gl_gelu_fast --defn exact --name lib/gelu-fast"
-OMP_NUM_THREADS=1 GELULAB_ISA=scalar "$G" sweep $K $PEER $LIBK --format f32 --mode quick --shard 1/64 --out "$D/f32.json" >/dev/null 2>&1
+OMP_NUM_THREADS=1 GELULAB_ISA=scalar "$G" sweep $K $PEER $LIBK --format f32 --mode quick --shard 1/64 --out "$D/f32.json" \
+  --times "$D/f32.times.tsv" >/dev/null 2>&1
 "$G" sweep $K --impl gelu-cr-bf16/scalar --format bf16 --out "$D/bf16.json" >/dev/null 2>&1
 "$G" sweep $K --impl gelu-cr-f16/scalar --format f16 --out "$D/f16.json" >/dev/null 2>&1
 if [ -n "$PEER" ]; then # the 16-bit peer table, as make report keeps it
@@ -74,7 +75,8 @@ for c in definitions binades hist pareto throughput moons errors_erf errors_tanh
 done
 for s in '## Summary' '## Pareto front' '## Definitions and errors' '## Special values' \
          '## bfloat16 and binary16' '## binary64 (sampled)' '## Claims checked' '## Methods' \
-         '## Downstream: the two-moons experiment' '## Machine and toolchain'; do
+         '## Downstream: the two-moons experiment' '## Machine and toolchain' \
+         '## Where the sweeps. time went'; do
   check "section $s" "grep -q '^$s' '$O/REPORT.md'"
 done
 check "summary has a row per kernel, marked as from an incomplete sweep (a 1/64 shard)" \
@@ -185,6 +187,11 @@ check "no chart reads outside IN/OUT" "! grep -l 'gelulab ' '$O'/charts/*.gp"
 # as long as the others' (each a row per binade and sign swept)
 check "per-binade chart: every kernel on it has all its binades" \
       "awk 'BEGIN { RS = \"\" } NR == 1 { n = NF } NF != n || NF < 2 { bad = 1 } END { exit bad }' '$O/charts/binades.dat'"
+nbuilt=$(echo "$K" | wc -w) nbuilt=$((nbuilt / 2 + (${#LIBK} > 0)))
+check "where the time went: the built-in kernels in one row, the shared work, the peers' share" \
+      "grep -q '^| gelulab.s built-in kernels | $nbuilt | 0 | [0-9.]* | [0-9.]* | [0-9.]* % |\$' '$O/REPORT.md' &&
+       grep -q '^| the inputs and the references, shared | | | [0-9.]* | | [0-9.]* % |\$' '$O/REPORT.md' &&
+       grep -q '^Running the peers and libgelulab.s entry points, round trips included: ' '$O/REPORT.md'"
 check "backward pass without bwd.json: said, not dropped" \
       "grep -q '^Not measured: no .bwd.json. in the input (made by .gelulab sweep --backward' '$O/REPORT.md'"
 
@@ -202,6 +209,8 @@ OMP_NUM_THREADS=1 "$G" sweep --backward $BK $BPEER --mode quick --shard 48/64 --
      --benchmark_out="$D/bench.json" --benchmark_out_format=json >/dev/null 2>&1
 "$G" report --in "$D" --out "$O" 2>"$T/err"
 check "report with the backward pass exits 0" "[ $? -eq 0 ]"
+check "where the time went: a sweep without its times file said, not dropped" \
+      "grep -q '^\*\*backward pass\*\*: no times file (.bwd.times.tsv.: written by .gelulab sweep --times.)' '$O/REPORT.md'"
 for c in backward_pareto backward_binades; do
   check "chart $c.png and $c.svg" "[ -s '$O/$c.png' ] && [ -s '$O/$c.svg' ] && grep -q '<svg' '$O/$c.svg'"
 done

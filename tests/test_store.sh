@@ -11,6 +11,8 @@
 #    sweeps both; a sharded sweep is stored under its own chunks;
 #  - an external command: rerun taken, its script edited: swept again; its program found on
 #    PATH; a program that is not there: not identified, not stored;
+#  - --times: a kernel taken from the store spent no time, one swept some; an unwritable
+#    file is a one-line error, exit 2;
 #  - a kernel that crashes is never stored; a store folder that cannot be made: one line, exit 2;
 #  - validate --store: a verdict taken from the store is byte-identical and runs nothing; other
 #    arguments, an edited evaluator, --fresh run again; an error is never stored; moons --store
@@ -107,8 +109,23 @@ for f in first again; do
     done
 done
 printf 'x' >>"$T/lib.so" # the library's file changed (it still loads)
-sweep libchanged "${K[@]}" --store "$T/st" || bad "sweep after the library changed"
+sweep libchanged "${K[@]}" --store "$T/st" --times "$T/times.tsv" || bad "sweep after the library changed"
 [ "$(taken libchanged)" = "1 of 2" ] && ok || bad "library changed: $(cat "$T/libchanged.err")"
+# where its time went (--times): the kernel taken from the store spent none, the one swept some
+# (its 65536 inputs through a child process); the shared rows; no other row
+[ "$(sed -n 2p "$T/times.tsv")" = "$(printf 'kernel\tstate\trun_s\tmeasure_s')" ] && ok ||
+    bad "--times header: $(head -2 "$T/times.tsv")"
+[ "$(awk -F'\t' 'NR > 2 { print $1 "," $2 }' "$T/times.tsv" | paste -s -d ' ')" = \
+    "gelu-erf-naive,store good,swept (inputs and references),shared (the rest: chunk set-up, merges, waits),shared" ] &&
+    ok || bad "--times rows: $(cat "$T/times.tsv")"
+awk -F'\t' '$1 == "gelu-erf-naive" && $3 == "0.000" && $4 == "0.000" { a = 1 }
+             $1 == "good" && $3 > 0 && $4 > 0 { b = 1 } END { exit !(a && b) }' "$T/times.tsv" && ok ||
+    bad "--times seconds: $(cat "$T/times.tsv")"
+grep -q "^# gelulab sweep times .*: bf16 exhaustive, [0-9]* threads, [0-9.]* s of wall clock" "$T/times.tsv" && ok ||
+    bad "--times first line: $(head -1 "$T/times.tsv")"
+"$G" sweep "${K[@]}" --times "$T/nodir/t.tsv" >/dev/null 2>"$T/times.err"
+[ $? = 2 ] && [ "$(wc -l <"$T/times.err")" = 1 ] && grep -q "cannot write $T/nodir/t.tsv" "$T/times.err" && ok ||
+    bad "--times into a missing folder: $(cat "$T/times.err")"
 sweep fresh "${K[@]}" --store "$T/st" --fresh || bad "--fresh"
 [ "$(taken fresh)" = "0 of 2" ] && ok || bad "--fresh took results: $(cat "$T/fresh.err")"
 cmp -s "$T/plain.json" "$T/fresh.json" && ok || bad "--fresh gave other results"

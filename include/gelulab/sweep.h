@@ -31,6 +31,10 @@ struct gl_kernel_result {
     char error[1600];
     uint64_t chunks_ok;
     struct gl_acc *acc[2]; /* [0]: against its own definition, [1]: against exact GELU */
+    /* where this run's time went (gl_sweep_write_times), in seconds of the workers' wall clock
+     * summed over the threads: running the kernel (a child process's or evaluator's round trip
+     * included) and measuring its results; not part of the results (a rerun's differ) */
+    double run_s, measure_s;
 };
 
 struct gl_sweep {
@@ -63,6 +67,10 @@ struct gl_sweep {
     uint8_t *chunk_done; /* n_chunks flags */
     int no_zero_sign;    /* read from a file written before "zero_sign" was counted (0 there) */
     int interrupted;
+    /* the workers' wall clock summed over the threads: in all (from their start to their last
+     * chunk) and spent on the inputs and references that the kernels share (beside each
+     * kernel's run_s and measure_s) */
+    double worker_s, shared_s, wall_s; /* wall_s: gl_sweep_run's own wall clock */
 };
 
 /* A new kernel at the end of s->k, zeroed, and its result beside it (s->res): how every sweep's
@@ -107,6 +115,10 @@ void gl_sweep_free(struct gl_sweep *s);
 int gl_sweep_write(const struct gl_sweep *s, const char *path, char *err, size_t errlen);
 int gl_sweep_write_json(const struct gl_sweep *s, const char *path, char *err, size_t errlen);
 int gl_sweep_read(struct gl_sweep *s, const char *path, char *err, size_t errlen);
+/* Where the run's time went (docs/result-format.md, "Sweep times"): a TSV, one row per kernel
+ * (its state: swept, store or failed; run_s, measure_s) and two for the shared work. 0, or -1
+ * with a one-line message in err. */
+int gl_sweep_write_times(const struct gl_sweep *s, const char *path, char *err, size_t errlen);
 /* 1 when every chunk of the input space is covered; how many are. */
 int gl_sweep_complete(const struct gl_sweep *s);
 uint64_t gl_sweep_chunks_done(const struct gl_sweep *s);
