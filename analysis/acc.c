@@ -172,6 +172,17 @@ static void block_slow(struct gl_block_stats *bs, const struct gl_block *b, size
     list_insert(bs->top, &bs->ntop, &p.w);
 }
 
+/* A NaN or infinite result where the reference and its rounding are finite (a kernel that
+ * overflows, or gives NaN, over a whole range: ggml's gelu-quick beyond the binary16 range,
+ * the tanh forms' gradients in the tails): its ULP and absolute errors are infinite, its
+ * relative error 0, and it is neither correctly rounded, faithful nor a zero of the wrong
+ * sign; block_slow adds it to n, nonfinite and the last histogram bin, and to the worst and the
+ * top list only where it is worse than their last. */
+static int lost_result(const struct gl_block *b, size_t i)
+{
+    return !isfinite(b->y[i]) && isfinite(b->r[i].hi) && isfinite(b->yr[i]);
+}
+
 /* The block's statistics into the region, tiny and binade statistics. */
 static void block_commit(struct gl_acc *a, const struct gl_block *b, const struct gl_stats *l)
 {
@@ -351,7 +362,15 @@ static void block_stats(struct gl_block_stats *bs, const struct gl_block *b, str
     f.worst_ulp = -1;
     fast_block(b, u, &f);
     for (size_t i = 0; f.slow && i < b->n; i++)
-        if (u[i] < 0) block_slow(bs, b, i);
+        if (u[i] >= 0) {
+            continue;
+        } else if (lost_result(b, i) && bs->ntop == GL_TOPK &&
+                   !worse(INFINITY, b->xbits[i], bs->top[GL_TOPK - 1].ulp,
+                          bs->top[GL_TOPK - 1].xbits)) {
+            bs->s.n++, bs->s.nonfinite++, bs->hist[GL_HIST_BINS - 1]++; /* block_slow's sums */
+        } else {
+            block_slow(bs, b, i);
+        }
     struct gl_stats *l = &bs->s;
     if (f.worst_ulp >= 0) {
         size_t i = f.worst_i;
