@@ -118,7 +118,9 @@ void rep_times_md(FILE *f, const struct rep *r)
         "\"Sweep times\"): seconds of the workers' wall clock, each kernel's round trip "
         "(for a library, evaluator or framework: its own process, inputs in, results back) "
         "and the measurement of its results against the references. A kernel taken from the "
-        "sweep store spent no time in this run.\n");
+        "sweep store spent no time in this run. Wall clock: where other work shares the cores "
+        "(make report's facts, diagnoses and two moons run beside the binary32 sweep), a "
+        "kernel's time includes its waits for one.\n");
     times_table(f, r, "f32", "binary32");
     if (r->have_bwd) times_table(f, r, "bwd", "backward pass");
 }
