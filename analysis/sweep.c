@@ -156,19 +156,26 @@ static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint6
     int ext = 0;
     for (int k = 0; k < s->nk; k++)
         ext |= gl_sw_is_external(&s->k[k]) && !s->res[k].failed && !s->res[k].reused;
-    double t = gl_monotonic_s(), t0 = t;
     if (ext) {
+        double t0 = gl_monotonic_s();
         gl_sweep_chunk_inputs(s, c, b->cx, b->cbits);
         for (uint64_t i = 0; i < n; i++) b->cxf[i] = gl_sw_input_f32(s, b->cbits[i], b->cx[i]);
-        w->shared_s += (t = gl_monotonic_s()) - t0;
+        w->shared_s += gl_monotonic_s() - t0;
     }
     for (int k = 0; k < s->nk; k++) {
         struct gl_kernel_src *ks = &s->k[k];
-        int ok = !s->res[k].failed && !s->res[k].reused &&
-                 (!gl_sw_is_external(ks) || !run_external(s, ks, b, k, n, c, w->lock));
-        if (gl_sw_is_external(ks)) w->run_s[k] += (t0 = gl_monotonic_s()) - t, t = t0;
+        int ok = !s->res[k].failed && !s->res[k].reused, external = gl_sw_is_external(ks);
+        if (ok && external) { /* its round trip, then the comparison with the earlier ones */
+            double t0 = gl_monotonic_s();
+            ok = !run_external(s, ks, b, k, n, c, w->lock);
+            double t1 = gl_monotonic_s();
+            w->run_s[k] += t1 - t0;
+            b->lead[k] = ok ? same_results_as(s, b, k, n) : k;
+            w->measure_s[k] += gl_monotonic_s() - t1;
+        } else {
+            b->lead[k] = !ok ? k : w->twin_of[k];
+        }
         b->role[k] = ok ? DIRECT : NOT_RUN;
-        b->lead[k] = !ok ? k : gl_sw_is_external(ks) ? same_results_as(s, b, k, n) : w->twin_of[k];
         if (ok && b->lead[k] == k) b->lead[k] = w->entry_twin[k]; /* an entry point, its build */
         if (b->lead[k] < k && b->role[b->lead[k]] == NOT_RUN) b->lead[k] = k;
         b->lead_of_any[k] = 0;

@@ -191,7 +191,9 @@ nbuilt=$(echo "$K" | wc -w) nbuilt=$((nbuilt / 2 + (${#LIBK} > 0)))
 check "where the time went: the built-in kernels in one row, the shared work, the peers' share" \
       "grep -q '^| gelulab.s built-in kernels | $nbuilt | 0 | [0-9.]* | [0-9.]* | [0-9.]* % |\$' '$O/REPORT.md' &&
        grep -q '^| the inputs and the references, shared | | | [0-9.]* | | [0-9.]* % |\$' '$O/REPORT.md' &&
-       grep -q '^Running the peers and libgelulab.s entry points, round trips included: ' '$O/REPORT.md'"
+       grep -q '^Running every kernel but gelulab.s built-in ones (the peers, libgelulab.s entry points), round trips included: ' '$O/REPORT.md'"
+check "where the time went: the table's shares add up to 100 % (every row of the times file counted once)" \
+      "sed -n '/^## Where the sweeps/,/^## Methods/p' '$O/REPORT.md' | sed -n 's/^|.* \\([0-9.]*\\) % |\$/\\1/p' | awk '{ s += \$1 } END { exit !(s > 99.6 && s < 100.4) }'"
 check "backward pass without bwd.json: said, not dropped" \
       "grep -q '^Not measured: no .bwd.json. in the input (made by .gelulab sweep --backward' '$O/REPORT.md'"
 
