@@ -3,9 +3,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "cli.h"
 #include "gelulab/reference.h"
+#include "gelulab/runner.h"
 
 static const char ref_help[] =
     "usage: gelulab ref [--defn NAME] [--format FMT] [--hex] X...\n"
@@ -95,13 +95,6 @@ static int ref_values(enum gl_defn d, const struct gl_format *fmt, int hex, char
     return rc;
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
 static uint64_t rng_next(uint64_t *s) /* xorshift64*, fixed seed: repeatable inputs */
 {
     *s ^= *s >> 12;
@@ -126,7 +119,7 @@ static double speed_run(enum gl_defn d, int core, int mpfr, long n, long *fallba
 {
     uint64_t seed = 0x9e3779b97f4a7c15ull;
     volatile double sink; /* keeps every result computed */
-    double y, t0 = now();
+    double y, t0 = gl_monotonic_s();
     for (long i = 0; i < n; i++) {
         float x = speed_input(&seed, core);
         if (mpfr)
@@ -138,7 +131,7 @@ static double speed_run(enum gl_defn d, int core, int mpfr, long n, long *fallba
         sink = y;
     }
     (void)sink;
-    return n / (now() - t0);
+    return n / (gl_monotonic_s() - t0);
 }
 
 static int ref_speed(enum gl_defn d, long n)
