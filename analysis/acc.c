@@ -79,11 +79,16 @@ static void stats_add(struct gl_stats *s, const struct sample *p)
     if (s->n == 1 || worse(p->w.ulp, p->w.xbits, s->worst.ulp, s->worst.xbits)) s->worst = p->w;
 }
 
+/* whether an input of error ulp and bits xbits enters the list top[0..ntop) of at most GL_TOPK */
+static int list_takes(const struct gl_worst *top, int ntop, double ulp, uint64_t xbits)
+{
+    return ntop < GL_TOPK || worse(ulp, xbits, top[GL_TOPK - 1].ulp, top[GL_TOPK - 1].xbits);
+}
+
 /* w into the list top[0..*ntop) of at most GL_TOPK, worst first */
 static void list_insert(struct gl_worst *top, int *ntop, const struct gl_worst *w)
 {
-    if (*ntop == GL_TOPK && !worse(w->ulp, w->xbits, top[GL_TOPK - 1].ulp, top[GL_TOPK - 1].xbits))
-        return;
+    if (!list_takes(top, *ntop, w->ulp, w->xbits)) return;
     int i = *ntop < GL_TOPK ? (*ntop)++ : GL_TOPK - 1;
     for (; i > 0 && worse(w->ulp, w->xbits, top[i - 1].ulp, top[i - 1].xbits); i--)
         top[i] = top[i - 1];
@@ -145,8 +150,7 @@ static void add_sample(struct gl_acc *a, uint64_t xbits, int binade, int region,
         if (region & 8) stats_add(&a->region[GL_REGION_TINY], &p);
     }
     a->hist[isinf(ulp) ? GL_HIST_BINS - 1 : gl_hist_bin(ulp)]++;
-    if (a->ntop < GL_TOPK || worse(ulp, xbits, a->top[GL_TOPK - 1].ulp, a->top[GL_TOPK - 1].xbits))
-        top_insert(a, &p.w);
+    if (list_takes(a->top, a->ntop, ulp, xbits)) top_insert(a, &p.w);
     struct gl_binade *b = &a->binade[binade / GL_BINADES][binade % GL_BINADES];
     b->n++;
     if (!isinf(ulp)) {
@@ -364,9 +368,7 @@ static void block_stats(struct gl_block_stats *bs, const struct gl_block *b, str
     for (size_t i = 0; f.slow && i < b->n; i++)
         if (u[i] >= 0) {
             continue;
-        } else if (lost_result(b, i) && bs->ntop == GL_TOPK &&
-                   !worse(INFINITY, b->xbits[i], bs->top[GL_TOPK - 1].ulp,
-                          bs->top[GL_TOPK - 1].xbits)) {
+        } else if (lost_result(b, i) && !list_takes(bs->top, bs->ntop, INFINITY, b->xbits[i])) {
             bs->s.n++, bs->s.nonfinite++, bs->hist[GL_HIST_BINS - 1]++; /* block_slow's sums */
         } else {
             block_slow(bs, b, i);
