@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include "gelulab/acc.h"
 #include "gelulab/metrics.h"
 
 /* 1 when both are non-finite and equal (NaN with NaN, inf with the same inf); -1 when
@@ -46,6 +47,41 @@ double gl_ulp_scale(struct gl_dd r, const struct gl_format *fmt)
     if (!isfinite(r.hi)) return 0;
     long k = ulp_exp(r, fmt);
     return k >= -1022 && k <= 1022 ? gl_pow2(-k) : 0;
+}
+
+/* gl_ulp_scale of n references, four lanes at a time (a sweep's block set-up, per definition):
+ * ulp_exp's binade, its power-of-two correction and floor, by bits; a lane whose hi + lo is zero,
+ * subnormal or not finite, or whose hi is not, takes gl_ulp_scale itself. */
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void gl_ulp_scales(const struct gl_dd *r, size_t n, const struct gl_format *fmt, double *scale)
+{
+    typedef double VD __attribute__((vector_size(32)));
+    typedef int64_t VL __attribute__((vector_size(32)));
+    const VL pair0 = {0, 2, 4, 6}, field = {0x7ff, 0x7ff, 0x7ff, 0x7ff}, zero = {0};
+    const VL mant = zero + 0xfffffffffffffll, floor_k = zero + fmt->emin_sub;
+    const VL shift = zero + (fmt->prec - 1 + 1023); /* k = e - p + 1, e = field - 1023 */
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        VD r0, r1;
+        memcpy(&r0, r + i, sizeof r0), memcpy(&r1, r + i + 2, sizeof r1);
+        VD hi = __builtin_shuffle(r0, r1, pair0), lo = __builtin_shuffle(r0, r1, pair0 + 1);
+        VD s = hi + lo, bp = s - hi, t = (hi - (s - bp)) + (lo - bp); /* TwoSum: t exact */
+        VL sb = (VL)s, ef = (sb >> 52) & field;
+        VL odd = (ef == 0) | (ef == field) | ((((VL)hi >> 52) & field) == field);
+        VL below = ((sb & mant) == 0) & (t != 0) & (((VL)t ^ sb) < 0); /* just below 2^e */
+        VL k = ef + below - shift;                                     /* below: -1 */
+        VL above = k > floor_k;
+        k = (above & k) | (~above & floor_k);
+        VL ok = (k >= -1022) & (k <= 1022);
+        VD sc = (VD)(ok & (VL)((uint64_t __attribute__((vector_size(32))))(1023 - k) << 52));
+        memcpy(scale + i, &sc, sizeof sc);
+        if (odd[0] | odd[1] | odd[2] | odd[3])
+            for (int l = 0; l < 4; l++)
+                if (odd[l]) scale[i + l] = gl_ulp_scale(r[i + l], fmt);
+    }
+    for (; i < n; i++) scale[i] = gl_ulp_scale(r[i], fmt);
 }
 
 double gl_ulp_error(double y, struct gl_dd r, const struct gl_format *fmt)

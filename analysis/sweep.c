@@ -83,8 +83,8 @@ static void load_block(struct gl_sweep *s, struct chunk_buf *b, const int *need,
     for (int d = 0; d < GL_DEFN_COUNT; d++)
         for (uint64_t i = 0; need[d] && i < n; i++)
             gl_sw_reference(s, d, b->x[i], &b->yr[d][i], &b->r[d][i]);
-    for (uint64_t i = 0; i < n; i++)
-        b->xf[i] = gl_sw_input_f32(s, b->bits[i], b->x[i]), b->xd[i] = b->x[i];
+    gl_sw_inputs_f32(s, b->bits, b->x, b->xf, n);
+    memcpy(b->xd, b->x, n * sizeof *b->xd);
     gl_sw_prepare(s, b, need, n);
     b->nmemo = 0;
 }
@@ -159,7 +159,7 @@ static void start_chunk(struct worker *w, struct chunk_buf *b, uint64_t c, uint6
     if (ext) {
         double t0 = gl_monotonic_s();
         gl_sweep_chunk_inputs(s, c, b->cx, b->cbits);
-        for (uint64_t i = 0; i < n; i++) b->cxf[i] = gl_sw_input_f32(s, b->cbits[i], b->cx[i]);
+        gl_sw_inputs_f32(s, b->cbits, b->cx, b->cxf, n);
         w->shared_s += gl_monotonic_s() - t0;
     }
     for (int k = 0; k < s->nk; k++) {

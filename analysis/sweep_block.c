@@ -11,31 +11,34 @@
 #include "sweep_int.h"
 #include "acc_rules.h"
 
-/* sign and exponent field of x's bits in the format */
-static void bits_fields(const struct gl_format *f, uint64_t b, int *sign, int *exp)
+/* where x's sign and exponent field lie in its bits in the format: x >> sign_at & 1 and
+ * x >> exp_at & exp_mask */
+static void bits_fields(const struct gl_format *f, int *sign_at, int *exp_at, unsigned *exp_mask)
 {
     switch (f->id) {
     case GL_FMT_F32:
-        *sign = (int)(b >> 31) & 1, *exp = (int)(b >> 23) & 0xff;
+        *sign_at = 31, *exp_at = 23, *exp_mask = 0xff;
         break;
     case GL_FMT_BF16:
-        *sign = (int)(b >> 15) & 1, *exp = (int)(b >> 7) & 0xff;
+        *sign_at = 15, *exp_at = 7, *exp_mask = 0xff;
         break;
     case GL_FMT_F16:
-        *sign = (int)(b >> 15) & 1, *exp = (int)(b >> 10) & 0x1f;
+        *sign_at = 15, *exp_at = 10, *exp_mask = 0x1f;
         break;
     default:
-        *sign = (int)(b >> 63), *exp = (int)(b >> 52) & 0x7ff;
+        *sign_at = 63, *exp_at = 52, *exp_mask = 0x7ff;
     }
 }
 
-/* An input as the kernels get it: from its bits in the 16-bit formats, so that NaN payloads
- * (signaling ones too) reach them bit for bit; x itself rounded otherwise */
-float gl_sw_input_f32(const struct gl_sweep *s, uint64_t bits, double x)
+/* The inputs as the kernels get them: from their bits in the 16-bit formats, so that NaN
+ * payloads (signaling ones too) reach them bit for bit; x itself rounded otherwise */
+void gl_sw_inputs_f32(const struct gl_sweep *s, const uint64_t *bits, const double *x, float *xf,
+                      uint64_t n)
 {
-    return s->fmt.id == GL_FMT_BF16 || s->fmt.id == GL_FMT_F16
-               ? gl_bits16_to_f32(s->fmt.id, (uint16_t)bits)
-               : (float)x;
+    if (s->fmt.id == GL_FMT_BF16 || s->fmt.id == GL_FMT_F16)
+        for (uint64_t i = 0; i < n; i++) xf[i] = gl_bits16_to_f32(s->fmt.id, (uint16_t)bits[i]);
+    else
+        for (uint64_t i = 0; i < n; i++) xf[i] = (float)x[i];
 }
 
 void gl_sw_reference(const struct gl_sweep *s, enum gl_defn d, double x, double *yr,
@@ -280,27 +283,37 @@ void gl_sw_results(const struct gl_sweep *s, struct chunk_buf *b, uint64_t n)
 /* The per-input quantities that do not depend on the kernel, once per block. */
 void gl_sw_prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uint64_t n)
 {
-    b->nruns = 0;
-    for (uint64_t i = 0; i < n; i++) {
-        int sign, exp;
-        bits_fields(&s->fmt, b->bits[i], &sign, &exp);
-        b->binade[i] = sign * GL_BINADES + exp;
-        b->region[i] = gl_region_of(b->x[i]);
-        for (int r = 0; r < s->nroot; r++)
-            if (fabs(b->x[i] - s->root[r]) <= GL_ROOT_HALFWIDTH) b->region[i] = GL_REGION_ROOT;
-        if (!i || b->binade[i] != b->binade[i - 1] || b->region[i] != b->region[i - 1])
-            b->run_special[b->nruns] = 0, b->run_start[b->nruns++] = i;
-        b->run_special[b->nruns - 1] |= !isfinite(b->x[i]) || b->x[i] == 0;
+    int sign_at, exp_at, nroot = s->nroot;
+    unsigned exp_mask;
+    bits_fields(&s->fmt, &sign_at, &exp_at, &exp_mask);
+    const uint64_t *bits = b->bits;
+    const double *x = b->x;
+    int *binade = b->binade, *region = b->region;
+    uint64_t *run_start = b->run_start, nruns = 0;
+    unsigned char *special = b->run_special;
+    for (uint64_t i = 0; i < n; i++) /* apart from the runs: no branch taken per input */
+        binade[i] =
+            (int)(bits[i] >> sign_at & 1) * GL_BINADES + (int)(bits[i] >> exp_at & exp_mask),
+        region[i] = gl_region_of(x[i]);
+    for (uint64_t i = 0; nroot && i < n; i++)
+        for (int r = 0; r < nroot; r++)
+            if (fabs(x[i] - s->root[r]) <= GL_ROOT_HALFWIDTH) region[i] = GL_REGION_ROOT;
+    for (uint64_t i = 0, j; i < n; i = j) { /* the runs, and whether any input is not finite or 0 */
+        int sp = 0;
+        for (j = i + 1; j < n && binade[j] == binade[i] && region[j] == region[i];) j++;
+        for (uint64_t k = i; k < j; k++) sp |= !isfinite(x[k]) | (x[k] == 0);
+        special[nruns] = (unsigned char)sp, run_start[nruns++] = i;
     }
-    b->run_start[b->nruns] = n;
+    b->nruns = nruns, run_start[nruns] = n;
     int slots = 0;
     for (uint64_t k = 0; b->cr_slot && k < b->nruns; k++)
         b->cr_slot[k] = b->run_start[k + 1] - b->run_start[k] >= CR_RUN_MIN ? slots++ : -1;
     for (int d = 0; d < GL_DEFN_COUNT; d++)
         if (b->cr[d]) memset(b->cr_done[d], 0, (size_t)slots);
-    for (int d = 0; d < GL_DEFN_COUNT; d++)
-        for (uint64_t i = 0; need[d] && i < n; i++) {
-            b->scale[d][i] = gl_ulp_scale(b->r[d][i], &s->fmt);
+    for (int d = 0; d < GL_DEFN_COUNT; d++) {
+        if (!need[d]) continue;
+        gl_ulp_scales(b->r[d], n, &s->fmt, b->scale[d]);
+        for (uint64_t i = 0; i < n; i++)
             b->side[d][i] = GL_RULE_SIDE(b->r[d][i].hi, b->r[d][i].lo, b->yr[d][i]);
-        }
+    }
 }

@@ -81,9 +81,10 @@ static inline int gl_sw_is_external(const struct gl_kernel_src *k)
 }
 
 /* sweep_block.c: */
-/* an input as the kernels get it: from its bits in the 16-bit formats (NaN payloads, signaling
- * ones too, bit for bit), x rounded to binary32 otherwise */
-float gl_sw_input_f32(const struct gl_sweep *s, uint64_t bits, double x);
+/* the inputs as the kernels get them, xf[0..n): from their bits in the 16-bit formats (NaN
+ * payloads, signaling ones too, bit for bit), x rounded to binary32 otherwise */
+void gl_sw_inputs_f32(const struct gl_sweep *s, const uint64_t *bits, const double *x, float *xf,
+                      uint64_t n);
 /* kernel k's results on the block at offset off of the chunk, in b->out[k] (and b->yf/b->yd) */
 void gl_sw_block_results(struct gl_sweep *s, struct chunk_buf *b, int k, uint64_t off, uint64_t n);
 /* the reference of definition d at x: rounded (yr) and unrounded (r) */

@@ -184,8 +184,46 @@ static void run(struct block *b, int blocks, int finite, int *seen)
     for (int k = 0; k < 3; k++) free(acc[k]);
 }
 
+/* gl_ulp_scales (the sweep's block set-up, four lanes at a time) against values known by hand and
+ * against gl_ulp_scale, input by input, in every format: powers of two with lo of either sign
+ * (r just below one lies in the binade under it), zeros, subnormals, the floor, infinities and
+ * NaN (0), and random references */
+static void test_ulp_scales(void)
+{
+    enum { N = 4099 }; /* not a multiple of four: the scalar tail too */
+    static struct gl_dd r[N];
+    static double got[N];
+    const struct gl_dd known[] = {{1.0, 0.0},       {1.0, -0x1p-60}, {1.0, 0x1p-60},
+                                  {-1.0, 0x1p-60},  {0x1p-130, 0.0}, {0.0, 0.0},
+                                  {-0.0, 0.0},      {INFINITY, 0},   {NAN, 0.0},
+                                  {0x1p-1060, 0.0}, {0x1.8p3, 0},    {0x1p-126, -0x1p-200}};
+    const double want_f32[] = {0x1p23,  0x1p24, 0x1p23, 0x1p24,  0x1p149, 0x1p149,
+                               0x1p149, 0,      0,      0x1p149, 0x1p20,  0x1p149};
+    size_t nk = sizeof known / sizeof *known;
+    gl_ulp_scales(known, nk, &gl_format_f32, got);
+    for (size_t i = 0; i < nk; i++)
+        CHECK(got[i] == want_f32[i], "ulp scale of %a + %a in f32: %a, want %a", known[i].hi,
+              known[i].lo, got[i], want_f32[i]);
+    const struct gl_format *fmts[] = {&gl_format_f32, &gl_format_bf16, &gl_format_f16,
+                                      &gl_format_f64};
+    for (int f = 0; f < 4; f++) {
+        for (size_t i = 0; i < N; i++) {
+            int e = (int)(rng() % 400) - 200, kind = (int)(rng() % 8);
+            double hi = ldexp(kind < 4 ? 1.0 : 1 + unit(), e) * (rng() & 1 ? -1 : 1);
+            double lo = kind % 2 ? ldexp(unit() - 0.5, e - 60) : 0;
+            r[i] = kind == 6 && i % 97 == 0 ? known[rng() % nk] : (struct gl_dd){hi, lo};
+        }
+        gl_ulp_scales(r, N, fmts[f], got);
+        int bad = 0;
+        for (size_t i = 0; i < N; i++) bad += got[i] != gl_ulp_scale(r[i], fmts[f]);
+        CHECK(!bad, "%s: gl_ulp_scales differs from gl_ulp_scale on %d of %d", fmts[f]->name, bad,
+              N);
+    }
+}
+
 int main(void)
 {
+    test_ulp_scales();
     struct block b;
     b.xbits = malloc(MAXN * sizeof *b.xbits), b.x = malloc(MAXN * sizeof *b.x);
     b.y = malloc(MAXN * sizeof *b.y), b.yr = malloc(MAXN * sizeof *b.yr);

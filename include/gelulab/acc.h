@@ -123,6 +123,8 @@ void gl_acc_add_block_stats(struct gl_acc *a, const struct gl_block *b,
 /* scale = 1/ulp(r) (0 when r is not finite) and region of x (GL_REGIONS for NaN, plus 8 when
  * |x| < 2^-10), as gl_block wants them */
 double gl_ulp_scale(struct gl_dd r, const struct gl_format *fmt);
+/* gl_ulp_scale of r[0..n) into scale[0..n), the same values */
+void gl_ulp_scales(const struct gl_dd *r, size_t n, const struct gl_format *fmt, double *scale);
 int gl_region_of(double x);
 
 /* Sets a->all from the regions and the NaN inputs, after the last gl_acc_add (gl_acc_add leaves
