@@ -278,7 +278,7 @@ static void fast_one(const struct gl_block *b, size_t i, double *u, struct fast_
 }
 
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-__attribute__((target_clones("avx2", "default")))
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #endif
 static void
 fast_block(const struct gl_block *b, double *restrict u, struct fast_part *f)
@@ -338,13 +338,23 @@ fast_block(const struct gl_block *b, double *restrict u, struct fast_part *f)
 
 /* The block's fast inputs worse than `floor` into its top list (which holds its slow inputs
  * already). The scan starts from the end nearer the block's worst input, so that errors that
- * grow (or shrink) along the block cost one comparison per input, not one insertion. */
+ * grow (or shrink) along the block cost one comparison per input, not one insertion; four
+ * inputs whose largest error is below the list's floor cost one comparison together. */
 static void fast_top(struct gl_block_stats *bs, const struct gl_block *b, const double *u,
                      size_t worst_i, struct gl_worst t)
 {
-    int back = worst_i >= b->n / 2;
-    for (size_t k = 0; k < b->n; k++) {
-        size_t i = back ? b->n - 1 - k : k;
+    size_t n = b->n;
+    int back = worst_i >= n / 2;
+    for (size_t k = 0; k < n; k++) {
+        if (k % 4 == 0 && k + 4 <= n) { /* u: -1 (slow) or a finite error */
+            const double *g = u + (back ? n - 4 - k : k);
+            double m01 = g[0] > g[1] ? g[0] : g[1], m23 = g[2] > g[3] ? g[2] : g[3];
+            if ((m01 > m23 ? m01 : m23) < t.ulp) {
+                k += 3;
+                continue;
+            }
+        }
+        size_t i = back ? n - 1 - k : k;
         if (u[i] < 0 || !worse(u[i], b->xbits[i], t.ulp, t.xbits)) continue;
         struct gl_worst w = {u[i], b->xbits[i], b->x[i], b->y[i], dd_value(b->r[i])};
         list_insert(bs->top, &bs->ntop, &w);

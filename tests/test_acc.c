@@ -184,6 +184,58 @@ static void run(struct block *b, int blocks, int finite, int *seen)
     for (int k = 0; k < 3; k++) free(acc[k]);
 }
 
+/* Equal errors: every result exactly 0.5 ULP from a reference on a midpoint, so that the top
+ * list holds the lowest bits among equals. The block paths' scan (fast_top, which passes over
+ * four inputs at a time whose largest error is below the list's floor, and must not pass over
+ * equal ones) keeps the same list as the per-input path. */
+static void test_top_ties(struct block *b)
+{
+    struct gl_acc *acc[3];
+    for (int k = 0; k < 3; k++) acc[k] = malloc(sizeof *acc[k]), gl_acc_init(acc[k]);
+    for (int t = 0; t < 40; t++) {
+        size_t n = 1000 + (size_t)(rng() % 3000);
+        b->n = n, b->xsign = 0, b->xexp = 127;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t bits = 127u << 23 | (uint32_t)(rng() & 0x7fffff);
+            float xf, f;
+            memcpy(&xf, &bits, sizeof xf);
+            b->xbits[i] = bits, b->x[i] = xf;
+            f = 1 + (float)(rng() % 4096) * 0x1p-23f;
+            b->r[i] = (struct gl_dd){((double)f + nextafterf(f, INFINITY)) / 2, 0};
+            b->yr[i] = b->y[i] = (float)b->r[i].hi;
+            b->scale[i] = gl_ulp_scale(b->r[i], &gl_format_f32);
+            b->side[i] = (b->r[i].hi - b->yr[i]) + b->r[i].lo;
+        }
+        struct gl_block blk = {&gl_format_f32,
+                               b->xexp,
+                               gl_region_of(b->x[0]),
+                               n,
+                               b->xbits,
+                               b->x,
+                               b->y,
+                               b->yr,
+                               b->scale,
+                               b->side,
+                               b->r};
+        for (size_t i = 0; i < n; i++)
+            gl_acc_add(acc[0], &gl_format_f32, b->xbits[i], 0, b->xexp, b->x[i], b->y[i], b->yr[i],
+                       b->r[i]);
+        gl_acc_add_block(acc[1], &blk);
+        struct gl_block_stats bs;
+        gl_block_stats(&bs, &blk);
+        gl_acc_add_block_stats(acc[2], &blk, &bs);
+    }
+    for (int k = 0; k < 3; k++) gl_acc_finish(acc[k]);
+    const char *d1 = acc_diff(acc[0], acc[1]), *d2 = acc_diff(acc[0], acc[2]);
+    CHECK(!d1 && !d2, "equal errors: the block paths differ from the per-input path in %s",
+          d1 ? d1 : d2);
+    CHECK(acc[0]->ntop == GL_TOPK && acc[0]->top[0].ulp == 0.5 &&
+              acc[0]->top[GL_TOPK - 1].ulp == 0.5,
+          "equal errors: %d in the top list, %g to %g ULP", acc[0]->ntop, acc[0]->top[0].ulp,
+          acc[0]->top[acc[0]->ntop - 1].ulp);
+    for (int k = 0; k < 3; k++) free(acc[k]);
+}
+
 /* gl_ulp_scales (the sweep's block set-up, four lanes at a time) against values known by hand and
  * against gl_ulp_scale, input by input, in every format: powers of two with lo of either sign
  * (r just below one lies in the binade under it), zeros, subnormals, the floor, infinities and
@@ -232,6 +284,7 @@ int main(void)
     int seen[5] = {0};
     run(&b, 400, 0, seen);
     run(&b, 200, 1, seen);
+    test_top_ties(&b);
     CHECK(seen[0] && seen[1] && seen[2] && seen[3] && seen[4],
           "the blocks hold every case: >2^39 ULP %d, ties %d, subnormal %d, NaN %d, hi + lo != "
           "hi %d",
