@@ -132,6 +132,30 @@ static const char *acc_diff(const struct gl_acc *a, const struct gl_acc *b)
     return NULL;
 }
 
+/* Block b into the three accumulators: acc[0] input by input, acc[1] as one block, acc[2] in
+ * two steps (gl_block_stats, then gl_acc_add_block_stats) */
+static void add_three_ways(struct gl_acc **acc, const struct block *b)
+{
+    struct gl_block blk = {&gl_format_f32,
+                           b->xsign * GL_BINADES + b->xexp,
+                           gl_region_of(b->x[0]),
+                           b->n,
+                           b->xbits,
+                           b->x,
+                           b->y,
+                           b->yr,
+                           b->scale,
+                           b->side,
+                           b->r};
+    for (size_t i = 0; i < b->n; i++)
+        gl_acc_add(acc[0], &gl_format_f32, b->xbits[i], b->xsign, b->xexp, b->x[i], b->y[i],
+                   b->yr[i], b->r[i]);
+    gl_acc_add_block(acc[1], &blk);
+    struct gl_block_stats bs;
+    gl_block_stats(&bs, &blk);
+    gl_acc_add_block_stats(acc[2], &blk, &bs);
+}
+
 /* The three paths over `blocks` random blocks; finite: only finite results and references below
  * 2^39 ULP, so that the worst inputs (the top lists) come from the fast paths */
 static void run(struct block *b, int blocks, int finite, int *seen)
@@ -144,29 +168,13 @@ static void run(struct block *b, int blocks, int finite, int *seen)
          * throughout (a kernel that loses a whole range: past the top list, block_stats sums
          * such results without block_slow) */
         make_block(b, n, t % 3 == 1, t % 7 == 3 ? 1 : !finite && t % 11 == 5 ? 2 : 0, finite);
-        struct gl_block blk = {&gl_format_f32,
-                               b->xsign * GL_BINADES + b->xexp,
-                               gl_region_of(b->x[0]),
-                               n,
-                               b->xbits,
-                               b->x,
-                               b->y,
-                               b->yr,
-                               b->scale,
-                               b->side,
-                               b->r};
+        add_three_ways(acc, b);
         for (size_t i = 0; i < n; i++) {
-            gl_acc_add(acc[0], &gl_format_f32, b->xbits[i], b->xsign, b->xexp, b->x[i], b->y[i],
-                       b->yr[i], b->r[i]);
             double u = gl_ulp_error(b->y[i], b->r[i], &gl_format_f32);
             seen[0] += u > 0x1p39 && !isinf(u), seen[1] += u == 0.5;
             seen[2] += fabs(b->yr[i]) < 0x1p-126 && b->yr[i] != 0, seen[3] += isnan(b->y[i]);
             seen[4] += b->r[i].hi + b->r[i].lo != b->r[i].hi;
         }
-        gl_acc_add_block(acc[1], &blk);
-        struct gl_block_stats bs;
-        gl_block_stats(&bs, &blk);
-        gl_acc_add_block_stats(acc[2], &blk, &bs);
     }
     for (int k = 0; k < 3; k++) gl_acc_finish(acc[k]);
     const char *d1 = acc_diff(acc[0], acc[1]), *d2 = acc_diff(acc[0], acc[2]);
@@ -206,24 +214,7 @@ static void test_top_ties(struct block *b)
             b->scale[i] = gl_ulp_scale(b->r[i], &gl_format_f32);
             b->side[i] = (b->r[i].hi - b->yr[i]) + b->r[i].lo;
         }
-        struct gl_block blk = {&gl_format_f32,
-                               b->xexp,
-                               gl_region_of(b->x[0]),
-                               n,
-                               b->xbits,
-                               b->x,
-                               b->y,
-                               b->yr,
-                               b->scale,
-                               b->side,
-                               b->r};
-        for (size_t i = 0; i < n; i++)
-            gl_acc_add(acc[0], &gl_format_f32, b->xbits[i], 0, b->xexp, b->x[i], b->y[i], b->yr[i],
-                       b->r[i]);
-        gl_acc_add_block(acc[1], &blk);
-        struct gl_block_stats bs;
-        gl_block_stats(&bs, &blk);
-        gl_acc_add_block_stats(acc[2], &blk, &bs);
+        add_three_ways(acc, b);
     }
     for (int k = 0; k < 3; k++) gl_acc_finish(acc[k]);
     const char *d1 = acc_diff(acc[0], acc[1]), *d2 = acc_diff(acc[0], acc[2]);
