@@ -107,7 +107,7 @@ static int is_faithful(double y, double yr, struct gl_dd r, double ulp)
 
 int gl_region_of(double x)
 {
-    /* tail_neg 0, core 1, pos 2: written without branches, so that a loop over it vectorises */
+    /* tail_neg 0, core 1, pos 2, from the comparisons themselves rather than branches */
     int reg = GL_REGION_CORE + (x > 5) - (x < -5);
     return isnan(x) ? GL_REGIONS : reg | (fabs(x) < 0x1p-10) << 3;
 }
@@ -216,9 +216,7 @@ static void block_commit(struct gl_acc *a, const struct gl_block *b, const struc
 #define FAST_MAXN 4096 /* inputs per call: lane sums of round(u 2^24) < 2^62 */
 #define FAST_LIM  GL_RULE_FX_LIM
 
-typedef double VD __attribute__((vector_size(32)));
-typedef int64_t VL __attribute__((vector_size(32)));
-#define VD_SEL(m, a, b) ((VD)(((m) & (VL)(a)) | (~(m) & (VL)(b)))) /* m ? a : b by lanes */
+#define VD_SEL(m, a, b) ((VD4)(((m) & (VL4)(a)) | (~(m) & (VL4)(b)))) /* m ? a : b by lanes */
 #define VL_SEL(m, a, b) (((m) & (a)) | (~(m) & (b)))
 
 struct fast_part {
@@ -283,46 +281,46 @@ __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 static void
 fast_block(const struct gl_block *b, double *restrict u, struct fast_part *f)
 {
-    const VL pair0 = {0, 2, 4, 6}, absmask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
-    const VL mant = {0xfffffffffffffll, 0xfffffffffffffll, 0xfffffffffffffll, 0xfffffffffffffll};
-    const VL sign = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN}, lane = {0, 1, 2, 3};
-    const VD minus1 = {-1, -1, -1, -1}, two52 = {0x1p52, 0x1p52, 0x1p52, 0x1p52};
-    VL slow = {0}, cr = {0}, zsign = {0}, faithful = {0}, sum = {0}, wbits = {0}, wi = {0};
-    VD max_abs = {0}, wu = minus1; /* wu: the lane's worst u, so also its largest */
+    const VL4 pair0 = {0, 2, 4, 6}, absmask = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+    const VL4 mant = {0xfffffffffffffll, 0xfffffffffffffll, 0xfffffffffffffll, 0xfffffffffffffll};
+    const VL4 sign = {INT64_MIN, INT64_MIN, INT64_MIN, INT64_MIN}, lane = {0, 1, 2, 3};
+    const VD4 minus1 = {-1, -1, -1, -1}, two52 = {0x1p52, 0x1p52, 0x1p52, 0x1p52};
+    VL4 slow = {0}, cr = {0}, zsign = {0}, faithful = {0}, sum = {0}, wbits = {0}, wi = {0};
+    VD4 max_abs = {0}, wu = minus1; /* wu: the lane's worst u, so also its largest */
     size_t i = 0;
     for (; i + 4 <= b->n; i += 4) {
-        VD y, yr, sc, side, r0, r1;
-        VL bits;
+        VD4 y, yr, sc, side, r0, r1;
+        VL4 bits;
         memcpy(&y, b->y + i, sizeof y), memcpy(&yr, b->yr + i, sizeof yr);
         memcpy(&sc, b->scale + i, sizeof sc), memcpy(&side, b->side + i, sizeof side);
         memcpy(&r0, b->r + i, sizeof r0), memcpy(&r1, b->r + i + 2, sizeof r1);
         memcpy(&bits, b->xbits + i, sizeof bits);
-        VD hi = __builtin_shuffle(r0, r1, pair0), lo = __builtin_shuffle(r0, r1, pair0 + 1);
-        VD d = (VD)((VL)GL_RULE_DIFF(y, hi, lo) & absmask), v = GL_RULE_ULP(d, sc);
-        VL ok = (v < INFINITY) & (sc != 0), big = ok & (v >= FAST_LIM);
-        VD uv = VD_SEL(ok, v, minus1), t = GL_RULE_FX(v), m = t + two52;
-        VL fx = ((VL)m - (VL)two52) + (VL)((m - two52) > t);      /* trunc(t) */
-        VL bn = GL_RULE_BIN((VL)v >> 52, -(((VL)v & mant) != 0)); /* v >= 0: no sign bit */
-        bn = VL_SEL(bn > GL_HIST_BINS - 1, (VL){0} + (GL_HIST_BINS - 1), bn & (bn > 0));
-        bn = VL_SEL(ok, bn, (VL){0} + GL_HIST_BINS);
+        VD4 hi = __builtin_shuffle(r0, r1, pair0), lo = __builtin_shuffle(r0, r1, pair0 + 1);
+        VD4 d = (VD4)((VL4)GL_RULE_DIFF(y, hi, lo) & absmask), v = GL_RULE_ULP(d, sc);
+        VL4 ok = (v < INFINITY) & (sc != 0), big = ok & (v >= FAST_LIM);
+        VD4 uv = VD_SEL(ok, v, minus1), t = GL_RULE_FX(v), m = t + two52;
+        VL4 fx = ((VL4)m - (VL4)two52) + (VL4)((m - two52) > t);     /* trunc(t) */
+        VL4 bn = GL_RULE_BIN((VL4)v >> 52, -(((VL4)v & mant) != 0)); /* v >= 0: no sign bit */
+        bn = VL_SEL(bn > GL_HIST_BINS - 1, (VL4){0} + (GL_HIST_BINS - 1), bn & (bn > 0));
+        bn = VL_SEL(ok, bn, (VL4){0} + GL_HIST_BINS);
         memcpy(u + i, &uv, sizeof uv);
         for (int k = 0; k < 4; k++) f->hist[k][bn[k]]++;
         slow -= ~ok;
-        cr -= ok & ((VL)y == (VL)yr);
-        zsign -= ok & GL_RULE_ZERO_SIGN(y, yr, (VL)y, (VL)yr);
+        cr -= ok & ((VL4)y == (VL4)yr);
+        zsign -= ok & GL_RULE_ZERO_SIGN(y, yr, (VL4)y, (VL4)yr);
         faithful -= ok & GL_RULE_FAITHFUL(y, yr, side, v);
         sum += ok & ~big & fx;
-        VL anybig = big | __builtin_shuffle(big, (VL){2, 3, 0, 1});
-        anybig |= __builtin_shuffle(anybig, (VL){1, 0, 3, 2});
+        VL4 anybig = big | __builtin_shuffle(big, (VL4){2, 3, 0, 1});
+        anybig |= __builtin_shuffle(anybig, (VL4){1, 0, 3, 2});
         for (int k = 0; anybig[0] && k < 4; k++)
             if (big[k]) fast_big(f, v[k]);
         max_abs = VD_SEL(ok & (d > max_abs), d, max_abs);
-        VL w = ok & ((uv > wu) | ((uv == wu) & ((bits ^ sign) < (wbits ^ sign))));
+        VL4 w = ok & ((uv > wu) | ((uv == wu) & ((bits ^ sign) < (wbits ^ sign))));
         wu = VD_SEL(w, uv, wu), wbits = VL_SEL(w, bits, wbits),
         wi = VL_SEL(w, lane + (int64_t)i, wi);
-        VL rel = ok & (d > f->rel_cut * (VD)((VL)hi & absmask)) & (hi != 0), any = rel;
-        any |= __builtin_shuffle(any, (VL){2, 3, 0, 1}),
-            any |= __builtin_shuffle(any, (VL){1, 0, 3, 2});
+        VL4 rel = ok & (d > f->rel_cut * (VD4)((VL4)hi & absmask)) & (hi != 0), any = rel;
+        any |= __builtin_shuffle(any, (VL4){2, 3, 0, 1}),
+            any |= __builtin_shuffle(any, (VL4){1, 0, 3, 2});
         for (int k = 0; any[0] && k < 4; k++)
             if (rel[k] && d[k] > f->rel_cut * fabs(hi[k])) fast_rel(f, d[k], hi[k]);
     }

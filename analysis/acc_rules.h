@@ -6,6 +6,11 @@
  * tests/test_acc.c checks that the paths agree on every statistic. */
 #ifndef GL_ANALYSIS_ACC_RULES_H
 #define GL_ANALYSIS_ACC_RULES_H
+#include <stdint.h>
+
+/* the GCC vectors the rules' four-lane paths use: binary64 lanes and their masks */
+typedef double VD4 __attribute__((vector_size(32)));
+typedef int64_t VL4 __attribute__((vector_size(32)));
 
 /* y minus the unrounded reference hi + lo: its magnitude is the absolute error */
 #define GL_RULE_DIFF(y, hi, lo) (((y) - (hi)) - (lo))

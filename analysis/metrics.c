@@ -4,6 +4,7 @@
 #include <string.h>
 #include "gelulab/acc.h"
 #include "gelulab/metrics.h"
+#include "acc_rules.h"
 
 /* 1 when both are non-finite and equal (NaN with NaN, inf with the same inf); -1 when
  * one of them is not finite otherwise; 0 when both are finite. */
@@ -57,25 +58,23 @@ __attribute__((target_clones("avx2", "default")))
 #endif
 void gl_ulp_scales(const struct gl_dd *r, size_t n, const struct gl_format *fmt, double *scale)
 {
-    typedef double VD __attribute__((vector_size(32)));
-    typedef int64_t VL __attribute__((vector_size(32)));
-    const VL pair0 = {0, 2, 4, 6}, field = {0x7ff, 0x7ff, 0x7ff, 0x7ff}, zero = {0};
-    const VL mant = zero + 0xfffffffffffffll, floor_k = zero + fmt->emin_sub;
-    const VL shift = zero + (fmt->prec - 1 + 1023); /* k = e - p + 1, e = field - 1023 */
+    const VL4 pair0 = {0, 2, 4, 6}, field = {0x7ff, 0x7ff, 0x7ff, 0x7ff}, zero = {0};
+    const VL4 mant = zero + 0xfffffffffffffll, floor_k = zero + fmt->emin_sub;
+    const VL4 shift = zero + (fmt->prec - 1 + 1023); /* k = e - p + 1, e = field - 1023 */
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
-        VD r0, r1;
+        VD4 r0, r1;
         memcpy(&r0, r + i, sizeof r0), memcpy(&r1, r + i + 2, sizeof r1);
-        VD hi = __builtin_shuffle(r0, r1, pair0), lo = __builtin_shuffle(r0, r1, pair0 + 1);
-        VD s = hi + lo, bp = s - hi, t = (hi - (s - bp)) + (lo - bp); /* TwoSum: t exact */
-        VL sb = (VL)s, ef = (sb >> 52) & field;
-        VL odd = (ef == 0) | (ef == field) | ((((VL)hi >> 52) & field) == field);
-        VL below = ((sb & mant) == 0) & (t != 0) & (((VL)t ^ sb) < 0); /* just below 2^e */
-        VL k = ef + below - shift;                                     /* below: -1 */
-        VL above = k > floor_k;
+        VD4 hi = __builtin_shuffle(r0, r1, pair0), lo = __builtin_shuffle(r0, r1, pair0 + 1);
+        VD4 s = hi + lo, bp = s - hi, t = (hi - (s - bp)) + (lo - bp); /* TwoSum: t exact */
+        VL4 sb = (VL4)s, ef = (sb >> 52) & field;
+        VL4 odd = (ef == 0) | (ef == field) | ((((VL4)hi >> 52) & field) == field);
+        VL4 below = ((sb & mant) == 0) & (t != 0) & (((VL4)t ^ sb) < 0); /* just below 2^e */
+        VL4 k = ef + below - shift;                                      /* below: -1 */
+        VL4 above = k > floor_k;
         k = (above & k) | (~above & floor_k);
-        VL ok = (k >= -1022) & (k <= 1022);
-        VD sc = (VD)(ok & (VL)((uint64_t __attribute__((vector_size(32))))(1023 - k) << 52));
+        VL4 ok = (k >= -1022) & (k <= 1022);
+        VD4 sc = (VD4)(ok & (VL4)((uint64_t __attribute__((vector_size(32))))(1023 - k) << 52));
         memcpy(scale + i, &sc, sizeof sc);
         if (odd[0] | odd[1] | odd[2] | odd[3])
             for (int l = 0; l < 4; l++)

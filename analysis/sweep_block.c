@@ -143,9 +143,6 @@ static unsigned defects_at(double x, double y, double yr, int grad)
            (unsigned)(!grad && SW_PHI_ABOVE1(fabs(x), fabs(y))) << GL_TRAIT_PHI_ABOVE1;
 }
 
-typedef double VD4 __attribute__((vector_size(32)));
-typedef int64_t VL4 __attribute__((vector_size(32)));
-
 /* Whether any input of x[0..n) shows a defect, four lanes at a time (cloned for AVX2 on
  * x86-64, as the accumulator's fast path) */
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
@@ -291,7 +288,7 @@ void gl_sw_prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uin
     int *binade = b->binade, *region = b->region;
     uint64_t *run_start = b->run_start, nruns = 0;
     unsigned char *special = b->run_special;
-    for (uint64_t i = 0; i < n; i++) /* apart from the runs: no branch taken per input */
+    for (uint64_t i = 0; i < n; i++) /* a loop of its own, apart from the runs' scan */
         binade[i] =
             (int)(bits[i] >> sign_at & 1) * GL_BINADES + (int)(bits[i] >> exp_at & exp_mask),
         region[i] = gl_region_of(x[i]);

@@ -130,8 +130,8 @@ uint64_t gl_sweep_chunk_inputs(const struct gl_sweep *s, uint64_t c, double *x, 
 
 void gl_sweep_inputs(const struct gl_sweep *s, uint64_t lo, uint64_t hi, double *x, uint64_t *xbits)
 {
-    if (s->fmt.id == GL_FMT_F32) { /* as below, the loop kept free of the other formats' cases */
-        uint32_t step = s->mode == GL_SWEEP_QUICK ? 61 : 1; /* (i * 61) & 0xffffffff, or i */
+    if (s->fmt.id == GL_FMT_F32) { /* quick: every 61st pattern, (i * 61) mod 2^32; else i */
+        uint32_t step = s->mode == GL_SWEEP_QUICK ? 61 : 1;
         for (uint64_t i = lo; i < hi; i++) {
             uint32_t u = (uint32_t)i * step;
             float v;
@@ -141,9 +141,7 @@ void gl_sweep_inputs(const struct gl_sweep *s, uint64_t lo, uint64_t hi, double 
         return;
     }
     for (uint64_t i = lo; i < hi; i++) {
-        uint64_t b = s->fmt.id == GL_FMT_F64                                ? f64_input_bits(s, i)
-                     : s->fmt.id == GL_FMT_F32 && s->mode == GL_SWEEP_QUICK ? (i * 61) & 0xffffffffu
-                                                                            : i;
+        uint64_t b = s->fmt.id == GL_FMT_F64 ? f64_input_bits(s, i) : i;
         xbits[i - lo] = b;
         x[i - lo] = bits_to_value(&s->fmt, b);
     }
