@@ -1,25 +1,20 @@
 /* Progress of a long run on stderr (include/gelulab/progress.h). */
 #include "gelulab/progress.h"
 #include <stdio.h>
-#include <time.h>
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + 1e-9 * t.tv_nsec;
-}
+#include <time.h>           /* nanosleep */
+#include "gelulab/runner.h" /* gl_monotonic_s */
 
 void gl_progress_start(struct gl_progress *p, int mode, const char *what, const char *unit,
                        uint64_t total)
 {
-    p->mode = mode, p->unit = unit, p->total = total, p->t0 = now_s();
+    p->mode = mode, p->unit = unit, p->total = total, p->t0 = gl_monotonic_s();
     snprintf(p->what, sizeof p->what, "%s", what);
 }
 
 static void show(const struct gl_progress *p, uint64_t done)
 {
-    double t = now_s() - p->t0, eta = done ? t * (double)(p->total - done) / (double)done : 0;
+    double t = gl_monotonic_s() - p->t0,
+           eta = done ? t * (double)(p->total - done) / (double)done : 0;
     fprintf(stderr, "%s%s: %llu/%llu %s (%5.1f%%) %6.1f s, ETA %6.1f s%s", p->mode == 1 ? "\r" : "",
             p->what, (unsigned long long)done, (unsigned long long)p->total, p->unit,
             100.0 * (double)done / (double)(p->total ? p->total : 1), t, eta,
@@ -30,9 +25,9 @@ void gl_progress_wait(const struct gl_progress *p, atomic_ulong *done, volatile 
 {
     double last = p->t0;
     while (p->mode && atomic_load(done) < p->total && !(stop && *stop)) {
-        if (p->mode == 1 || now_s() - last >= 10) {
+        if (p->mode == 1 || gl_monotonic_s() - last >= 10) {
             show(p, atomic_load(done));
-            last = now_s();
+            last = gl_monotonic_s();
         }
         struct timespec ms = {0, 250000000};
         nanosleep(&ms, NULL);
