@@ -252,7 +252,9 @@ static struct gl_peer peers[] = {
      * also what one element, a non-contiguous tensor and float16 take), tanh always ATen's */
     {"torch-1.13-gelu", GL_DEFN_EXACT, GL_PEER_AUTO, &torch113, FWD(gl_peer_torch_gelu),
      .path = "F.gelu(x) on a contiguous float32 tensor of more than one element, mkldnn on (the "
-             "default): its oneDNN (Debian: the system oneDNN 2.6) gelu_erf"},
+             "default): its oneDNN (Debian: the system oneDNN 2.6) gelu_erf",
+     .call = "torch.nn.functional.gelu(x) on a contiguous float32 tensor of more than one element "
+             "(one element, or a non-contiguous tensor: torch-1.13-gelu-aten)"},
     {"torch-1.13-gelu-aten", GL_DEFN_EXACT, GL_PEER_AUTO, &torch113, FWD(gl_peer_torch_gelu_aten),
      .path = "F.gelu(x) on one element, a non-contiguous tensor, or with mkldnn off: ATen, 0.5 x "
              "(1 + erf(x/sqrt2)), erf by Sleef_erff16_u10"},
@@ -260,7 +262,9 @@ static struct gl_peer peers[] = {
      .path = "F.gelu(x, approximate='tanh'): ATen, SLEEF tanh"},
     {"torch-2.15-gelu", GL_DEFN_EXACT, GL_PEER_AUTO, &torch215, FWD(gl_peer_torch_gelu),
      .path = "F.gelu(x) on a contiguous float32 tensor of more than one element, mkldnn on (the "
-             "default): its bundled oneDNN 3.13 gelu_erf"},
+             "default): its bundled oneDNN 3.13 gelu_erf",
+     .call = "torch.nn.functional.gelu(x) on a contiguous float32 tensor of more than one element "
+             "(one element, or a non-contiguous tensor: torch-2.15-gelu-aten)"},
     {"torch-2.15-gelu-aten", GL_DEFN_EXACT, GL_PEER_AUTO, &torch215, FWD(gl_peer_torch_gelu_aten),
      .path =
          "F.gelu(x) on one element, a non-contiguous tensor, or with mkldnn off: ATen, 0.5 x (1 + "
@@ -301,14 +305,16 @@ static struct gl_peer peers[] = {
      .path = "tf.nn.gelu(x, approximate=True)'s ops over Eigen's tanh, -mavx2 -mfma"},
     {"ggml-0.23-gelu", GL_DEFN_TANH, GL_PEER_AUTO, &ggml, FWD(gl_peer_ggml_gelu),
      .prepare = "gl_peer_ggml_prepare_gelu",
-     .path = "ggml_gelu on an f32 tensor, one thread: a binary16 table of the tanh form"},
+     .path = "ggml_gelu on an f32 tensor, one thread: a binary16 table of the tanh form",
+     .call = "ggml_gelu(ctx, a) on an f32 tensor (the tanh form; ggml_gelu_erf is the exact one)"},
     {"ggml-0.23-gelu-erf", GL_DEFN_EXACT, GL_PEER_AUTO, &ggml, FWD(gl_peer_ggml_gelu_erf),
      .prepare = "gl_peer_ggml_prepare_gelu_erf",
      .path = "ggml_gelu_erf on an f32 tensor, one thread"},
     {"ggml-0.23-gelu-quick", GL_DEFN_SIGMOID, GL_PEER_AUTO, &ggml, FWD(gl_peer_ggml_gelu_quick),
      .prepare = "gl_peer_ggml_prepare_gelu_quick", .path = "ggml_gelu_quick: x sigmoid(1.702 x)"},
     {"ort-1.30-gelu", GL_DEFN_EXACT, GL_PEER_AUTO, &ort, .serve = ORT("gelu"),
-     .path = "the ONNX Gelu operator (opset 20), CPU execution provider, under Node"},
+     .path = "the ONNX Gelu operator (opset 20), CPU execution provider, under Node",
+     .call = "the ONNX Gelu operator (opset 20), approximate left at 'none', in onnxruntime-node"},
     {"ort-1.30-gelu-tanh", GL_DEFN_TANH, GL_PEER_AUTO, &ort, .serve = ORT("gelu-tanh"),
      .path = "Gelu with approximate='tanh'"},
     {"ort-1.30-ms-gelu", GL_DEFN_EXACT, GL_PEER_AUTO, &ort, .serve = ORT("ms-gelu"),
@@ -321,7 +327,8 @@ static struct gl_peer peers[] = {
      * (bench/py_eval.py), one thread each, their defaults otherwise */
     {"tf-2.21-gelu", GL_DEFN_EXACT, GL_PEER_AUTO, &tf, PY("tf-2.21-gelu"),
      .path = "tf.nn.gelu(x) eager: 0.5 x erfc(-x/sqrt2) (tensorflow/python/ops/nn_ops.py) over "
-             "Eigen master's erfc"},
+             "Eigen master's erfc",
+     .call = "tf.nn.gelu(x) (approximate=False), eager"},
     {"tf-2.21-gelu-tanh", GL_DEFN_TANH, GL_PEER_AUTO, &tf, PY("tf-2.21-gelu-tanh"),
      .path = "tf.nn.gelu(x, approximate=True) eager"},
     {"tf-2.21-gelu-xla", GL_DEFN_EXACT, GL_PEER_AUTO, &tf, PY("tf-2.21-gelu-xla"),
@@ -329,11 +336,14 @@ static struct gl_peer peers[] = {
     {"tf-2.21-gelu-tanh-xla", GL_DEFN_TANH, GL_PEER_AUTO, &tf, PY("tf-2.21-gelu-tanh-xla"),
      .path = "tf.nn.gelu(x, approximate=True) under jit_compile=True (XLA)"},
     {"jax-0.12-gelu-tanh", GL_DEFN_TANH, GL_PEER_AUTO, &jax, PY("jax-0.12-gelu-tanh"),
-     .path = "jax.nn.gelu(x): approximate=True is the default; jitted (XLA CPU)"},
+     .path = "jax.nn.gelu(x): approximate=True is the default; jitted (XLA CPU)",
+     .call = "jax.nn.gelu(x): approximate=True, the tanh form, is the default"},
     {"jax-0.12-gelu-exact", GL_DEFN_EXACT, GL_PEER_AUTO, &jax, PY("jax-0.12-gelu-exact"),
      .path = "jax.nn.gelu(x, approximate=False): 0.5 x erfc(-x/sqrt2) under XLA CPU"},
     {"ort-1.31-gelu", GL_DEFN_EXACT, GL_PEER_AUTO, &ort131, PY("ort-1.31-gelu"),
-     .path = "the ONNX Gelu operator (opset 20), CPU execution provider, from Python"},
+     .path = "the ONNX Gelu operator (opset 20), CPU execution provider, from Python",
+     .call =
+         "the ONNX Gelu operator (opset 20), approximate left at 'none', in onnxruntime (Python)"},
     {"ort-1.31-gelu-tanh", GL_DEFN_TANH, GL_PEER_AUTO, &ort131, PY("ort-1.31-gelu-tanh"),
      .path = "Gelu with approximate='tanh'"},
     {"ort-1.31-ms-gelu", GL_DEFN_EXACT, GL_PEER_AUTO, &ort131, PY("ort-1.31-ms-gelu"),
@@ -346,7 +356,8 @@ static struct gl_peer peers[] = {
      .path =
          "Gelu (approximation_mode=erf) compiled for the CPU plug-in with its defaults "
          "(INFERENCE_PRECISION_HINT bf16 on a CPU with AVX512_BF16: on a lone Gelu the same bits "
-         "as with f32, measured on an AMD Zen 4)"},
+         "as with f32, measured on an AMD Zen 4)",
+     .call = "the Gelu operation, approximation_mode left at erf, CPU plug-in defaults"},
     {"openvino-2026.4-gelu-tanh", GL_DEFN_TANH, GL_PEER_AUTO, &openvino,
      PY("openvino-2026.4-gelu-tanh"),
      .path = "Gelu (approximation_mode=tanh), CPU plug-in defaults"},

@@ -45,8 +45,9 @@ static const char list_help[] =
     "                 DIR/libgelulab-peer-MODULE.so --symbol SYM, or --serve CMD; then --defn D\n"
     "                 --name NAME), as make report does.\n"
     "  --tsv          with --peers: the table as tab-separated columns with a header (name,\n"
-    "                 defn, isa, library, version, package, path, runs, note, lineage), as\n"
-    "                 make report keeps it (data/peers.tsv, docs/report-format.md).\n"
+    "                 defn, isa, library, version, package, path, runs, note, lineage,\n"
+    "                 call), as make report keeps it (data/peers.tsv,\n"
+    "                 docs/report-format.md).\n"
     "  --backward     with --sweep-args or --tsv: the backward peers (dx = dy f'(x); swept by\n"
     "                 gelulab sweep --backward) instead of the forward ones\n"
     "  --library      libgelulab's entry points (include/gelulab.h) instead: function, the\n"
@@ -86,16 +87,18 @@ static void peer_lines(const struct gl_peer *p, size_t n, skip_fn skip, const ch
         if (sweep_args && no) continue;
         if (kind) printf("%s\t", kind);
         if (!sweep_args) {
-            printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p[i].name, gl_defn_name(p[i].defn),
-                   gl_peer_isa_name(p[i].isa), p[i].lib->name, p[i].lib->version, p[i].lib->package,
-                   p[i].path ? p[i].path : "-", no ? "no" : "yes",
+            printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p[i].name,
+                   gl_defn_name(p[i].defn), gl_peer_isa_name(p[i].isa), p[i].lib->name,
+                   p[i].lib->version, p[i].lib->package, p[i].path ? p[i].path : "-",
+                   no ? "no" : "yes",
                    no             ? no
                    : alone        ? alone
                    : p[i].compare ? p[i].compare
                    : p[i].time    ? "served; timed inside its framework's process"
                    : p[i].serve   ? "served (accuracy only)"
                                   : "-",
-                   p[i].lib->lineage ? p[i].lib->lineage : p[i].lib->name);
+                   p[i].lib->lineage ? p[i].lib->lineage : p[i].lib->name,
+                   p[i].call ? p[i].call : "-");
             continue;
         }
         if (p[i].serve && p[i].lib->server)
@@ -140,8 +143,9 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward, co
             int backward;
         } kinds[] = {{"f32", NULL, 0}, {"bwd", NULL, 1}, {"bf16", "bf16", 0}, {"f16", "f16", 0}};
         if (tsv)
-            printf("%sname\tdefn\tisa\tlibrary\tversion\tpackage\tpath\truns\tnote\tlineage\n",
-                   all_kinds ? "kind\t" : "");
+            printf(
+                "%sname\tdefn\tisa\tlibrary\tversion\tpackage\tpath\truns\tnote\tlineage\tcall\n",
+                all_kinds ? "kind\t" : "");
         for (size_t k = 0; all_kinds && k < sizeof kinds / sizeof *kinds; k++)
             peer_lines(p, n, skip, dir, sweep_args, kinds[k].backward, kinds[k].fmt, kinds[k].kind);
         if (!all_kinds) peer_lines(p, n, skip, dir, sweep_args, backward, fmt, NULL);

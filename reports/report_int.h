@@ -30,6 +30,8 @@ struct rep_peer {
     char name[160], defn[16], isa[16], library[64], version[32], package[96], path[240], note[240];
     char lineage[64]; /* the library whose versions it is compared with (its own name, or
                        * "TensorFlow" for Eigen 3.4's composition of tf.nn.gelu) */
+    char call[240];   /* the call a user writes, every setting at its default, when it reaches
+                       * this peer's code; "-": none (gl_peer's call) */
     int runs;
     struct gl_json *validate; /* NULL: not diagnosed */
 };

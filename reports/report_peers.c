@@ -52,18 +52,19 @@ static int load_table(const struct rep *r, const char *file, struct rep_peer **p
                    -1;
         }
         struct rep_peer *p = &(*peers)[*npeers];
-        char *field[10], *s = line;
+        char *field[11], *s = line;
         int n = 0;
-        for (; n < 10 && s; n++) {
+        for (; n < 11 && s; n++) {
             field[n] = s;
             s = strchr(s, '\t');
             if (s) *s++ = '\0';
         }
-        if ((n != 10 && n != 9 && n != 7) || s) {
+        if ((n != 11 && n != 10 && n != 9 && n != 7) || s) {
             fclose(f);
             return snprintf(err, errlen,
-                            "%s: a line without the 10 columns of gelulab list --peers --tsv "
-                            "(or the 9 of results before 2026-12-06, the 7 before 2026-12-05)",
+                            "%s: a line without the 11 columns of gelulab list --peers --tsv "
+                            "(or the 10 of results before 2026-12-08, the 9 before 2026-12-06, "
+                            "the 7 before 2026-12-05)",
                             path),
                    -1;
         }
@@ -77,7 +78,8 @@ static int load_table(const struct rep *r, const char *file, struct rep_peer **p
         snprintf(p->path, sizeof p->path, "%s", old ? "-" : field[6]);
         p->runs = !strcmp(field[old ? 5 : 7], "yes");
         snprintf(p->note, sizeof p->note, "%s", field[old ? 6 : 8]);
-        snprintf(p->lineage, sizeof p->lineage, "%s", n == 10 ? field[9] : field[3]);
+        snprintf(p->lineage, sizeof p->lineage, "%s", n >= 10 ? field[9] : field[3]);
+        snprintf(p->call, sizeof p->call, "%s", n == 11 ? field[10] : "-");
         load_validate(r, p);
         (*npeers)++;
     }
@@ -209,6 +211,67 @@ static void row_cells(const struct rep *r, int i, double cmp, struct row_cells *
         snprintf(also, sizeof also, " (bit-identical to %s)", lead);
         cell_add(c->names, sizeof c->names, "", also);
     }
+}
+
+/* the kernel of the swept results named name, or NULL */
+static const struct rep_kernel *kernel_of(const struct rep *r, const char *name)
+{
+    for (int i = 0; i < r->nrk; i++)
+        if (!strcmp(r->rk[i].k->name, name)) return &r->rk[i];
+    return NULL;
+}
+
+/* "What a default call gives": each framework version's default call (the peer table's `call`),
+ * the peer it reaches and that peer's figures against exact GELU, whatever it claims */
+static void md_default_calls(FILE *f, const struct rep *r)
+{
+    int any = 0;
+    for (int j = 0; j < r->npeers; j++) any |= strcmp(r->peers[j].call, "-") != 0;
+    if (!any) return;
+    int cmp = r->bench.compare[0] != 0;
+    double c = cmp ? rep_eps(r, r->bench.compare, r->pareto_size) : 0;
+    fprintf(f,
+            "### What a default call gives\n\nWhat a user of each framework gets from its GELU "
+            "called with every setting at its default (the peer table's `call`), measured "
+            "against exact GELU x Φ(x), whatever the code claims (JAX's default and ggml's "
+            "`ggml_gelu` are the tanh form): the max ULP on [−5, 5] and the worst input there "
+            "(C hex-floats: x → result, exact GELU rounded to binary64), over the results that "
+            "are finite where the reference is; the median and 99.9th percentile over all "
+            "inputs (upper edges of power-of-two bins; a result that is not finite where the "
+            "reference is counts as above 2^39) and the share correctly rounded "
+            "(binary32 %s). Libraries whose callers name the function themselves (oneDNN's "
+            "gelu_erf or gelu_tanh, MKL, SLEEF, Eigen) have no default call; every peer, "
+            "every call, is in the table below.%s\n\n",
+            r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick, sampled",
+            cmp ? " " REP_MARKS "." : "");
+    fprintf(f, "| framework | the call, every setting at its default | peer | claims | max ULP on "
+               "[−5, 5] | ULP, all: median / 99.9 %% | %% CR, all | worst input on [−5, 5] |");
+    if (cmp) fprintf(f, " × %s (%zu floats) |", r->bench.compare, r->pareto_size);
+    fprintf(f, "\n|---|---|---|---|---|---|---|---|%s\n", cmp ? "---|" : "");
+    for (int j = 0; j < r->npeers; j++) {
+        const struct rep_peer *p = &r->peers[j];
+        if (!strcmp(p->call, "-")) continue;
+        const struct rep_kernel *k = kernel_of(r, p->name);
+        fprintf(f, "| %s %s | %s | `%s` | %s |", p->library, p->version, p->call, p->name, p->defn);
+        if (!k) {
+            fprintf(f, " not swept here: %s | | | |%s\n", p->runs ? "no sweep" : p->note,
+                    cmp ? " |" : "");
+            continue;
+        }
+        const struct gl_acc *e = k->res->acc[1];
+        const struct gl_worst *w = &e->region[GL_REGION_CORE].worst;
+        char u[32], typical[64], cr[16], worst[200] = "-", speed[32] = "-";
+        rep_typical(e, typical, sizeof typical);
+        if (w->ulp >= 0) snprintf(worst, sizeof worst, "`%a` → `%a` (`%a`)", w->x, w->y, w->r);
+        double x = rep_eps(r, p->name, r->pareto_size);
+        if (x > 0 && c > 0)
+            snprintf(speed, sizeof speed, "%.3f%s", x / c, rep_timed_mark(r, p->name));
+        fprintf(f, " %s | %s | %s | %s |", rep_ulp(rep_core_exact(k), u, sizeof u), typical,
+                rep_pct_cr(e->all.correctly_rounded, e->all.n, cr, sizeof cr), worst);
+        if (cmp) fprintf(f, " %s |", speed);
+        fputc('\n', f);
+    }
+    fprintf(f, "\n### Every peer\n\n");
 }
 
 static void md_peer_table(FILE *f, const struct rep *r)
@@ -349,8 +412,10 @@ void rep_peers_md(FILE *f, const struct rep *r)
     for (int i = 0; i < r->npeers; i++) n += r->peers[i].runs;
     for (int i = 0; i < r->nrk; i++) swept += rep_peer_find(r, r->rk[i].k->name) != NULL;
     if (!r->npeers) return;
+    fprintf(f, "\n## What the frameworks compute\n\n");
+    md_default_calls(f, r);
     fprintf(f,
-            "\n## What the frameworks compute\n\nGELU as each framework computes it, called as "
+            "GELU as each framework computes it, called as "
             "its users call it (the peer table, `bench/peers.c`; as built here: "
             "`data/peers.tsv`): %d of its %d peers run on this machine; %d were swept like the "
             "kernels above (binary32 %s). Every cell is read from the result files. A row "
@@ -391,14 +456,6 @@ void rep_peers_md(FILE *f, const struct rep *r)
 }
 
 /* ---- What changed between versions ---- */
-
-/* the kernel of the swept results named name, or NULL */
-static const struct rep_kernel *kernel_of(const struct rep *r, const char *name)
-{
-    for (int i = 0; i < r->nrk; i++)
-        if (!strcmp(r->rk[i].k->name, name)) return &r->rk[i];
-    return NULL;
-}
 
 /* peer p's name without its library's short name and version ("torch-1.13-", "eigen-3.4-")
  * and ISA ("/avx512"): what two versions of a lineage share ("gelu", "gelu-tanh") */

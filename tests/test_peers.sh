@@ -24,7 +24,7 @@ if awk -F'\t' '$1 == "bwd"' "$T/all" | cut -f2- | cmp -s - "$T/bwd" && [ -s "$T/
 else
   echo "FAIL list --all-kinds differs from --backward, or a line has another kind:"; cat "$T/all" "$T/bwd"; fail=1
 fi
-# peers.tsv: name defn isa library version package path runs note
+# peers.tsv: name defn isa library version package path runs note lineage call
 # a peer's name carries the version of the library it measures ("sleef-3.5-erf/avx2"), in
 # every kind
 unversioned=$(cut -f2- "$T/all.tsv" | awk -F'\t' 'NR > 1 { v = "-" $5; i = index($1, v)
@@ -34,6 +34,19 @@ if [ -z "$unversioned" ] && [ "$(wc -l <"$T/all.tsv")" -gt 20 ]; then
   echo "ok   every peer's name carries its library's version"
 else
   echo "FAIL peers whose names lack their library's version: $unversioned"; fail=1
+fi
+# the default calls (the call column, "What a default call gives"): one per library version at
+# most, binary32 forward only; PyTorch's reaches its oneDNN path, JAX's the tanh form
+calls=$(awk -F'\t' 'NR > 1 && $12 != "-" { print $1 "|" $5 " " $6 "|" $2 "|" $3 }' "$T/all.tsv" | sort)
+twice=$(printf '%s\n' "$calls" | cut -d'|' -f2 | sort | uniq -d)
+if [ -z "$twice" ] && ! printf '%s\n' "$calls" | grep -qv '^f32|' &&
+   printf '%s\n' "$calls" | grep -qx 'f32|PyTorch 2.15|torch-2.15-gelu|exact' &&
+   printf '%s\n' "$calls" | grep -qx 'f32|JAX 0.12|jax-0.12-gelu-tanh|tanh' &&
+   printf '%s\n' "$calls" | grep -qx 'f32|TensorFlow 2.21|tf-2.21-gelu|exact' &&
+   printf '%s\n' "$calls" | grep -qx 'f32|ggml 0.23|ggml-0.23-gelu|tanh'; then
+  echo "ok   default calls: at most one per library version, binary32 forward; PyTorch's is oneDNN's path, JAX's and ggml's the tanh form"
+else
+  echo "FAIL default calls (the call column): $calls"; fail=1
 fi
 runs() { awk -F'\t' -v n="$1" '$1 == n && $8 == "yes" {ok = 1} END {exit !ok}' "$T/peers.tsv"; }
 

@@ -68,6 +68,51 @@ if [ -n "$PEER" ]; then # onednn-9.9-gelu_erf/avx512 is not benchmarked: "-" in 
   check "the frameworks table: a row of bit-identical peers gives each one's library and speed" \
         "grep -qE '^\| onednn-2.6-gelu_erf = onednn-9.9-gelu_erf/avx512[^|]* \| oneDNN 2.6 / oneDNN 9.9 \| exact \|.*\| 1\.000 / - \|\$' '$O/REPORT.md'"
 fi
+if [ -n "$PEER" ]; then # "What a default call gives": from the peer table's call column (11 columns)
+  check "a peer table without the call column: no default-call table" \
+        "! grep -q '^### What a default call gives' '$O/REPORT.md'"
+  D2=$T/in2
+  cp -r "$D" "$D2"
+  { printf 'name\tdefn\tisa\tlibrary\tversion\tpackage\tpath\truns\tnote\tlineage\tcall\n'
+    printf 'onednn-2.6-gelu_erf\texact\tjit\toneDNN\t2.6\tDebian libdnnl-dev\teltwise gelu_erf\tyes\toneDNN erf\toneDNN\t-\n'
+    printf 'onednn-9.9-gelu_erf/avx512\texact\tavx512\toneDNN\t9.9\tnowhere\tthe same, renamed\tyes\t-\toneDNN\tdnnl_gelu(x)\n'
+    printf 'nowhere-1.0-gelu\texact\tauto\tNowhere\t1.0\tnowhere\tgelu(x)\tno\tnot installed here\tNowhere\tnowhere.gelu(x)\n'
+    # a kernel claiming the tanh form, called as a framework's default: its row is against exact GELU
+    printf 'gelu-tanh-fast/scalar\ttanh\tauto\tTanhlib\t1.0\tnowhere\tgelu(x)\tyes\t-\tTanhlib\ttanhlib.gelu(x)\n'
+  } >"$D2/peers.tsv"
+  # a shard where the tanh form and exact GELU differ
+  OMP_NUM_THREADS=1 GELULAB_ISA=scalar "$G" sweep --impl gelu-tanh-fast/scalar $PEER --format f32 --mode quick \
+    --shard 16/64 --out "$D2/f32.json" >/dev/null 2>&1
+  "$G" report --in "$D2" --out "$T/out2" 2>/dev/null
+  # the row's cells against the sweep's file: max ULP on [-5, 5], % correctly rounded over all
+  # inputs and the worst input on [-5, 5], all against exact GELU; the peer that does not run
+  # says why; the peer without a call has no row; a tanh peer's row is against exact GELU
+  check "What a default call gives: a row per call, its cells from the sweep's file" \
+        "python3 - '$D2/f32.json' '$T/out2/REPORT.md' <<'PY'
+import json, sys
+ks = {k['name']: k for k in json.load(open(sys.argv[1]))['kernels']}
+k, th = ks['onednn-9.9-gelu_erf/avx512']['exact'], ks['gelu-tanh-fast/scalar']
+q = chr(96) # a backtick, which the shell's double quotes would take
+def cells(k): # max ULP on [-5, 5], % CR of all, the worst input on [-5, 5], as the report writes them
+    c, a = k['regions']['core'], k['all']
+    u = '%.3g' % c['max_ulp']
+    u = '%.9g' % c['max_ulp'] if c['max_ulp'] > 0.5 and u == '0.5' else u
+    p = 100.0 * a['correctly_rounded'] / a['n']
+    cr = '> 99.99' if a['correctly_rounded'] < a['n'] and p >= 99.995 else '%.2f' % p
+    w = c['worst']
+    return u, cr, '%s → %s (%s)' % (q + w['x'] + q, q + w['y'] + q, q + w['ref'] + q)
+md = open(sys.argv[2]).read().split('### What a default call gives')[1].split('### Every peer')[0]
+rows = [l.split(' | ') for l in md.splitlines() if l.startswith('| ') and not l.startswith('| framework')]
+def row_is(r, lib, call, name, defn, k):
+    u, cr, worst = cells(k)
+    return r[:5] == ['| ' + lib, call, q + name + q, defn, u] and r[6:8] == [cr, worst]
+ok = len(rows) == 3 and row_is(rows[0], 'oneDNN 9.9', 'dnnl_gelu(x)', 'onednn-9.9-gelu_erf/avx512', 'exact', k)
+ok = ok and rows[1][:5] == ['| Nowhere 1.0', 'nowhere.gelu(x)', q + 'nowhere-1.0-gelu' + q, 'exact', 'not swept here: not installed here']
+ok = ok and cells(th['exact']) != cells(th['own'])
+ok = ok and row_is(rows[2], 'Tanhlib 1.0', 'tanhlib.gelu(x)', 'gelu-tanh-fast/scalar', 'tanh', th['exact'])
+sys.exit(0 if ok else 1)
+PY"
+fi
 check "the header gives the repetitions and their spread" \
       "grep -qE '^binary32 sweep: .* Benchmarks: median of 2 repetitions, one core; the repetitions. spread \(coefficient of variation of elements/s\) over the run.s [0-9]+ benchmarks, case and size: median [0-9.]+ %, 90th percentile [0-9.]+ %(;.*)?\.\$' '$O/REPORT.md'"
 for c in definitions binades hist pareto throughput moons errors_erf errors_tanh errors_relu errors_poly; do
