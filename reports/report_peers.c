@@ -221,28 +221,50 @@ static const struct rep_kernel *kernel_of(const struct rep *r, const char *name)
     return NULL;
 }
 
+/* whether peer table row p names a default call */
+static int has_call(const struct rep_peer *p)
+{
+    return p->call[0] && strcmp(p->call, "-");
+}
+
 /* "What a default call gives": each framework version's default call (the peer table's `call`),
- * the peer it reaches and that peer's figures against exact GELU, whatever it claims */
+ * the peer it reaches and that peer's figures against exact GELU, whatever it claims; the
+ * libraries with no call named after it, from the table */
 static void md_default_calls(FILE *f, const struct rep *r)
 {
     int any = 0;
-    for (int j = 0; j < r->npeers; j++) any |= strcmp(r->peers[j].call, "-") != 0;
+    for (int j = 0; j < r->npeers; j++) any |= has_call(&r->peers[j]);
     if (!any) return;
     int cmp = r->bench.compare[0] != 0;
     double c = cmp ? rep_eps(r, r->bench.compare, r->pareto_size) : 0;
+    char none[600] = ""; /* the libraries (and versions) none of whose peers has a call */
+    for (int j = 0; j < r->npeers; j++) {
+        const struct rep_peer *p = &r->peers[j];
+        int named = 0, seen = 0;
+        for (int i = 0; i < r->npeers; i++)
+            if (!strcmp(r->peers[i].library, p->library) &&
+                !strcmp(r->peers[i].version, p->version))
+                named |= has_call(&r->peers[i]), seen |= i < j;
+        char lib[100];
+        snprintf(lib, sizeof lib, "%s %s", p->library, p->version);
+        if (!named && !seen) cell_add(none, sizeof none, ", ", lib);
+    }
     fprintf(f,
             "### What a default call gives\n\nWhat a user of each framework gets from its GELU "
             "called with every setting at its default (the peer table's `call`), measured "
-            "against exact GELU x Φ(x), whatever the code claims (JAX's default and ggml's "
-            "`ggml_gelu` are the tanh form): the max ULP on [−5, 5] and the worst input there "
-            "(C hex-floats: x → result, exact GELU rounded to binary64), over the results that "
-            "are finite where the reference is; the median and 99.9th percentile over all "
-            "inputs (upper edges of power-of-two bins; a result that is not finite where the "
-            "reference is counts as above 2^39) and the share correctly rounded "
-            "(binary32 %s). Libraries whose callers name the function themselves (oneDNN's "
-            "gelu_erf or gelu_tanh, MKL, SLEEF, Eigen) have no default call; every peer, "
-            "every call, is in the table below.%s\n\n",
+            "against exact GELU x Φ(x), whatever the code claims (the claims column: a default "
+            "may be an approximation): the max ULP on [−5, 5] over the results that are finite "
+            "where the reference is, and the worst input there (a result that is not finite "
+            "where the reference is counts as the worst; C hex-floats: x → result, exact GELU "
+            "rounded to binary64); the median and 99.9th percentile over all inputs (upper "
+            "edges of power-of-two bins; a result that is not finite where the reference is "
+            "counts as above 2^39) and the share correctly rounded (NaN inputs aside), binary32 "
+            "%s.%s%s%s%s\n\n",
             r->f32.mode == GL_SWEEP_EXHAUSTIVE ? "exhaustive" : "quick, sampled",
+            none[0] ? " No call: " : "", none,
+            none[0] ? " (their callers name the function; every peer, every call, is in the "
+                      "table below)."
+                    : "",
             cmp ? " " REP_MARKS "." : "");
     fprintf(f, "| framework | the call, every setting at its default | peer | claims | max ULP on "
                "[−5, 5] | ULP, all: median / 99.9 %% | %% CR, all | worst input on [−5, 5] |");
@@ -250,19 +272,24 @@ static void md_default_calls(FILE *f, const struct rep *r)
     fprintf(f, "\n|---|---|---|---|---|---|---|---|%s\n", cmp ? "---|" : "");
     for (int j = 0; j < r->npeers; j++) {
         const struct rep_peer *p = &r->peers[j];
-        if (!strcmp(p->call, "-")) continue;
+        if (!has_call(p)) continue;
         const struct rep_kernel *k = kernel_of(r, p->name);
         fprintf(f, "| %s %s | %s | `%s` | %s |", p->library, p->version, p->call, p->name, p->defn);
-        if (!k) {
-            fprintf(f, " not swept here: %s | | | |%s\n", p->runs ? "no sweep" : p->note,
+        if (!k || k->res->failed) {
+            fprintf(f, " %s: %s | | | |%s\n", k ? "failed" : "not swept here",
+                    k         ? k->res->error
+                    : p->runs ? "no sweep"
+                              : p->note,
                     cmp ? " |" : "");
             continue;
         }
         const struct gl_acc *e = k->res->acc[1];
-        const struct gl_worst *w = &e->region[GL_REGION_CORE].worst;
+        const struct gl_stats *core = &e->region[GL_REGION_CORE];
+        const struct gl_worst *w = &core->worst;
         char u[32], typical[64], cr[16], worst[200] = "-", speed[32] = "-";
         rep_typical(e, typical, sizeof typical);
-        if (w->ulp >= 0) snprintf(worst, sizeof worst, "`%a` → `%a` (`%a`)", w->x, w->y, w->r);
+        if (core->n && w->ulp >= 0)
+            snprintf(worst, sizeof worst, "`%a` → `%a` (`%a`)", w->x, w->y, w->r);
         double x = rep_eps(r, p->name, r->pareto_size);
         if (x > 0 && c > 0)
             snprintf(speed, sizeof speed, "%.3f%s", x / c, rep_timed_mark(r, p->name));

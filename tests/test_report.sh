@@ -68,51 +68,72 @@ if [ -n "$PEER" ]; then # onednn-9.9-gelu_erf/avx512 is not benchmarked: "-" in 
   check "the frameworks table: a row of bit-identical peers gives each one's library and speed" \
         "grep -qE '^\| onednn-2.6-gelu_erf = onednn-9.9-gelu_erf/avx512[^|]* \| oneDNN 2.6 / oneDNN 9.9 \| exact \|.*\| 1\.000 / - \|\$' '$O/REPORT.md'"
 fi
-if [ -n "$PEER" ]; then # "What a default call gives": from the peer table's call column (11 columns)
-  check "a peer table without the call column: no default-call table" \
-        "! grep -q '^### What a default call gives' '$O/REPORT.md'"
-  D2=$T/in2
-  cp -r "$D" "$D2"
-  { printf 'name\tdefn\tisa\tlibrary\tversion\tpackage\tpath\truns\tnote\tlineage\tcall\n'
-    printf 'onednn-2.6-gelu_erf\texact\tjit\toneDNN\t2.6\tDebian libdnnl-dev\teltwise gelu_erf\tyes\toneDNN erf\toneDNN\t-\n'
-    printf 'onednn-9.9-gelu_erf/avx512\texact\tavx512\toneDNN\t9.9\tnowhere\tthe same, renamed\tyes\t-\toneDNN\tdnnl_gelu(x)\n'
-    printf 'nowhere-1.0-gelu\texact\tauto\tNowhere\t1.0\tnowhere\tgelu(x)\tno\tnot installed here\tNowhere\tnowhere.gelu(x)\n'
-    # a kernel claiming the tanh form, called as a framework's default: its row is against exact GELU
-    printf 'gelu-tanh-fast/scalar\ttanh\tauto\tTanhlib\t1.0\tnowhere\tgelu(x)\tyes\t-\tTanhlib\ttanhlib.gelu(x)\n'
-  } >"$D2/peers.tsv"
-  # a shard where the tanh form and exact GELU differ
-  OMP_NUM_THREADS=1 GELULAB_ISA=scalar "$G" sweep --impl gelu-tanh-fast/scalar $PEER --format f32 --mode quick \
-    --shard 16/64 --out "$D2/f32.json" >/dev/null 2>&1
-  "$G" report --in "$D2" --out "$T/out2" 2>/dev/null
-  # the row's cells against the sweep's file: max ULP on [-5, 5], % correctly rounded over all
-  # inputs and the worst input on [-5, 5], all against exact GELU; the peer that does not run
-  # says why; the peer without a call has no row; a tanh peer's row is against exact GELU
-  check "What a default call gives: a row per call, its cells from the sweep's file" \
-        "python3 - '$D2/f32.json' '$T/out2/REPORT.md' <<'PY'
-import json, sys
+# "What a default call gives", from the peer table's call column (11 columns), with gelulab's
+# own kernels in the peers' places so that it runs where no peer is built: a row per call, its
+# cells from the sweep's file against exact GELU (a kernel claiming the tanh form too), a peer
+# that does not run saying why, and the libraries without a call named; none from a table of 10
+# columns, nor from one whose calls are all "-"
+D2=$T/in2
+cp -r "$D" "$D2"
+OMP_NUM_THREADS=1 GELULAB_ISA=scalar "$G" sweep --impl gelu-erfc-fast/scalar --impl gelu-tanh-fast/scalar \
+  --format f32 --mode quick --shard 16/64 --out "$D2/f32.json" >/dev/null 2>"$T/err2" # the two forms differ there
+check "the default calls' sweep exits 0" "[ $? -eq 0 ]"
+{ printf 'name\tdefn\tisa\tlibrary\tversion\tpackage\tpath\truns\tnote\tlineage\tcall\n'
+  printf 'gelu-erfc-fast/scalar\texact\tauto\tErflib\t2.0\tnowhere\tgelu(x)\tyes\t-\tErflib\terflib.gelu(x)\n'
+  printf 'relu\texact\tauto\tReluLib\t1.0\tnowhere\trelu(x)\tyes\t-\tReluLib\t-\n'
+  printf 'nowhere-1.0-gelu\texact\tauto\tNowhere\t1.0\tnowhere\tgelu(x)\tno\tnot installed here\tNowhere\tnowhere.gelu(x)\n'
+  printf 'gelu-tanh-fast/scalar\ttanh\tauto\tTanhlib\t1.0\tnowhere\tgelu(x)\tyes\t-\tTanhlib\ttanhlib.gelu(x)\n'
+} >"$D2/peers.tsv"
+"$G" report --in "$D2" --out "$T/out2" 2>>"$T/err2"
+check "the report with default calls exits 0" "[ $? -eq 0 ]"
+check "What a default call gives: a row per call, its cells from the sweep's file" \
+      "python3 - '$D2/f32.json' '$T/out2/REPORT.md' <<'PY'
+import json, math, re, sys
 ks = {k['name']: k for k in json.load(open(sys.argv[1]))['kernels']}
-k, th = ks['onednn-9.9-gelu_erf/avx512']['exact'], ks['gelu-tanh-fast/scalar']
+erf, th = ks['gelu-erfc-fast/scalar'], ks['gelu-tanh-fast/scalar']
 q = chr(96) # a backtick, which the shell's double quotes would take
-def cells(k): # max ULP on [-5, 5], % CR of all, the worst input on [-5, 5], as the report writes them
+def bin_cell(h, f): # the report's upper edge of the bin holding the f-quantile
+    want, s, b = math.ceil(f * sum(h)), 0, 0
+    while b < len(h) - 1:
+        s += h[b]
+        if s >= want:
+            break
+        b += 1
+    if b == len(h) - 1:
+        return '> 2^%d' % (len(h) - 3)
+    u = 2.0 ** (b - 1)
+    return '≤ %g' % u if u <= 2 else '≤ 2^%d' % (b - 1)
+def cells(k): # max ULP and worst input on [-5, 5], median / 99.9 %, % CR, as the report writes them
     c, a = k['regions']['core'], k['all']
     u = '%.3g' % c['max_ulp']
     u = '%.9g' % c['max_ulp'] if c['max_ulp'] > 0.5 and u == '0.5' else u
     p = 100.0 * a['correctly_rounded'] / a['n']
-    cr = '> 99.99' if a['correctly_rounded'] < a['n'] and p >= 99.995 else '%.2f' % p
+    cr = ('> 99.99' if a['correctly_rounded'] < a['n'] and p >= 99.995 else
+          '< 0.01' if a['correctly_rounded'] > 0 and p < 0.005 else '%.2f' % p)
     w = c['worst']
-    return u, cr, '%s → %s (%s)' % (q + w['x'] + q, q + w['y'] + q, q + w['ref'] + q)
+    typical = bin_cell(k['hist'], 0.5) + ' / ' + bin_cell(k['hist'], 0.999)
+    return [u, typical, cr, '%s → %s (%s)' % (q + w['x'] + q, q + w['y'] + q, q + w['ref'] + q)]
 md = open(sys.argv[2]).read().split('### What a default call gives')[1].split('### Every peer')[0]
-rows = [l.split(' | ') for l in md.splitlines() if l.startswith('| ') and not l.startswith('| framework')]
-def row_is(r, lib, call, name, defn, k):
-    u, cr, worst = cells(k)
-    return r[:5] == ['| ' + lib, call, q + name + q, defn, u] and r[6:8] == [cr, worst]
-ok = len(rows) == 3 and row_is(rows[0], 'oneDNN 9.9', 'dnnl_gelu(x)', 'onednn-9.9-gelu_erf/avx512', 'exact', k)
-ok = ok and rows[1][:5] == ['| Nowhere 1.0', 'nowhere.gelu(x)', q + 'nowhere-1.0-gelu' + q, 'exact', 'not swept here: not installed here']
-ok = ok and cells(th['exact']) != cells(th['own'])
-ok = ok and row_is(rows[2], 'Tanhlib 1.0', 'tanhlib.gelu(x)', 'gelu-tanh-fast/scalar', 'tanh', th['exact'])
+lines = [l for l in md.splitlines() if l.startswith('| ')]
+rows = [[c.strip() for c in l.strip().strip('|').split(' | ')] for l in lines[1:]]
+speed = lines[0].count(' | ') == 8 # the compare peer's column, where the benchmark has one
+ok = len(rows) == 3 and cells(th['exact']) != cells(th['own'])
+ok = ok and rows[0][:8] == ['Erflib 2.0', 'erflib.gelu(x)', q + 'gelu-erfc-fast/scalar' + q, 'exact'] + cells(erf['exact'])
+ok = ok and rows[1][:5] == ['Nowhere 1.0', 'nowhere.gelu(x)', q + 'nowhere-1.0-gelu' + q, 'exact', 'not swept here: not installed here']
+ok = ok and rows[2][:8] == ['Tanhlib 1.0', 'tanhlib.gelu(x)', q + 'gelu-tanh-fast/scalar' + q, 'tanh'] + cells(th['exact'])
+ok = ok and (not speed or all(re.fullmatch('[0-9.]+', r[8]) for r in (rows[0], rows[2])))
+ok = ok and 'No call: ReluLib 1.0 (their callers name the function' in md
 sys.exit(0 if ok else 1)
 PY"
-fi
+cut -f1-10 "$D2/peers.tsv" >"$T/p10" && mv "$T/p10" "$D2/peers.tsv"
+"$G" report --in "$D2" --out "$T/out3" 2>>"$T/err2"
+check "a peer table of 10 columns: no default-call table" \
+      "[ -s '$T/out3/REPORT.md' ] && ! grep -q '^### What a default call gives' '$T/out3/REPORT.md'"
+awk -F'\t' -v OFS='\t' '{ print $0, NR == 1 ? "call" : "-" }' "$D2/peers.tsv" >"$T/p11" && mv "$T/p11" "$D2/peers.tsv"
+"$G" report --in "$D2" --out "$T/out4" 2>>"$T/err2"
+check "a peer table whose calls are all -: no default-call table" \
+      "[ -s '$T/out4/REPORT.md' ] && grep -q '^## What the frameworks compute' '$T/out4/REPORT.md' &&
+       ! grep -q '^### What a default call gives' '$T/out4/REPORT.md'"
 check "the header gives the repetitions and their spread" \
       "grep -qE '^binary32 sweep: .* Benchmarks: median of 2 repetitions, one core; the repetitions. spread \(coefficient of variation of elements/s\) over the run.s [0-9]+ benchmarks, case and size: median [0-9.]+ %, 90th percentile [0-9.]+ %(;.*)?\.\$' '$O/REPORT.md'"
 for c in definitions binades hist pareto throughput moons errors_erf errors_tanh errors_relu errors_poly; do

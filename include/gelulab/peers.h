@@ -120,9 +120,9 @@ struct gl_peer {
     const char *path;       /* how a user's call reaches this code, and what that code computes
                              * (the report's "What the frameworks compute" quotes it) */
     const char *call;       /* NULL, or the call a user of the framework writes, every setting
-                             * left at its default, when it reaches this peer's code ("F.gelu(x)"):
-                             * the report's "What a default call gives"; at most one peer of a
-                             * library version has it */
+                             * left at its default, when it reaches this peer's code
+                             * ("jax.nn.gelu(x)"): the report's "What a default call gives"; at
+                             * most one peer of a library version has it (test_peers.sh) */
     /* found by gl_peer_skip (not set until then, nor when it skips the peer: gl_kernel_fn_set) */
     union gl_kernel_fn fn;
     void (*prepare_fn)(size_t n);
