@@ -180,6 +180,25 @@ static void cell_add(char *buf, size_t len, const char *sep, const char *text)
  * C-library kernel listed above), their libraries ("oneDNN 2.6 / PyTorch 1.13"), their speeds at
  * the Pareto size over the compare peer's ("1.000 / 0.366"; "-": not timed) and the claimed
  * definition (once where they all claim it) */
+/* NAME's speed at the Pareto size over the compare peer's (cmp: its elements/s there), with its
+ * timing mark ("0.366ᶠ"), or `none` where either was not timed */
+static const char *speed_cell(const struct rep *r, const char *name, double cmp, const char *none,
+                              char *buf, size_t len)
+{
+    double x = rep_eps(r, name, r->pareto_size);
+    if (x > 0 && cmp > 0)
+        snprintf(buf, len, "%.3f%s", x / cmp, rep_timed_mark(r, name));
+    else
+        snprintf(buf, len, "%s", none);
+    return buf;
+}
+
+/* why peer table row p has no swept results */
+static const char *not_swept_why(const struct rep_peer *p)
+{
+    return p->runs ? "no sweep" : p->note;
+}
+
 struct row_cells {
     char names[600], libs[600], claims[200], speeds[400];
 };
@@ -192,11 +211,9 @@ static void row_cells(const struct rep *r, int i, double cmp, struct row_cells *
         const char *name = r->rk[j].k->name;
         const struct rep_peer *p = rep_peer_find(r, name);
         if (!p || group(r, j) != group(r, i)) continue;
-        char lib[100], speed[32] = "-";
-        double x = rep_eps(r, name, r->pareto_size);
+        char lib[100], speed[32];
         snprintf(lib, sizeof lib, "%s %s", p->library, p->version);
-        if (x > 0 && cmp > 0)
-            snprintf(speed, sizeof speed, "%.3f%s", x / cmp, rep_timed_mark(r, name));
+        speed_cell(r, name, cmp, "-", speed, sizeof speed);
         cell_add(c->names, sizeof c->names, " = ", name);
         cell_add(c->libs, sizeof c->libs, " / ", lib);
         cell_add(c->speeds, sizeof c->speeds, " / ", speed);
@@ -277,25 +294,19 @@ static void md_default_calls(FILE *f, const struct rep *r)
         fprintf(f, "| %s %s | %s | `%s` | %s |", p->library, p->version, p->call, p->name, p->defn);
         if (!k || k->res->failed) {
             fprintf(f, " %s: %s | | | |%s\n", k ? "failed" : "not swept here",
-                    k         ? k->res->error
-                    : p->runs ? "no sweep"
-                              : p->note,
-                    cmp ? " |" : "");
+                    k ? k->res->error : not_swept_why(p), cmp ? " |" : "");
             continue;
         }
         const struct gl_acc *e = k->res->acc[1];
         const struct gl_stats *core = &e->region[GL_REGION_CORE];
         const struct gl_worst *w = &core->worst;
-        char u[32], typical[64], cr[16], worst[200] = "-", speed[32] = "-";
+        char u[32], typical[64], cr[16], worst[200] = "-", speed[32];
         rep_typical(e, typical, sizeof typical);
         if (core->n && w->ulp >= 0)
             snprintf(worst, sizeof worst, "`%a` → `%a` (`%a`)", w->x, w->y, w->r);
-        double x = rep_eps(r, p->name, r->pareto_size);
-        if (x > 0 && c > 0)
-            snprintf(speed, sizeof speed, "%.3f%s", x / c, rep_timed_mark(r, p->name));
         fprintf(f, " %s | %s | %s | %s |", rep_ulp(rep_core_exact(k), u, sizeof u), typical,
                 rep_pct_cr(e->all.correctly_rounded, e->all.n, cr, sizeof cr), worst);
-        if (cmp) fprintf(f, " %s |", speed);
+        if (cmp) fprintf(f, " %s |", speed_cell(r, p->name, c, "-", speed, sizeof speed));
         fputc('\n', f);
     }
     fprintf(f, "\n### Every peer\n\n");
@@ -539,7 +550,7 @@ static void version_row(FILE *f, const struct rep *r, const struct rep_peer *p)
     int own = !strcmp(p->library, p->lineage); /* else its version is another library's */
     if (!k) {
         fprintf(f, "| %s | %s%s%s | not swept here: %s | | | | | | | | | |\n", p->name,
-                own ? "" : p->library, own ? "" : " ", p->version, p->runs ? "no sweep" : p->note);
+                own ? "" : p->library, own ? "" : " ", p->version, not_swept_why(p));
         return;
     }
     const struct gl_acc *o = k->res->acc[0];
@@ -549,10 +560,9 @@ static void version_row(FILE *f, const struct rep *r, const struct rep_peer *p)
     for (int s = 0; s < 3; s++)
         special_cell(&o->traits, traits_in(&r->bf16, p->name), s, sp[s], sizeof sp[s]);
     const char *txt, *layout = check_of(p, "layout", &txt);
-    double x = rep_eps(r, p->name, r->pareto_size),
-           c = rep_eps(r, r->bench.compare, r->pareto_size);
-    char speed[32] = "not timed";
-    if (x > 0 && c > 0) snprintf(speed, sizeof speed, "%.3f%s", x / c, rep_timed_mark(r, p->name));
+    char speed[32];
+    speed_cell(r, p->name, rep_eps(r, r->bench.compare, r->pareto_size), "not timed", speed,
+               sizeof speed);
     char u[2][32], cr[16];
     fprintf(f, "| %s | %s%s%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", p->name,
             own ? "" : p->library, own ? "" : " ", p->version,
