@@ -214,6 +214,8 @@ static const struct gl_peer_lib onednn26 = {.name = "oneDNN",
 #define FWD(f)    .abi = GL_KERNEL_F32, .symbol = #f
 #define BWD(f)    .abi = GL_KERNEL_BWD, .symbol = #f
 #define U16(a, f) .abi = a, .symbol = #f
+/* a peer swept through its twin with the library's error reporting off (sweep_symbol) */
+#define FWD_NOERR(f) FWD(f), .sweep_symbol = #f "_noerr"
 
 /* isa: GL_PEER_JIT (oneDNN generates code) and GL_PEER_AUTO (the library picks its code path
  * at run time) run anywhere; GL_PEER_AVX, _AVX2 (with FMA), _AVX512 (F) need the CPU to have
@@ -272,18 +274,21 @@ static struct gl_peer peers[] = {
     {"torch-2.15-gelu-tanh", GL_DEFN_TANH, GL_PEER_AUTO, &torch215, FWD(gl_peer_torch_gelu_tanh),
      .path = "F.gelu(x, approximate='tanh'): ATen, SLEEF tanh"},
     /* MKL's vector math: x Phi(x) over vsCdfNorm, (x/2) erfc(-x/sqrt2) over vsErfc, in its
-     * three accuracy modes */
-    {"mkl-2026.2-cdfnorm-ha", GL_DEFN_EXACT, GL_PEER_AUTO, &mkl, FWD(gl_peer_mkl_cdfnorm_ha),
-     .path = "x Phi(x): vmsCdfNorm(n, x, t, VML_HA), then vsMul; one thread (libmkl_sequential)"},
-    {"mkl-2026.2-cdfnorm-la", GL_DEFN_EXACT, GL_PEER_AUTO, &mkl, FWD(gl_peer_mkl_cdfnorm_la),
+     * three accuracy modes; swept with VML_ERRMODE_NOERR (bench/peer_mkl.c) */
+    {"mkl-2026.2-cdfnorm-ha", GL_DEFN_EXACT, GL_PEER_AUTO, &mkl, FWD_NOERR(gl_peer_mkl_cdfnorm_ha),
+     .path = "x Phi(x): vmsCdfNorm(n, x, t, VML_HA), then vsMul; one thread (libmkl_sequential); "
+             "swept with VML_ERRMODE_NOERR added (MKL's error reporting off, the same results: "
+             "checked), timed as written"},
+    {"mkl-2026.2-cdfnorm-la", GL_DEFN_EXACT, GL_PEER_AUTO, &mkl, FWD_NOERR(gl_peer_mkl_cdfnorm_la),
      .path = "x Phi(x): vmsCdfNorm in VML_LA mode, then vsMul"},
-    {"mkl-2026.2-cdfnorm-ep", GL_DEFN_EXACT, GL_PEER_AUTO, &mkl, FWD(gl_peer_mkl_cdfnorm_ep),
+    {"mkl-2026.2-cdfnorm-ep", GL_DEFN_EXACT, GL_PEER_AUTO, &mkl, FWD_NOERR(gl_peer_mkl_cdfnorm_ep),
      .path = "x Phi(x): vmsCdfNorm in VML_EP mode, then vsMul"},
-    {"mkl-2026.2-erfc-ha", GL_DEFN_EXACT, GL_PEER_AUTO, &mkl, FWD(gl_peer_mkl_erfc_ha),
-     .path = "(x/2) erfc(-x/sqrt2): vmsErfc(n, t, t, VML_HA) on t = -x/sqrt2 rounded to binary32"},
-    {"mkl-2026.2-erfc-la", GL_DEFN_EXACT, GL_PEER_AUTO, &mkl, FWD(gl_peer_mkl_erfc_la),
+    {"mkl-2026.2-erfc-ha", GL_DEFN_EXACT, GL_PEER_AUTO, &mkl, FWD_NOERR(gl_peer_mkl_erfc_ha),
+     .path = "(x/2) erfc(-x/sqrt2): vmsErfc(n, t, t, VML_HA) on t = -x/sqrt2 rounded to binary32; "
+             "swept with VML_ERRMODE_NOERR added, as cdfnorm-ha"},
+    {"mkl-2026.2-erfc-la", GL_DEFN_EXACT, GL_PEER_AUTO, &mkl, FWD_NOERR(gl_peer_mkl_erfc_la),
      .path = "(x/2) erfc(-x/sqrt2): vmsErfc in VML_LA mode"},
-    {"mkl-2026.2-erfc-ep", GL_DEFN_EXACT, GL_PEER_AUTO, &mkl, FWD(gl_peer_mkl_erfc_ep),
+    {"mkl-2026.2-erfc-ep", GL_DEFN_EXACT, GL_PEER_AUTO, &mkl, FWD_NOERR(gl_peer_mkl_erfc_ep),
      .path = "(x/2) erfc(-x/sqrt2): vmsErfc in VML_EP mode"},
     /* the ops of tf.nn.gelu as older TensorFlow composed it, 0.5 x (1 + erf(x/sqrt2)), and of its
      * tanh form, over Eigen 3.4's erf/tanh (TensorFlow's x86 wheels: -mavx; and -march=haswell):

@@ -43,7 +43,10 @@ static const char list_help[] =
     "  --sweep-args   with --peers: for each peer that runs here, one line of the arguments\n"
     "                 that measure it with gelulab sweep (tab-separated: --lib\n"
     "                 DIR/libgelulab-peer-MODULE.so --symbol SYM, or --serve CMD; then --defn D\n"
-    "                 --name NAME), as make report does.\n"
+    "                 --name NAME), as make report does. SYM is the peer's twin with its\n"
+    "                 library's error reporting off where the table has one (MKL's\n"
+    "                 VML_ERRMODE_NOERR: the same results, 12x faster where an element\n"
+    "                 underflows; the benchmark times the call as written).\n"
     "  --tsv          with --peers: the table as tab-separated columns with a header (name,\n"
     "                 defn, isa, library, version, package, path, runs, note, lineage,\n"
     "                 call), as make report keeps it (data/peers.tsv,\n"
@@ -107,7 +110,7 @@ static void peer_lines(const struct gl_peer *p, size_t n, skip_fn skip, const ch
             printf("--serve\t%s", p[i].serve);
         else
             printf("--lib\t%s/libgelulab-peer-%s.so\t--symbol\t%s", dir, p[i].lib->module,
-                   p[i].symbol);
+                   p[i].sweep_symbol ? p[i].sweep_symbol : p[i].symbol);
         if (gl_kernel_abi_is16(p[i].abi)) printf("\t--abi\t%s", gl_kernel_abi_name(p[i].abi));
         printf("\t--defn\t%s\t--name\t%s\n", gl_defn_name(p[i].defn), p[i].name);
     }
@@ -162,7 +165,9 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward, co
                p[i].serve || !p[i].symbol ? "-" : p[i].symbol,
                no             ? no
                : p[i].compare ? "compare"
-                              : "-");
+               : p[i].sweep_symbol
+                   ? "swept as its twin with no error reporting (--sweep-args): same results"
+                   : "-");
     }
     return 0;
 }

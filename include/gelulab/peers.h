@@ -104,25 +104,31 @@ struct gl_peer {
     enum gl_defn defn;    /* the definition it claims */
     enum gl_peer_isa isa; /* the code it runs */
     const struct gl_peer_lib *lib;
-    enum gl_kernel_abi abi; /* what it is called with: GL_KERNEL_F32, GL_KERNEL_BWD, or the
-                             * 16-bit ABI on bfloat16 (GL_KERNEL_BF16) or binary16 bits */
-    const char *symbol;     /* its function, of that ABI */
-    const char *prepare;    /* NULL, or the symbol of a function (size_t n) called per size
-                             * outside the timed loop */
-    const char *check;      /* NULL, or the symbol of a check of its own, after the library's */
-    const char *compare;    /* non-NULL for the one peer the report and bench-table give ratios
-                             * to: the title of that column ("oneDNN erf") */
-    const char *serve;      /* a served library's peer: the serving command that evaluates it, or
-                             * with lib->server the arguments that name it to that process */
-    const char *time;       /* NULL, or what its library's timing process (lib->timer) is asked
-                             * to time: the evaluator's arguments that name the peer ("--backward
-                             * tf-2.21-gelu"; docs/exec-protocol.md, "Timing") */
-    const char *path;       /* how a user's call reaches this code, and what that code computes
-                             * (the report's "What the frameworks compute" quotes it) */
-    const char *call;       /* NULL, or the call a user of the framework writes, every setting
-                             * left at its default, when it reaches this peer's code
-                             * ("jax.nn.gelu(x)"): the report's "What a default call gives"; at
-                             * most one peer of a library version has it (test_peers.sh) */
+    enum gl_kernel_abi abi;   /* what it is called with: GL_KERNEL_F32, GL_KERNEL_BWD, or the
+                               * 16-bit ABI on bfloat16 (GL_KERNEL_BF16) or binary16 bits */
+    const char *symbol;       /* its function, of that ABI */
+    const char *sweep_symbol; /* NULL, or the function the sweeps and diagnoses run in its place
+                               * (`gelulab list --peers --sweep-args`): the same call with the
+                               * library's error reporting off, results bit for bit symbol's
+                               * (test_peers.sh compares them; MKL's VML_ERRMODE_NOERR, 12x
+                               * faster where each element would report an underflow); the
+                               * benchmark times symbol, the call as a user writes it */
+    const char *prepare;      /* NULL, or the symbol of a function (size_t n) called per size
+                               * outside the timed loop */
+    const char *check;        /* NULL, or the symbol of a check of its own, after the library's */
+    const char *compare;      /* non-NULL for the one peer the report and bench-table give ratios
+                               * to: the title of that column ("oneDNN erf") */
+    const char *serve;        /* a served library's peer: the serving command that evaluates it, or
+                               * with lib->server the arguments that name it to that process */
+    const char *time;         /* NULL, or what its library's timing process (lib->timer) is asked
+                               * to time: the evaluator's arguments that name the peer ("--backward
+                               * tf-2.21-gelu"; docs/exec-protocol.md, "Timing") */
+    const char *path;         /* how a user's call reaches this code, and what that code computes
+                               * (the report's "What the frameworks compute" quotes it) */
+    const char *call;         /* NULL, or the call a user of the framework writes, every setting
+                               * left at its default, when it reaches this peer's code
+                               * ("jax.nn.gelu(x)"): the report's "What a default call gives"; at
+                               * most one peer of a library version has it (test_peers.sh) */
     /* found by gl_peer_skip (not set until then, nor when it skips the peer: gl_kernel_fn_set) */
     union gl_kernel_fn fn;
     void (*prepare_fn)(size_t n);
