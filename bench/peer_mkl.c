@@ -37,12 +37,15 @@ static void gelu_erfc(const float *x, float *y, size_t n, MKL_INT64 mode)
     }
 }
 
-/* Each peer twice: as a user calls it (VM's default error mode, which reports each element
- * that overflows, underflows or is out of range: errno, a callback, the floating-point
- * exceptions), and the same call with VML_ERRMODE_NOERR (no reporting), which the sweeps run
- * (the table's sweep_symbol): bit-identical results, but 10 ns an element where erfc or Phi
- * underflows (x below about -14) instead of 120 ns (2026-12-08, AMD EPYC Zen 4; 2 ns
- * elsewhere), which was 6 x 120 s of a cold `make report`'s exhaustive sweep. */
+/* Each peer twice: as its users call it, in VM's default error mode, which reports every
+ * element whose result leaves the normal range (errno, a callback, the floating-point
+ * exceptions), and its twin, the same code with VML_ERRMODE_NOERR added to vmsCdfNorm's or
+ * vmsErfc's mode (vsMul and the rest as they are), which the sweeps run (the table's
+ * sweep_symbol): the same results bit for bit (test_peers.sh; and over all 2^32 binary32
+ * inputs, f192320's cold run against e0ebffe's), but where erfc or Phi underflows (x below
+ * about -13, a quarter of the binary32 inputs) 9.6-15 ns an element instead of 120.7 ns, and
+ * 1.9-2.7 ns elsewhere (1 Mi inputs a chunk, 2026-12-08, AMD EPYC Zen 4): 846 s of the
+ * workers' time in an exhaustive binary32 sweep of the six, then 167 s. */
 #define GL_MKL_PEER(form, acc, MODE)                                                               \
     void gl_peer_mkl_##form##_##acc(const float *x, float *y, size_t n)                            \
     {                                                                                              \

@@ -35,22 +35,24 @@ static const char list_help[] =
     "                 libgelulab-peers.so (default: beside gelulab, or where make install\n"
     "                 puts it: " GL_PRIVATE_DIR " from gelulab's folder): name, the definition it\n"
     "                 claims, ISA, library and version, whether it runs here (or why not), the\n"
-    "                 symbol that `gelulab sweep --lib PATH --symbol SYM` measures, and the\n"
-    "                 peer that the report's ratios are to (compare). A peer whose library\n"
+    "                 symbol of the call as its users write it (the benchmark times it), and\n"
+    "                 a note: the peer that the report's ratios are to (compare), or that the\n"
+    "                 sweeps call its twin (--sweep-args). A peer whose library\n"
     "                 runs only in a process of its own (oneDNN 3.13) is checked in one, and\n"
     "                 runs: yes, with the note that the benchmark times it in a run of its own\n"
     "                 (gelulab-bench --peers-of MODULE).\n"
     "  --sweep-args   with --peers: for each peer that runs here, one line of the arguments\n"
     "                 that measure it with gelulab sweep (tab-separated: --lib\n"
     "                 DIR/libgelulab-peer-MODULE.so --symbol SYM, or --serve CMD; then --defn D\n"
-    "                 --name NAME), as make report does. SYM is the peer's twin with its\n"
-    "                 library's error reporting off where the table has one (MKL's\n"
-    "                 VML_ERRMODE_NOERR: the same results, 12x faster where an element\n"
-    "                 underflows; the benchmark times the call as written).\n"
+    "                 --name NAME), as make report does. SYM is the peer's twin where the\n"
+    "                 table names one: the same call with its library's error reporting off\n"
+    "                 (MKL: VML_ERRMODE_NOERR), whose results are the call's bit for bit\n"
+    "                 (make test checks it) and which skips the default's cost per element\n"
+    "                 reported (MKL: 120 ns for each underflow); the benchmark times the call.\n"
     "  --tsv          with --peers: the table as tab-separated columns with a header (name,\n"
     "                 defn, isa, library, version, package, path, runs, note, lineage,\n"
     "                 call), as make report keeps it (data/peers.tsv,\n"
-    "                 docs/report-format.md).\n"
+    "                 docs/report-format.md); a swept twin is said at the end of the path.\n"
     "  --backward     with --sweep-args or --tsv: the backward peers (dx = dy f'(x); swept by\n"
     "                 gelulab sweep --backward) instead of the forward ones\n"
     "  --library      libgelulab's entry points (include/gelulab.h) instead: function, the\n"
@@ -90,9 +92,14 @@ static void peer_lines(const struct gl_peer *p, size_t n, skip_fn skip, const ch
         if (sweep_args && no) continue;
         if (kind) printf("%s\t", kind);
         if (!sweep_args) {
-            printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p[i].name,
+            printf("%s\t%s\t%s\t%s\t%s\t%s\t%s%s%s%s\t%s\t%s\t%s\t%s\n", p[i].name,
                    gl_defn_name(p[i].defn), gl_peer_isa_name(p[i].isa), p[i].lib->name,
                    p[i].lib->version, p[i].lib->package, p[i].path ? p[i].path : "-",
+                   p[i].sweep_symbol ? "; swept through its twin " : "",
+                   p[i].sweep_symbol ? p[i].sweep_symbol : "",
+                   p[i].sweep_symbol ? ", the same call with the library's error reporting off "
+                                       "(the same results, checked), timed as written"
+                                     : "",
                    no ? "no" : "yes",
                    no             ? no
                    : alone        ? alone
@@ -163,11 +170,10 @@ static int list_peers(const char *lib, int sweep_args, int tsv, int backward, co
         printf("%-34s %-10s %-6s %-20s %-4s %-30s %s\n", p[i].name, gl_defn_name(p[i].defn),
                gl_peer_isa_name(p[i].isa), libv, no && !p[i].per_process ? "no" : "yes",
                p[i].serve || !p[i].symbol ? "-" : p[i].symbol,
-               no             ? no
-               : p[i].compare ? "compare"
-               : p[i].sweep_symbol
-                   ? "swept as its twin with no error reporting (--sweep-args): same results"
-                   : "-");
+               no                  ? no
+               : p[i].compare      ? "compare"
+               : p[i].sweep_symbol ? "swept through its twin (--sweep-args): the same results"
+                                   : "-");
     }
     return 0;
 }

@@ -131,7 +131,9 @@ static void md_summary(FILE *f, const struct rep *r)
         "swept, so it has no row) and to the peer the last column names. `*` "
         "marks the Pareto front "
         "(no kernel both cheaper and more accurate against exact GELU on the core). Peers "
-        "(%s) are swept through the same code the benchmark times (a worker per library; "
+        "(%s) are swept through the same code the benchmark times, or where a peer's path says "
+        "so through its twin, the same call with its library's error reporting off, whose results "
+        "are the call's bit for bit (a worker per library; "
         "ONNX Runtime 1.30 served through Node, swept but not timed: `-` in the speed columns; "
         "the Python frameworks served by `bench/py_eval.py`). " REP_MARKS "; ~: a rough "
         "figure, its repetitions' coefficient of variation above %.0f %%.\n\n",

@@ -107,12 +107,12 @@ struct gl_peer {
     enum gl_kernel_abi abi;   /* what it is called with: GL_KERNEL_F32, GL_KERNEL_BWD, or the
                                * 16-bit ABI on bfloat16 (GL_KERNEL_BF16) or binary16 bits */
     const char *symbol;       /* its function, of that ABI */
-    const char *sweep_symbol; /* NULL, or the function the sweeps and diagnoses run in its place
-                               * (`gelulab list --peers --sweep-args`): the same call with the
-                               * library's error reporting off, results bit for bit symbol's
-                               * (test_peers.sh compares them; MKL's VML_ERRMODE_NOERR, 12x
-                               * faster where each element would report an underflow); the
-                               * benchmark times symbol, the call as a user writes it */
+    const char *sweep_symbol; /* NULL, or its twin, which the sweeps and diagnoses run in its
+                               * place (`gelulab list --peers --sweep-args`): the same call with
+                               * the library's error reporting off, results bit for bit symbol's
+                               * (test_peers.sh compares them), without the default's cost per
+                               * element reported (MKL: bench/peer_mkl.c); the benchmark times
+                               * symbol, the call as its users write it */
     const char *prepare;      /* NULL, or the symbol of a function (size_t n) called per size
                                * outside the timed loop */
     const char *check;        /* NULL, or the symbol of a check of its own, after the library's */
