@@ -81,8 +81,7 @@ static void load_block(struct gl_sweep *s, struct chunk_buf *b, const int *need,
 {
     gl_sweep_inputs(s, c * s->chunk_size + off, c * s->chunk_size + off + n, b->x, b->bits);
     for (int d = 0; d < GL_DEFN_COUNT; d++)
-        for (uint64_t i = 0; need[d] && i < n; i++)
-            gl_sw_reference(s, d, b->x[i], &b->yr[d][i], &b->r[d][i]);
+        if (need[d]) gl_sw_references(s, d, b->x, n, b->yr[d], b->r[d]);
     gl_sw_inputs_f32(s, b->bits, b->x, b->xf, n);
     memcpy(b->xd, b->x, n * sizeof *b->xd);
     gl_sw_prepare(s, b, need, n);

@@ -50,6 +50,15 @@ void gl_sw_reference(const struct gl_sweep *s, enum gl_defn d, double x, double 
         *yr = gl_ref_f32(d, (float)x, &s->fmt, r);
 }
 
+void gl_sw_references(const struct gl_sweep *s, enum gl_defn d, const double *x, uint64_t n,
+                      double *yr, struct gl_dd *r)
+{
+    if (s->fmt.id == GL_FMT_F64 || !s->use_fast_ref)
+        for (uint64_t i = 0; i < n; i++) gl_sw_reference(s, d, x[i], &yr[i], &r[i]);
+    else
+        gl_ref_f32_n(d, x, n, &s->fmt, yr, r);
+}
+
 /* Built-in kernel k on the block's n inputs x (elements of es bytes; dy: b->dy1 for a backward
  * kernel), on arrays against guard pages, as the library worker calls a library kernel; its
  * results, left in its guarded output array until its next call. A finding is a bug in

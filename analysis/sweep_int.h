@@ -90,6 +90,9 @@ void gl_sw_block_results(struct gl_sweep *s, struct chunk_buf *b, int k, uint64_
 /* the reference of definition d at x: rounded (yr) and unrounded (r) */
 void gl_sw_reference(const struct gl_sweep *s, enum gl_defn d, double x, double *yr,
                      struct gl_dd *r);
+/* the same at x[0..n): yr[i], r[i] (gl_ref_f32_n where the fast path serves the format) */
+void gl_sw_references(const struct gl_sweep *s, enum gl_defn d, const double *x, uint64_t n,
+                      double *yr, struct gl_dd *r);
 /* per input of the block: binade, region, 1/ulp and side of each needed definition; the runs */
 void gl_sw_prepare(struct gl_sweep *s, struct chunk_buf *b, const int *need, uint64_t n);
 /* the kernel's results (b->yf or b->yd) as doubles rounded to the format, into b->y, and the

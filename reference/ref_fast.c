@@ -248,22 +248,69 @@ static struct approx approx_grad(enum gl_defn d, double x)
     }
 }
 
-/* A derivative at binary32 x: 1 and *y when decided, 0 when MPFR must decide */
-static int fast_grad(enum gl_defn d, double x, const struct gl_format *fmt, double *y,
-                     struct gl_dd *r)
+/* gl_ref_fast before the rounding decision: 1 and *y where no decision is needed (the special
+ * inputs, the far tails, a derivative's cut), else 0 and the approximation in *a; *r (if
+ * non-NULL) the unrounded value either way. A derivative's NaN -> NaN, +inf -> 1, -inf -> -0,
+ * +-0 -> 1/2; a GELU form's NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0. */
+static int fast_approx(enum gl_defn d, double x, const struct gl_format *fmt, double *y,
+                       struct gl_dd *r, struct approx *a)
 {
-    if (!isfinite(x) || x == 0) { /* NaN -> NaN, +inf -> 1, -inf -> -0, +-0 -> 1/2 */
-        *y = isnan(x) ? x : x == 0 ? 0.5 : x > 0 ? 1.0 : -0.0;
+    if (is_grad(d)) {
+        if (!isfinite(x) || x == 0) {
+            *y = isnan(x) ? x : x == 0 ? 0.5 : x > 0 ? 1.0 : -0.0;
+            if (r) *r = (struct gl_dd){*y, 0.0};
+            return 1;
+        }
+        *a = approx_grad(d, x);
+        if (r) *r = (struct gl_dd){a->hi, a->lo};
+        if (a->hi == 0 && signbit(a->hi)) { /* the cut: below 2^-1000, from below (a sum is +0) */
+            *y = -0.0;
+            return 1;
+        }
+        return 0;
+    }
+    if (!isfinite(x) || x == 0) {
+        *y = isnan(x) ? x : x > 0 ? x : copysign(0.0, x);
         if (r) *r = (struct gl_dd){*y, 0.0};
         return 1;
     }
-    struct approx a = approx_grad(d, x);
-    if (r) *r = (struct gl_dd){a.hi, a.lo};
-    if (a.hi == 0 && signbit(a.hi)) { /* the cut: below 2^-1000, from below (a sum is +0) */
-        *y = -0.0;
+    /* Far tails, decided without decide(): a zero of x's sign below 2^-1000 (x < -37.5 for
+     * exact; s < -708 for the others: x < -37.5 for tanh, s = 1.702 x for sigmoid, s = x for
+     * silu), or x itself (a binary32 value) to within |x| 2^-66 (see the header). */
+    double neg_cut = d == GL_DEFN_SIGMOID ? -416.0 : d == GL_DEFN_SILU ? -708.0 : -37.5;
+    if (x < neg_cut || (x >= 48 && fmt->id == GL_FMT_F32)) {
+        *y = x < 0 ? -0.0 : x;
+        if (r) *r = (struct gl_dd){x < 0 ? 0.0 : x, 0.0};
         return 1;
     }
-    if (!(fmt->id == GL_FMT_F32 ? decide_f32(a, fmt, y) : decide(a, fmt, y))) return 0;
+    switch (d) {
+    case GL_DEFN_EXACT:
+        *a = approx_exact(x);
+        break;
+    case GL_DEFN_TANH:
+        *a = approx_x_sigma(x, two_sqrt_2_pi * (x + c_044715 * (x * x * x)));
+        break;
+    case GL_DEFN_SIGMOID:
+        *a = approx_x_sigma(x, c_1702 * x);
+        break;
+    default:
+        *a = approx_x_sigma(x, x);
+        break;
+    }
+    if (r) *r = (struct gl_dd){a->hi, a->lo};
+    return 0;
+}
+
+/* gl_ref_fast after the rounding decision (decided: *y holds the rounded a.hi + a.lo): 1, the
+ * zeros' signs set (a GELU form's is x's; a derivative's that of hi + lo, when err tells it),
+ * or 0 when MPFR must decide */
+static int fast_finish(enum gl_defn d, double x, struct approx a, int decided, double *y)
+{
+    if (!decided) return 0;
+    if (!is_grad(d)) {
+        if (*y == 0) *y = copysign(0.0, x); /* f(x) has x's sign for these four definitions */
+        return 1;
+    }
     if (*y != 0) return 1;
     double v = a.hi + a.lo;
     if (!(fabs(v) > a.err * (1 + 0x1p-20))) return 0; /* the sign of the zero is not known */
@@ -281,40 +328,79 @@ int gl_ref_fast(enum gl_defn d, float xf, const struct gl_format *fmt, double *y
 {
     if (!gl_ref_has_fast(d) || fmt->prec > 24) return -1;
     double x = xf;
-    if (is_grad(d)) return fast_grad(d, x, fmt, y, r);
-    if (!isfinite(x) || x == 0) { /* NaN -> NaN, +inf -> +inf, -inf -> -0, +-0 -> +-0 */
-        *y = isnan(x) ? x : x > 0 ? x : copysign(0.0, x);
-        if (r) *r = (struct gl_dd){*y, 0.0};
-        return 1;
-    }
-    /* Far tails, decided without decide(): a zero of x's sign below 2^-1000 (x < -37.5 for
-     * exact; s < -708 for the others: x < -37.5 for tanh, s = 1.702 x for sigmoid, s = x for
-     * silu), or x itself (a binary32 value) to within |x| 2^-66 (see the header). */
-    double neg_cut = d == GL_DEFN_SIGMOID ? -416.0 : d == GL_DEFN_SILU ? -708.0 : -37.5;
-    if (x < neg_cut || (x >= 48 && fmt->id == GL_FMT_F32)) {
-        *y = x < 0 ? -0.0 : x;
-        if (r) *r = (struct gl_dd){x < 0 ? 0.0 : x, 0.0};
-        return 1;
-    }
     struct approx a;
-    switch (d) {
-    case GL_DEFN_EXACT:
-        a = approx_exact(x);
-        break;
-    case GL_DEFN_TANH:
-        a = approx_x_sigma(x, two_sqrt_2_pi * (x + c_044715 * (x * x * x)));
-        break;
-    case GL_DEFN_SIGMOID:
-        a = approx_x_sigma(x, c_1702 * x);
-        break;
-    default:
-        a = approx_x_sigma(x, x);
-        break;
+    if (fast_approx(d, x, fmt, y, r, &a)) return 1;
+    return fast_finish(d, x, a, fmt->id == GL_FMT_F32 ? decide_f32(a, fmt, y) : decide(a, fmt, y),
+                       y);
+}
+
+/* decide_f32's test on n approximations at once, four lanes at a time in GCC vectors, lane by
+ * lane the same operations (the neighbours' bits: +1 or -1 by the sign bit, +-2^-149 around a
+ * zero): ok[i] when the candidate y[i] = RN_f32(hi + lo) is decided (0 also where |y[i]| is
+ * the largest binary32 or beyond, or NaN: decide() takes those). The arrays hold n rounded up
+ * to a multiple of 4 (the caller pads with zeros). */
+typedef double VD4 __attribute__((vector_size(32)));
+typedef int64_t VL4 __attribute__((vector_size(32)));
+typedef float VF4 __attribute__((vector_size(16)));
+typedef int32_t VI4 __attribute__((vector_size(16)));
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void
+decide_f32_lanes(const double *hi, const double *lo, const double *err, int n, double *y,
+                 unsigned char *ok)
+{
+    const VI4 one = {1, 1, 1, 1}, abs = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
+    const VI4 big = {0x7f7fffff, 0x7f7fffff, 0x7f7fffff, 0x7f7fffff};
+    const VI4 zdn = {(int32_t)0x80000001u, (int32_t)0x80000001u, (int32_t)0x80000001u,
+                     (int32_t)0x80000001u};
+    for (int i = 0; i < n; i += 4) {
+        VD4 h, l, e;
+        memcpy(&h, hi + i, sizeof h), memcpy(&l, lo + i, sizeof l), memcpy(&e, err + i, sizeof e);
+        VF4 c = __builtin_convertvector(h + l, VF4);
+        VI4 u = (VI4)c, inc = (u >> 31) | one, z = (u & abs) == 0;
+        VI4 uu = (z & one) | (~z & (u + inc)), ud = (z & zdn) | (~z & (u - inc));
+        VD4 cd = __builtin_convertvector(c, VD4), up = __builtin_convertvector((VF4)uu, VD4),
+            dn = __builtin_convertvector((VF4)ud, VD4);
+        e = e * (1 + 0x1p-20);
+        VD4 d_hi = (0.5 * (cd + up) - h) - l, d_lo = (h - 0.5 * (cd + dn)) + l;
+        VL4 fin = __builtin_convertvector((u & abs) < big, VL4);
+        VL4 yes = fin & (d_hi > e) & (d_lo > e);
+        memcpy(y + i, &cd, sizeof cd);
+        for (int k = 0; k < 4; k++) ok[i + k] = yes[k] != 0;
     }
-    if (r) *r = (struct gl_dd){a.hi, a.lo};
-    if (!(fmt->id == GL_FMT_F32 ? decide_f32(a, fmt, y) : decide(a, fmt, y))) return 0;
-    if (*y == 0) *y = copysign(0.0, x); /* f(x) has x's sign for these four definitions */
-    return 1;
+}
+
+void gl_ref_f32_n(enum gl_defn d, const double *x, uint64_t n, const struct gl_format *fmt,
+                  double *y, struct gl_dd *r)
+{
+    if (fmt->id != GL_FMT_F32 || !gl_ref_has_fast(d)) {
+        for (uint64_t i = 0; i < n; i++) y[i] = gl_ref_f32(d, (float)x[i], fmt, r ? &r[i] : NULL);
+        return;
+    }
+    enum { B = 256 }; /* inputs a pass: the approximations' arrays stay in the L1 cache */
+    double hi[B], lo[B], err[B], c[B];
+    unsigned char ok[B];
+    int at[B];
+    for (uint64_t i0 = 0; i0 < n; i0 += B) {
+        int len = n - i0 < B ? (int)(n - i0) : B, m = 0;
+        for (int k = 0; k < len; k++) { /* the approximations, as gl_ref_fast's */
+            struct approx a;
+            if (fast_approx(d, (float)x[i0 + k], fmt, &y[i0 + k], r ? &r[i0 + k] : NULL, &a))
+                continue;
+            hi[m] = a.hi, lo[m] = a.lo, err[m] = a.err, at[m++] = k;
+        }
+        for (int k = m; k % 4; k++) hi[k] = lo[k] = err[k] = 0; /* the last vector's padding */
+        decide_f32_lanes(hi, lo, err, m, c, ok);
+        for (int j = 0; j < m; j++) { /* decide_f32's fallback, then as gl_ref_fast, gl_ref_f32 */
+            uint64_t i = i0 + (uint64_t)at[j];
+            double xi = (float)x[i];
+            struct approx a = {hi[j], lo[j], err[j]};
+            y[i] = c[j];
+            if (!fast_finish(d, xi, a, ok[j] || decide(a, fmt, &y[i]), &y[i]))
+                gl_ref_d(d, xi, fmt, &y[i], r ? &r[i] : NULL);
+        }
+    }
 }
 
 double gl_ref_f32(enum gl_defn d, float x, const struct gl_format *fmt, struct gl_dd *r)

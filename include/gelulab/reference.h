@@ -13,6 +13,7 @@
 #define GELULAB_REFERENCE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <mpfr.h>
 #include "gelulab/defn.h"
 #include "gelulab/format.h"
@@ -53,6 +54,12 @@ int gl_ref_fast(enum gl_defn d, float x, const struct gl_format *fmt, double *y,
 /* Fast path with the MPFR fallback: always the correctly rounded f(x). Returns the rounded value;
  * *r (if non-NULL) gets the unrounded one. Thread-safe. */
 double gl_ref_f32(enum gl_defn d, float x, const struct gl_format *fmt, struct gl_dd *r);
+
+/* gl_ref_f32 on n inputs, each x[i] a binary32 value: y[i] = gl_ref_f32(d, x[i], fmt, &r[i]) bit
+ * for bit (r may be NULL), the binary32 rounding decisions taken 256 inputs at a time in vector
+ * lanes (the sweep's blocks: analysis/sweep_block.c). Thread-safe. */
+void gl_ref_f32_n(enum gl_defn d, const double *x, uint64_t n, const struct gl_format *fmt,
+                  double *y, struct gl_dd *r);
 
 /* Start-up self-check of the fast path on this machine's libm: compares it with gl_ref_mpfr on a
  * fixed spread of inputs of every binade and sign for each fast definition, and checks the libm
