@@ -343,6 +343,7 @@ typedef double VD4 __attribute__((vector_size(32)));
 typedef int64_t VL4 __attribute__((vector_size(32)));
 typedef float VF4 __attribute__((vector_size(16)));
 typedef int32_t VI4 __attribute__((vector_size(16)));
+typedef uint32_t VU4 __attribute__((vector_size(16)));
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
 __attribute__((target_clones("avx2", "default")))
 #endif
@@ -359,7 +360,8 @@ decide_f32_lanes(const double *hi, const double *lo, const double *err, int n, d
         memcpy(&h, hi + i, sizeof h), memcpy(&l, lo + i, sizeof l), memcpy(&e, err + i, sizeof e);
         VF4 c = __builtin_convertvector(h + l, VF4);
         VI4 u = (VI4)c, inc = (u >> 31) | one, z = (u & abs) == 0;
-        VI4 uu = (z & one) | (~z & (u + inc)), ud = (z & zdn) | (~z & (u - inc));
+        VI4 uu = (z & one) | (~z & (VI4)((VU4)u + (VU4)inc)), /* modulo 2^32: no overflow */
+            ud = (z & zdn) | (~z & (VI4)((VU4)u - (VU4)inc));
         VD4 cd = __builtin_convertvector(c, VD4), up = __builtin_convertvector((VF4)uu, VD4),
             dn = __builtin_convertvector((VF4)ud, VD4);
         e = e * (1 + 0x1p-20);
