@@ -136,30 +136,52 @@ static int decide(struct approx a, const struct gl_format *f, double *y)
     return 0;
 }
 
-/* decide() for binary32 through the hardware conversion and the bits of the neighbours; falls
- * back to decide() at the overflow threshold and when the candidate is not the answer. */
+/* decide_f32's test on n approximations at once, four lanes at a time in GCC vectors, lane by
+ * lane the same operations (the neighbours' bits: +1 or -1 by the sign bit, +-2^-149 around a
+ * zero): ok[i] when the candidate y[i] = RN_f32(hi + lo) is decided (0 also where |y[i]| is
+ * the largest binary32 or beyond, or NaN: decide() takes those). The arrays hold n rounded up
+ * to a multiple of 4 (the caller pads with zeros). */
+typedef double VD4 __attribute__((vector_size(32)));
+typedef int64_t VL4 __attribute__((vector_size(32)));
+typedef float VF4 __attribute__((vector_size(16)));
+typedef int32_t VI4 __attribute__((vector_size(16)));
+typedef uint32_t VU4 __attribute__((vector_size(16)));
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void
+decide_f32_lanes(const double *hi, const double *lo, const double *err, int n, double *y,
+                 unsigned char *ok)
+{
+    const VI4 one = {1, 1, 1, 1}, abs = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
+    const VI4 big = {0x7f7fffff, 0x7f7fffff, 0x7f7fffff, 0x7f7fffff};
+    const VI4 zdn = {(int32_t)0x80000001u, (int32_t)0x80000001u, (int32_t)0x80000001u,
+                     (int32_t)0x80000001u};
+    for (int i = 0; i < n; i += 4) {
+        VD4 h, l, e;
+        memcpy(&h, hi + i, sizeof h), memcpy(&l, lo + i, sizeof l), memcpy(&e, err + i, sizeof e);
+        VF4 c = __builtin_convertvector(h + l, VF4);
+        VI4 u = (VI4)c, inc = (u >> 31) | one, z = (u & abs) == 0;
+        VI4 uu = (z & one) | (~z & (VI4)((VU4)u + (VU4)inc)), /* modulo 2^32: no overflow */
+            ud = (z & zdn) | (~z & (VI4)((VU4)u - (VU4)inc));
+        VD4 cd = __builtin_convertvector(c, VD4), up = __builtin_convertvector((VF4)uu, VD4),
+            dn = __builtin_convertvector((VF4)ud, VD4);
+        e = e * (1 + 0x1p-20);
+        VD4 d_hi = (0.5 * (cd + up) - h) - l, d_lo = (h - 0.5 * (cd + dn)) + l;
+        VL4 fin = __builtin_convertvector((u & abs) < big, VL4);
+        VL4 yes = fin & (d_hi > e) & (d_lo > e);
+        memcpy(y + i, &cd, sizeof cd);
+        for (int k = 0; k < 4; k++) ok[i + k] = yes[k] != 0;
+    }
+}
+
+/* decide() for binary32: decide_f32_lanes' test on one lane, else decide() */
 static int decide_f32(struct approx a, const struct gl_format *f, double *y)
 {
-    float c = (float)(a.hi + a.lo);
-    if (!(fabsf(c) < 0x1.fffffep127f)) return decide(a, f, y);
-    uint32_t u, uu, ud;
-    memcpy(&u, &c, sizeof u);
-    if (c == 0)
-        uu = 1, ud = 0x80000001u;
-    else if (c > 0)
-        uu = u + 1, ud = u - 1;
-    else
-        uu = u - 1, ud = u + 1;
-    float up, dn;
-    memcpy(&up, &uu, sizeof up);
-    memcpy(&dn, &ud, sizeof dn);
-    double e = a.err * (1 + 0x1p-20);
-    double d_hi = (0.5 * ((double)c + up) - a.hi) - a.lo,
-           d_lo = (a.hi - 0.5 * ((double)c + dn)) + a.lo;
-    if (d_hi > e && d_lo > e) {
-        *y = c;
-        return 1;
-    }
+    double hi[4] = {a.hi}, lo[4] = {a.lo}, err[4] = {a.err}, c[4];
+    unsigned char ok[4];
+    decide_f32_lanes(hi, lo, err, 1, c, ok);
+    if (ok[0]) return *y = c[0], 1;
     return decide(a, f, y);
 }
 
@@ -332,45 +354,6 @@ int gl_ref_fast(enum gl_defn d, float xf, const struct gl_format *fmt, double *y
     if (fast_approx(d, x, fmt, y, r, &a)) return 1;
     return fast_finish(d, x, a, fmt->id == GL_FMT_F32 ? decide_f32(a, fmt, y) : decide(a, fmt, y),
                        y);
-}
-
-/* decide_f32's test on n approximations at once, four lanes at a time in GCC vectors, lane by
- * lane the same operations (the neighbours' bits: +1 or -1 by the sign bit, +-2^-149 around a
- * zero): ok[i] when the candidate y[i] = RN_f32(hi + lo) is decided (0 also where |y[i]| is
- * the largest binary32 or beyond, or NaN: decide() takes those). The arrays hold n rounded up
- * to a multiple of 4 (the caller pads with zeros). */
-typedef double VD4 __attribute__((vector_size(32)));
-typedef int64_t VL4 __attribute__((vector_size(32)));
-typedef float VF4 __attribute__((vector_size(16)));
-typedef int32_t VI4 __attribute__((vector_size(16)));
-typedef uint32_t VU4 __attribute__((vector_size(16)));
-#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-__attribute__((target_clones("avx2", "default")))
-#endif
-static void
-decide_f32_lanes(const double *hi, const double *lo, const double *err, int n, double *y,
-                 unsigned char *ok)
-{
-    const VI4 one = {1, 1, 1, 1}, abs = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
-    const VI4 big = {0x7f7fffff, 0x7f7fffff, 0x7f7fffff, 0x7f7fffff};
-    const VI4 zdn = {(int32_t)0x80000001u, (int32_t)0x80000001u, (int32_t)0x80000001u,
-                     (int32_t)0x80000001u};
-    for (int i = 0; i < n; i += 4) {
-        VD4 h, l, e;
-        memcpy(&h, hi + i, sizeof h), memcpy(&l, lo + i, sizeof l), memcpy(&e, err + i, sizeof e);
-        VF4 c = __builtin_convertvector(h + l, VF4);
-        VI4 u = (VI4)c, inc = (u >> 31) | one, z = (u & abs) == 0;
-        VI4 uu = (z & one) | (~z & (VI4)((VU4)u + (VU4)inc)), /* modulo 2^32: no overflow */
-            ud = (z & zdn) | (~z & (VI4)((VU4)u - (VU4)inc));
-        VD4 cd = __builtin_convertvector(c, VD4), up = __builtin_convertvector((VF4)uu, VD4),
-            dn = __builtin_convertvector((VF4)ud, VD4);
-        e = e * (1 + 0x1p-20);
-        VD4 d_hi = (0.5 * (cd + up) - h) - l, d_lo = (h - 0.5 * (cd + dn)) + l;
-        VL4 fin = __builtin_convertvector((u & abs) < big, VL4);
-        VL4 yes = fin & (d_hi > e) & (d_lo > e);
-        memcpy(y + i, &cd, sizeof cd);
-        for (int k = 0; k < 4; k++) ok[i + k] = yes[k] != 0;
-    }
 }
 
 void gl_ref_f32_n(enum gl_defn d, const double *x, uint64_t n, const struct gl_format *fmt,
